@@ -1,0 +1,115 @@
+/// The bracelet port: everything a flow asks of a Corsano bracelet, async and cancellable.
+///
+/// Implementations: the in-process simulator (`sim`, `sim:SCENARIO.json`) and the JSON-RPC
+/// bridge client (`unix:`, `tcp:`, `exec:`). A disconnect interrupts any call with
+/// `BraceletError.disconnected`. Source: DESIGN "The bracelet port"; seeds for the SDK calls
+/// (`startSpecialModeCustom(value: 4)`, `getSpecialModeStatus(typeOfParam: 4)`).
+public protocol Bracelet: Sendable {
+    /// Model, firmware version and serial. - Throws: `BraceletError`.
+    func identify() async throws -> BraceletIdentity
+    /// The plan the bracelet runs now. - Throws: `BraceletError`.
+    func currentPlan() async throws -> BraceletPlan
+    /// Switches the bracelet to `plan`. - Throws: `BraceletError` (`.refused` when the switch fails).
+    func setPlan(_ plan: BraceletPlan) async throws
+    /// The user profile the bracelet holds, nil when none. - Throws: `BraceletError`.
+    func readProfile() async throws -> UserProfile?
+    /// Sends `profile` (the SDK's `sendUserProfileToBracelet(force:)`). - Throws: `BraceletError`.
+    func pushProfile(_ profile: UserProfile, force: Bool) async throws
+    /// Feeds one cuff reading of a calibration attempt (1-based `attempt`, `index`) and returns
+    /// the firmware's per-measurement verdict (true = accepted). - Throws: `BraceletError`.
+    func feedCalibrationReading(_ reading: CuffReading, attempt: Int, index: Int) async throws -> Bool
+    /// The firmware's verdict on a whole calibration attempt (true = calibrated). - Throws: `BraceletError`.
+    func calibrationVerdict(attempt: Int) async throws -> Bool
+    /// Starts special mode `value` (4 = wearing optimization). - Throws: `BraceletError`.
+    func startSpecialMode(value: Int) async throws
+    /// Polls special-mode status `type` (4). - Throws: `BraceletError` (`.timeout` = a missed poll).
+    func specialModeStatus(type: Int) async throws -> SpecialModeStatus
+    /// Stops special mode. - Throws: `BraceletError`.
+    func stopSpecialMode() async throws
+    /// Tells the bracelet side which flow step was entered (`flow`: `bp-init`, `wearing-opt`),
+    /// so a simulator scenario can hold or disconnect at a named step; a real bracelet ignores it.
+    /// - Throws: `BraceletError.disconnected` when a scenario disconnects here; `CancellationError`.
+    func enterStep(flow: String, step: String) async throws
+    /// Closes the link (idempotent).
+    func close() async
+}
+
+/// What a bracelet says it is.
+public struct BraceletIdentity: Equatable, Sendable {
+    /// Hardware model, e.g. `287-2`.
+    public var model: String
+    /// Firmware version, dotted numbers, e.g. `7.0`, `10.0.3`.
+    public var firmware: String
+    /// Serial number; keys the plan journal, audit log and stored profile.
+    public var serial: String
+
+    /// Creates an identity.
+    public init(model: String, firmware: String, serial: String) {
+        self.model = model
+        self.firmware = firmware
+        self.serial = serial
+    }
+}
+
+/// A bracelet measurement plan, by name (e.g. `monitoring`, `nibpCalibration`).
+public struct BraceletPlan: Hashable, Sendable, CustomStringConvertible {
+    /// The plan's name as the bracelet reports it.
+    public var name: String
+    /// Creates a plan value.
+    public init(_ name: String) { self.name = name }
+    /// The NIBP-calibration plan a bp-init switches to for the duration of the flow.
+    public static let nibpCalibration = BraceletPlan("nibpCalibration")
+    public var description: String { name }
+}
+
+/// One status poll of special mode type 4 (wearing optimization).
+public struct SpecialModeStatus: Equatable, Sendable {
+    /// Progress, 0-100 %.
+    public var percent: Int
+    /// PPG signal quality, 0-100.
+    public var quality: Int
+    /// The firmware's success flag (success needs this AND quality >= 50).
+    public var isSuccess: Bool
+    /// Motion level, 0 (still) and up.
+    public var motionLevel: Int
+    /// True when the bracelet finished the optimization.
+    public var finished: Bool
+    /// True when the bracelet senses skin contact (worn correctly).
+    public var worn: Bool
+    /// Accelerometer gravity vector (g) at this poll, bracelet axes x, y, z.
+    public var gravity: GravityVector
+
+    /// Creates a status.
+    public init(percent: Int, quality: Int, isSuccess: Bool, motionLevel: Int, finished: Bool, worn: Bool, gravity: GravityVector) {
+        self.percent = percent
+        self.quality = quality
+        self.isSuccess = isSuccess
+        self.motionLevel = motionLevel
+        self.finished = finished
+        self.worn = worn
+        self.gravity = gravity
+    }
+}
+
+/// An accelerometer reading of gravity in g, in the bracelet's axes.
+public struct GravityVector: Equatable, Sendable {
+    public var x: Double, y: Double, z: Double
+    /// Creates a vector.
+    public init(x: Double, y: Double, z: Double) {
+        self.x = x
+        self.y = y
+        self.z = z
+    }
+}
+
+/// Why a bracelet call failed.
+public enum BraceletError: Error, Equatable, Sendable {
+    /// The link dropped or the bracelet sent `disconnected`.
+    case disconnected
+    /// The request got no answer within its timeout while the link lives (a missed status poll).
+    case timeout
+    /// The bracelet refused the request, e.g. a plan switch that failed; with its message.
+    case refused(String)
+    /// The bracelet cannot be reached at all (connect failed, bad URI); with why.
+    case unavailable(String)
+}

@@ -1,0 +1,32 @@
+/// The store's schema as forward migrations; `user_version` records how many ran.
+///
+/// Append a migration for each schema change; never edit one that shipped. Each later issue adds
+/// its tables here (seen-set, plan journal, audit log, last profile).
+enum StoreSchema {
+    static let migrations: [String] = [
+        // 1: replay seen-set, per scope. key = instant (s, ns) AND systolic, diastolic, pulse.
+        """
+        CREATE TABLE seen_reading (
+            scope TEXT NOT NULL, seconds INTEGER NOT NULL, nanos INTEGER NOT NULL,
+            systolic INTEGER NOT NULL, diastolic INTEGER NOT NULL, pulse INTEGER NOT NULL,
+            PRIMARY KEY (scope, seconds, nanos, systolic, diastolic, pulse)
+        ) WITHOUT ROWID;
+        """,
+    ]
+
+    static func migrate(_ store: StateStore) throws {
+        let version = try store.prepare("PRAGMA user_version").rows().first?.first?.int ?? 0
+        if version > Int64(migrations.count) {
+            throw StoreError.newerSchema(path: store.path, version: Int(version))
+        }
+        guard version < Int64(migrations.count) else { return }
+        try store.transaction {
+            // Re-read inside the write lock: another process may have migrated meanwhile.
+            let current = Int(try store.prepare("PRAGMA user_version").rows().first?.first?.int ?? 0)
+            for index in current..<migrations.count {
+                try store.execute(migrations[index])
+                try store.execute("PRAGMA user_version = \(index + 1)")
+            }
+        }
+    }
+}

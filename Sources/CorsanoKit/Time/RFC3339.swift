@@ -1,0 +1,109 @@
+/// RFC 3339 timestamps and naive `YYYY-MM-DDTHH:MM:SS` stamps, parsed and written by hand.
+///
+/// Accepts `T`, `t` or a space between date and time, an optional fraction of any length
+/// (nanoseconds kept, further digits dropped), and `Z`, `z` or `±HH:MM`. Writes UTC with `Z`,
+/// with a fraction only when it is not zero. Source: RFC 3339 §5.6.
+public enum RFC3339 {
+    /// Parses an RFC 3339 date-time; nil when malformed or not a real calendar time.
+    public static func parseInstant(_ text: some StringProtocol) -> Instant? {
+        var utf8 = Array(text.utf8)
+        return utf8.withUnsafeMutableBufferPointer { parseInstant(UnsafeBufferPointer($0)) }
+    }
+
+    /// Parses an RFC 3339 date-time from UTF-8 bytes.
+    public static func parseInstant(_ b: UnsafeBufferPointer<UInt8>) -> Instant? {
+        guard let (naive, end) = parseNaivePrefix(b) else { return nil }
+        var i = end
+        var nanos: Int32 = 0
+        if i < b.count, b[i] == UInt8(ascii: ".") {
+            i += 1
+            var digits = 0
+            var value: Int32 = 0
+            while i < b.count, let d = digit(b[i]) {
+                if digits < 9 { value = value * 10 + Int32(d) }
+                digits += 1
+                i += 1
+            }
+            guard digits > 0 else { return nil }
+            if digits < 9 { for _ in digits..<9 { value *= 10 } }
+            nanos = value
+        }
+        guard i < b.count else { return nil }
+        var offsetSeconds: Int64 = 0
+        switch b[i] {
+        case UInt8(ascii: "Z"), UInt8(ascii: "z"):
+            i += 1
+        case UInt8(ascii: "+"), UInt8(ascii: "-"):
+            let sign: Int64 = b[i] == UInt8(ascii: "-") ? -1 : 1
+            guard i + 6 <= b.count, b[i + 3] == UInt8(ascii: ":"),
+                let hh = twoDigits(b, i + 1), let mm = twoDigits(b, i + 4), hh <= 23, mm <= 59
+            else { return nil }
+            offsetSeconds = sign * Int64(hh * 3600 + mm * 60)
+            i += 6
+        default:
+            return nil
+        }
+        guard i == b.count else { return nil }
+        return Instant(secondsSinceEpoch: naive.secondsSinceEpoch - offsetSeconds, nanoseconds: nanos)
+    }
+
+    /// Parses a naive `YYYY-MM-DDTHH:MM:SS` stamp (also with a space); nothing may follow.
+    public static func parseNaive(_ text: some StringProtocol) -> NaiveDateTime? {
+        var utf8 = Array(text.utf8)
+        return utf8.withUnsafeMutableBufferPointer { buf in
+            guard let (naive, end) = parseNaivePrefix(UnsafeBufferPointer(buf)), end == buf.count else { return nil }
+            return naive
+        }
+    }
+
+    /// Parses the `YYYY-MM-DDTHH:MM:SS` prefix; returns the stamp and the index after it.
+    static func parseNaivePrefix(_ b: UnsafeBufferPointer<UInt8>) -> (NaiveDateTime, Int)? {
+        guard b.count >= 19,
+            let y1 = twoDigits(b, 0), let y2 = twoDigits(b, 2), b[4] == UInt8(ascii: "-"),
+            let mo = twoDigits(b, 5), b[7] == UInt8(ascii: "-"), let d = twoDigits(b, 8),
+            b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t") || b[10] == UInt8(ascii: " "),
+            let h = twoDigits(b, 11), b[13] == UInt8(ascii: ":"), let mi = twoDigits(b, 14),
+            b[16] == UInt8(ascii: ":"), let s = twoDigits(b, 17),
+            let naive = NaiveDateTime(year: y1 * 100 + y2, month: mo, day: d, hour: h, minute: mi, second: s)
+        else { return nil }
+        return (naive, 19)
+    }
+
+    /// Writes `instant` as `YYYY-MM-DDTHH:MM:SS[.fff…]Z` in UTC.
+    public static func format(_ instant: Instant) -> String {
+        let days = instant.secondsSinceEpoch >= 0
+            ? instant.secondsSinceEpoch / 86_400
+            : (instant.secondsSinceEpoch - 86_399) / 86_400
+        let secOfDay = Int(instant.secondsSinceEpoch - days * 86_400)
+        let (y, m, d) = CivilCalendar.civilFromDays(days)
+        var out = ""
+        out.reserveCapacity(30)
+        append(&out, y, 4); out += "-"; append(&out, m, 2); out += "-"; append(&out, d, 2)
+        out += "T"
+        append(&out, secOfDay / 3600, 2); out += ":"; append(&out, secOfDay / 60 % 60, 2); out += ":"
+        append(&out, secOfDay % 60, 2)
+        if instant.nanoseconds != 0 {
+            var frac = String(instant.nanoseconds)
+            frac = String(repeating: "0", count: 9 - frac.count) + frac
+            while frac.last == "0" { frac.removeLast() }
+            out += "." + frac
+        }
+        out += "Z"
+        return out
+    }
+
+    private static func append(_ out: inout String, _ value: Int, _ width: Int) {
+        let s = String(value)
+        if s.count < width { out += String(repeating: "0", count: width - s.count) }
+        out += s
+    }
+
+    @inline(__always) private static func digit(_ c: UInt8) -> Int? {
+        c >= 48 && c <= 57 ? Int(c - 48) : nil
+    }
+
+    @inline(__always) private static func twoDigits(_ b: UnsafeBufferPointer<UInt8>, _ i: Int) -> Int? {
+        guard i + 1 < b.count, let a = digit(b[i]), let c = digit(b[i + 1]) else { return nil }
+        return a * 10 + c
+    }
+}

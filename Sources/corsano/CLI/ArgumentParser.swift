@@ -1,0 +1,125 @@
+import CorsanoKit
+
+/// The parsed words of one command line: which command, its option values and operands.
+struct ParsedCommand {
+    let spec: CommandSpec
+    /// Option values by long name, in the order given (flags map to `[""]`).
+    private(set) var values: [String: [String]] = [:]
+    private(set) var operands: [String] = []
+
+    /// True when the flag `name` was given.
+    func flag(_ name: String) -> Bool { values[name] != nil }
+
+    /// The last value of `--name`, if given.
+    func string(_ name: String) -> String? { values[name]?.last }
+
+    /// Every value of a repeatable `--name`.
+    func strings(_ name: String) -> [String] { values[name] ?? [] }
+
+    /// `--name` as an integer within its table range. - Throws: `UsageError.badValue`.
+    func integer(_ name: String) throws -> Int? {
+        guard let raw = string(name) else { return nil }
+        guard case .integer(let range)? = spec.option(name)?.value, let v = Int(raw), range.contains(v) else {
+            let range = spec.option(name).flatMap { if case .integer(let r)? = $0.value { r } else { nil } }
+            throw UsageError.badValue(option: name, value: raw,
+                                      expected: range.map { "an integer from \($0.lowerBound) to \($0.upperBound)" } ?? "an integer")
+        }
+        return v
+    }
+
+    /// `--name` as whole seconds; `.some(nil)` for `none` where allowed. - Throws: `UsageError.badValue`.
+    func seconds(_ name: String) throws -> Int?? {
+        guard let raw = string(name) else { return nil }
+        if raw == "none", case .seconds(true)? = spec.option(name)?.value { return .some(nil) }
+        guard let v = Int(raw), v >= 0, v <= 100 * 365 * 86_400 else {
+            throw UsageError.badValue(option: name, value: raw, expected: "a whole number of seconds")
+        }
+        return .some(v)
+    }
+
+    /// `--name` as an RFC 3339 instant. - Throws: `UsageError.badValue`.
+    func instant(_ name: String) throws -> Instant? {
+        guard let raw = string(name) else { return nil }
+        guard let t = RFC3339.parseInstant(raw) else {
+            throw UsageError.badValue(option: name, value: raw, expected: "an RFC 3339 time like 2026-11-29T10:00:00Z")
+        }
+        return t
+    }
+
+    /// `--name` as a naive cuff-clock stamp. - Throws: `UsageError.badValue`.
+    func naive(_ name: String) throws -> NaiveDateTime? {
+        guard let raw = string(name) else { return nil }
+        guard let t = RFC3339.parseNaive(raw) else {
+            throw UsageError.badValue(option: name, value: raw, expected: "a cuff time like 2025-01-01T00:03:10")
+        }
+        return t
+    }
+}
+
+/// Table-driven argument parsing: `--flag value`, `--flag=value`, `--` ends options, `-` is an
+/// operand (stdin). No prefix abbreviations; unknown flags name themselves.
+enum ArgumentParser {
+    /// Parses `argv` (without the program name). - Throws: `UsageError`.
+    static func parse(_ argv: [String]) throws -> ParsedCommand {
+        guard let first = argv.first else { throw UsageError.missingCommand }
+        guard let (spec, used) = CommandTable.lookup(argv) else {
+            if CommandTable.commands.contains(where: { $0.words.first == first }) {
+                throw UsageError.unknownCommand(argv.prefix(2).joined(separator: " "))
+            }
+            throw UsageError.unknownCommand(first)
+        }
+        return try parse(Array(argv.dropFirst(used)), as: spec)
+    }
+
+    /// Parses the words after the command name against `spec`. - Throws: `UsageError`.
+    static func parse(_ words: [String], as spec: CommandSpec) throws -> ParsedCommand {
+        var parsed = ParsedCommand(spec: spec)
+        var i = 0
+        var optionsEnded = false
+        while i < words.count {
+            let word = words[i]
+            i += 1
+            guard !optionsEnded, word.hasPrefix("-"), word != "-" else {
+                parsed.appendOperand(word)
+                continue
+            }
+            if word == "--" { optionsEnded = true; continue }
+            guard word.hasPrefix("--") else { throw UsageError.unknownOption(word, command: spec.name) }
+            var name = String(word.dropFirst(2))
+            var inline: String?
+            if let eq = name.firstIndex(of: "=") {
+                inline = String(name[name.index(after: eq)...])
+                name = String(name[..<eq])
+            }
+            guard let option = spec.option(name) else { throw UsageError.unknownOption("--" + name, command: spec.name) }
+            if option.value == nil {
+                if inline != nil { throw UsageError.unexpectedValue(option: name) }
+                parsed.set(name, "")
+                continue
+            }
+            let value: String
+            if let inline { value = inline } else {
+                guard i < words.count else { throw UsageError.missingValue(option: name, placeholder: option.usage) }
+                value = words[i]
+                i += 1
+            }
+            if case .choice(let allowed)? = option.value, !allowed.contains(value) {
+                throw UsageError.badValue(option: name, value: value, expected: "one of " + allowed.joined(separator: ", "))
+            }
+            parsed.set(name, value)
+        }
+        if spec.operandKind == nil, let extra = parsed.operands.first, spec.words != ["help"] {
+            throw UsageError.unexpectedOperand(extra, command: spec.name)
+        }
+        if case .choice(let allowed)? = spec.operandKind, let op = parsed.operands.first, !allowed.contains(op) {
+            throw UsageError.badOperand(op, command: spec.name, expected: "one of " + allowed.joined(separator: ", "))
+        }
+        return parsed
+    }
+}
+
+extension ParsedCommand {
+    init(spec: CommandSpec) { self.spec = spec }
+    fileprivate mutating func set(_ name: String, _ value: String) { values[name, default: []].append(value) }
+    fileprivate mutating func appendOperand(_ word: String) { operands.append(word) }
+}

@@ -1,0 +1,39 @@
+import CorsanoKit
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What a command may touch of the process: streams, environment, terminals. Built once in
+/// `main`; the core sees none of it, only what a command hands it.
+struct CommandContext: @unchecked Sendable {
+    var stdout: OutputWriter = .stdout
+    var stderr: OutputWriter = .stderr
+    var environment: [String: String]
+    var stdinIsTerminal: Bool
+    var stdoutIsTerminal: Bool
+
+    static func process() -> CommandContext {
+        var env: [String: String] = [:]
+        var p = environ
+        while let entry = p.pointee {
+            let s = String(cString: entry)
+            if let eq = s.firstIndex(of: "=") { env[String(s[..<eq])] = String(s[s.index(after: eq)...]) }
+            p += 1
+        }
+        return CommandContext(environment: env, stdinIsTerminal: isatty(0) == 1, stdoutIsTerminal: isatty(1) == 1)
+    }
+
+    /// Prints `message` on stderr as `corsano: message`.
+    func diagnose(_ message: String) {
+        stdout.flush()
+        stderr.line("corsano: " + message)
+    }
+
+    /// The current wall-clock instant (only the executable reads the wall clock).
+    static func wallClock() -> Instant {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Instant(secondsSinceEpoch: Int64(ts.tv_sec), nanoseconds: Int32(ts.tv_nsec))
+    }
+}

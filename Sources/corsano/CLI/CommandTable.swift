@@ -1,0 +1,160 @@
+import CorsanoKit
+
+/// The one command table: drives parsing, `--help`, REPL completion, shell completions and the
+/// drift test against man pages. Add a command or option here and everything else follows.
+enum CommandTable {
+    static let help = OptionSpec("help", "Show help for this command and exit.")
+
+    static let state: [OptionSpec] = [
+        OptionSpec("state", .path, environment: "CORSANO_STATE",
+                   "State store file (default $XDG_STATE_HOME/corsano/state.sqlite3)."),
+        OptionSpec("no-state", "Keep state in memory for this run only."),
+    ]
+    static let output: [OptionSpec] = [
+        OptionSpec("json", "Write JSON lines even on a terminal."),
+        OptionSpec("text", "Write human text even when stdout is not a terminal."),
+        OptionSpec("lang", .choice(Locales.all), placeholder: "LOCALE",
+                   "Language of human text (default from LC_ALL, LC_MESSAGES, LANG)."),
+    ]
+    static let bracelet: [OptionSpec] = [
+        OptionSpec("bracelet", .uri, environment: "CORSANO_BRACELET",
+                   "sim, sim:SCENARIO.json, unix:PATH, tcp:HOST:PORT or exec:CMD (default sim)."),
+        OptionSpec("seed", .integer(0...Int(Int32.max)), "Seed of the simulated bracelet (default 1)."),
+        OptionSpec("clock", .choice(["real", "virtual"]), "Time source (default virtual with the simulator, else real)."),
+        OptionSpec("now", .time, "Start of the virtual clock (default wall time)."),
+        OptionSpec("request-timeout", .seconds(allowsNone: false), "Timeout of one bracelet request (default 10)."),
+    ]
+    static let maxReadingAge = OptionSpec("max-reading-age", .seconds(allowsNone: true),
+        "Reject readings further than this from now, either direction (default 900).")
+    static let backdate = OptionSpec("backdate", .seconds(allowsNone: false),
+        "Backdating allowance before the request time (default 90).")
+    static let rejects = OptionSpec("rejects", .path, "Also write rejected records to FILE as JSON lines.")
+    static let strict = OptionSpec("strict", "Stop at the first bad record (exit 65).")
+
+    static let commands: [CommandSpec] = [
+        CommandSpec(
+            words: ["bp-init"], summary: "Run NIBP calibration against a reference cuff.",
+            operands: "", operandKind: nil,
+            details: "Switches the bracelet to the NIBP-calibration plan, feeds 2 (or 3) cuff readings per attempt, retries up to --max-attempts, and restores the previous plan on every way out.",
+            options: [
+                OptionSpec("cuff", .path, "Cuff readings as JSON lines (default - when stdin is not a terminal)."),
+                OptionSpec("cuff-cmd", .command, "Run CMD once per measurement; first valid line of its stdout is the reading."),
+                OptionSpec("cuff-timeout", .seconds(allowsNone: false), "Real-time wait for one reading (default 300)."),
+                OptionSpec("cuff-paired-cmd", .command, "CMD exits 0 when a cuff is paired."),
+                OptionSpec("pair-cmd", .command, "The \"Pair a cuff\" hook, run when no cuff is paired."),
+                OptionSpec("threshold", .integer(0...300), placeholder: "MMHG", "Deviation that calls a 3rd measurement (default 10)."),
+                OptionSpec("max-attempts", .integer(1...20), "Calibration attempts (default 3; 1 disables retry)."),
+                OptionSpec("no-preparation", "Skip the preparation checklist."),
+                maxReadingAge, backdate,
+                OptionSpec("no-replay-filter", "Do not drop replayed or duplicate readings."),
+            ] + bracelet + output + state + [help]),
+        CommandSpec(
+            words: ["wearing-opt"], summary: "Run PPG wearing optimization.",
+            operands: "", operandKind: nil,
+            details: "Runs special mode 4 on the bracelet, polling its status every 5 s until success (isSuccess and quality >= 50) or failure, with retries.",
+            options: [
+                OptionSpec("max-attempts", .integer(1...20), "Optimization attempts (default 3; 1 disables retry)."),
+                OptionSpec("no-preparation", "Skip preparation; push the stored profile instead."),
+                OptionSpec("position", .choice(["seated", "supine"]), "Position for the attempts (default seated)."),
+                OptionSpec("skin-tone", .integer(1...6), "Fitzpatrick skin type 1-6."),
+                OptionSpec("hair-density", .choice(UserProfileChoices.hairDensity), "Hair density at the wrist."),
+                OptionSpec("wrist", .choice(UserProfileChoices.wrist), "Wrist the bracelet is on."),
+            ] + bracelet + output + state + [help]),
+        CommandSpec(
+            words: ["cuff", "ingest"], summary: "Parse cuff dumps (jsonl, ble, csv) into reading lines.",
+            operands: "[FILE...]", operandKind: .path,
+            details: "Reads each FILE (or stdin, or -) and writes one normalized reading per line. Naive cuff stamps are mapped to real time with the clock anchor.",
+            options: [
+                OptionSpec("from", .choice(["auto", "jsonl", "ble", "csv"]), "Input format (default auto)."),
+                OptionSpec("anchor-device", .time, "Cuff clock at connect (naive YYYY-MM-DDTHH:MM:SS)."),
+                OptionSpec("anchor-phone", .time, "Real time at that moment (RFC 3339)."),
+                OptionSpec("tz", .text, placeholder: "ZONE", "Zone of naive stamps without an anchor (default TZ)."),
+                OptionSpec("derive-map", "Fill in the derived MAP when the cuff reported none."),
+                strict, rejects, help,
+            ]),
+        CommandSpec(
+            words: ["replay-filter"], summary: "Drop replayed, duplicate and stale readings.",
+            operands: "[FILE...]", operandKind: .path,
+            details: "Applies the host rules: unanchored, replayed (before --requested-at minus --backdate), duplicate (seen-set), stale (--max-reading-age). Kept lines are written byte for byte.",
+            options: [
+                OptionSpec("requested-at", .time, "When the measurement was requested."),
+                backdate, maxReadingAge,
+                OptionSpec("now", .time, "Judge ages at this fixed instant (default wall time per reading)."),
+                OptionSpec("first", "Stop after the first kept reading; exit 3 when none."),
+                OptionSpec("scope", .text, placeholder: "NAME", "Seen-set scope in the state store (default default)."),
+                strict, rejects,
+            ] + state + [help]),
+        CommandSpec(
+            words: ["profile", "push"], summary: "Validate a user profile and push it to the bracelet.",
+            operands: "", operandKind: nil,
+            details: "Skips the push when the bracelet already holds the same profile, unless --force.",
+            options: [
+                OptionSpec("from", .path, "Profile as a JSON file (same field names)."),
+                OptionSpec("height", .integer(50...250), placeholder: "CM", "Height in cm."),
+                OptionSpec("weight", .integer(20...300), placeholder: "KG", "Weight in kg."),
+                OptionSpec("wrist", .choice(UserProfileChoices.wrist), "Wrist the bracelet is on."),
+                OptionSpec("gender", .choice(UserProfileChoices.gender), "Gender."),
+                OptionSpec("unit", .choice(UserProfileChoices.unit), "Unit preference."),
+                OptionSpec("birthdate", .text, placeholder: "YYYY-MM-DD", "Date of birth."),
+                OptionSpec("skin-tone", .integer(1...6), "Fitzpatrick skin type 1-6."),
+                OptionSpec("hair-density", .choice(UserProfileChoices.hairDensity), "Hair density at the wrist."),
+                OptionSpec("force", "Push even when the bracelet holds the same profile."),
+            ] + bracelet + output + state + [help]),
+        CommandSpec(
+            words: ["bracelet", "serve"], summary: "Serve the bracelet simulator over the bridge protocol.",
+            operands: "", operandKind: nil,
+            details: "Speaks JSON-RPC 2.0 lines on a socket (or stdin/stdout with --stdio); each simulated bracelet keeps its state across connections.",
+            options: [
+                OptionSpec("listen", .uri, "unix:PATH or tcp:HOST:PORT."),
+                OptionSpec("stdio", "Serve one connection on stdin/stdout."),
+                OptionSpec("scenario", .path, "Simulator scenario JSON."),
+                OptionSpec("seed", .integer(0...Int(Int32.max)), "Simulator seed (default 1)."),
+                help,
+            ]),
+        CommandSpec(
+            words: ["history"], summary: "Print the audit log of calibration runs.",
+            operands: "", operandKind: nil,
+            details: "Each run: bracelet, time, config, every reading fed with its verdict, and the result.",
+            options: [
+                OptionSpec("json", "Write JSON lines."),
+                OptionSpec("since", .time, "Only runs that started at or after TIME."),
+                OptionSpec("bracelet", .text, placeholder: "SERIAL", "Only runs on this bracelet."),
+            ] + state + [help]),
+        CommandSpec(
+            words: ["repl"], summary: "Interactive shell over the same commands.",
+            operands: "", operandKind: nil,
+            details: "GNU readline line editing, history and completion; reads commands line by line when stdin is not a terminal.",
+            options: [
+                OptionSpec("bail", "Stop at the first failing command with its exit status."),
+                OptionSpec("bracelet", .uri, environment: "CORSANO_BRACELET", "Bracelet to connect to (default sim)."),
+            ] + state + [help]),
+        CommandSpec(
+            words: ["completion"], summary: "Print a shell completion script.",
+            operands: "bash|zsh|fish", operandKind: .choice(["bash", "zsh", "fish"]),
+            details: "Generated from the command table.", options: [help]),
+        CommandSpec(
+            words: ["help"], summary: "Show help for a command.",
+            operands: "[COMMAND]", operandKind: nil, details: "", options: []),
+    ]
+
+    /// The command whose words start `argv` (longest match), and how many words it used.
+    static func lookup(_ argv: [String]) -> (CommandSpec, Int)? {
+        commands
+            .filter { argv.count >= $0.words.count && Array(argv.prefix($0.words.count)) == $0.words }
+            .max { $0.words.count < $1.words.count }
+            .map { ($0, $0.words.count) }
+    }
+}
+
+/// Enum value lists of the profile fields, from the core's types.
+enum UserProfileChoices {
+    static let wrist = UserProfile.Wrist.allCases.map(\.rawValue)
+    static let gender = UserProfile.Gender.allCases.map(\.rawValue)
+    static let unit = UserProfile.UnitPreference.allCases.map(\.rawValue)
+    static let hairDensity = UserProfile.HairDensity.allCases.map(\.rawValue)
+}
+
+/// The locales of human text (seed: "Localization").
+enum Locales {
+    static let all = ["ar", "da", "de", "el", "en", "es", "fi", "fr", "he", "it", "ka", "nb", "nl", "nl-BE", "pl", "pt-PT", "sv"]
+}

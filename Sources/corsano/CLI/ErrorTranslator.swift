@@ -1,0 +1,44 @@
+import CorsanoKit
+
+/// Input files that cannot be read (exit 66).
+enum InputError: Error, Equatable {
+    case cannotOpen(path: String, reason: String)
+}
+
+/// The one place errors become a message, a stream and an exit status (DESIGN "Exit status").
+enum ErrorTranslator {
+    /// What to print (on stderr, prefixed `corsano: `) and which status to exit with.
+    static func translate(_ error: any Error) -> (message: String?, status: ExitStatus) {
+        switch error {
+        case let e as UsageError:
+            return (e.message, .usage)
+        case let e as InputError:
+            switch e {
+            case .cannotOpen(let path, let reason): return ("\(path): \(reason)", .noInput)
+            }
+        case let e as StoreError:
+            return (storeMessage(e), .ioError)
+        case let e as BraceletError:
+            switch e {
+            case .unavailable(let why): return ("bracelet unavailable: \(why)", .unavailable)
+            case .refused(let why): return ("bracelet refused: \(why)", .unavailable)
+            case .disconnected: return ("bracelet disconnected", .braceletDisconnected)
+            case .timeout: return ("bracelet did not answer", .braceletDisconnected)
+            }
+        case is CancellationError:
+            return (nil, .interrupted)
+        default:
+            return ("\(error)", .ioError)
+        }
+    }
+
+    static func storeMessage(_ e: StoreError) -> String {
+        switch e {
+        case .cannotOpen(let path, let m): return "state store \(path): cannot open: \(m)"
+        case .busy(let path): return "state store \(path): locked by another process for too long"
+        case .corrupt(let path, let m): return "state store \(path): corrupt: \(m)"
+        case .failed(let path, let m): return "state store \(path): \(m)"
+        case .newerSchema(let path, let v): return "state store \(path): written by a newer corsano (schema \(v))"
+        }
+    }
+}

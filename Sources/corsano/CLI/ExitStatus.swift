@@ -1,0 +1,20 @@
+/// The stable exit statuses scripts depend on (DESIGN "Exit status").
+enum ExitStatus: Int32 {
+    case success = 0
+    /// The flow ran and ended failedAfterRetries.
+    case failedAfterRetries = 1
+    /// cuffError; replay-filter --first with nothing kept.
+    case cuffError = 3
+    case braceletDisconnected = 4
+    case usage = 64
+    /// Some record was rejected.
+    case dataError = 65
+    case noInput = 66
+    /// Bracelet unavailable at start (connect, model, firmware).
+    case unavailable = 69
+    case ioError = 74
+    case interrupted = 130
+    /// stdout closed by the reader.
+    case brokenPipe = 141
+    case terminated = 143
+}

@@ -1,0 +1,27 @@
+/// A mistake on the command line (exit 64); every case names the flag or word at fault.
+enum UsageError: Error, Equatable {
+    case missingCommand
+    case unknownCommand(String)
+    case unknownOption(String, command: String)
+    case missingValue(option: String, placeholder: String)
+    case unexpectedValue(option: String)
+    case badValue(option: String, value: String, expected: String)
+    case unexpectedOperand(String, command: String)
+    case badOperand(String, command: String, expected: String)
+    case conflict(String)
+    case missing(String)
+
+    var message: String {
+        switch self {
+        case .missingCommand: return "no command given; try 'corsano --help'"
+        case .unknownCommand(let c): return "unknown command '\(c)'; try 'corsano --help'"
+        case .unknownOption(let o, let c): return "\(c): unknown option '\(o)'; try 'corsano \(c) --help'"
+        case .missingValue(let o, let p): return "--\(o) needs a value (\(p))"
+        case .unexpectedValue(let o): return "--\(o) takes no value"
+        case .badValue(let o, let v, let e): return "--\(o): bad value '\(v)': expected \(e)"
+        case .unexpectedOperand(let w, let c): return "\(c): unexpected argument '\(w)'"
+        case .badOperand(let w, let c, let e): return "\(c): bad argument '\(w)': expected \(e)"
+        case .conflict(let text), .missing(let text): return text
+        }
+    }
+}

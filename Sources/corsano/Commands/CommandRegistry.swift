@@ -1,0 +1,24 @@
+/// Runs one parsed command and returns its exit status; errors go to `ErrorTranslator`.
+typealias CommandHandler = @Sendable (ParsedCommand, CommandContext) async throws -> ExitStatus
+
+/// Which handler runs each command of the table, by command name.
+enum CommandRegistry {
+    static let handlers: [String: CommandHandler] = [
+        "help": HelpCommand.run,
+    ]
+}
+
+/// `corsano help [COMMAND]`.
+enum HelpCommand {
+    static func run(_ args: ParsedCommand, _ ctx: CommandContext) async throws -> ExitStatus {
+        guard !args.operands.isEmpty else {
+            ctx.stdout.write(HelpRenderer.overview())
+            return .success
+        }
+        guard let (spec, used) = CommandTable.lookup(args.operands), used == args.operands.count else {
+            throw UsageError.unknownCommand(args.operands.joined(separator: " "))
+        }
+        ctx.stdout.write(HelpRenderer.help(for: spec))
+        return .success
+    }
+}

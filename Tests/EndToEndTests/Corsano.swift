@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+/// Runs the real built `corsano` binary and captures what it did.
+struct Corsano {
+    struct Outcome {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+        var lines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: true).map(String.init) }
+    }
+
+    /// The binary next to the test bundle (`swift build` puts both in one folder).
+    static let binary: URL = {
+        let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for candidate in [dir, dir.deletingLastPathComponent()] {
+            let url = candidate.appendingPathComponent("corsano")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        return dir.appendingPathComponent("corsano")
+    }()
+
+    /// The package root (for fixtures checked into the repo).
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    /// `../shared/fixtures` beside the repo.
+    static let sharedFixtures = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures")
+
+    /// Runs `corsano ARGS` with `stdin` as its input; a temporary state store unless `env` sets one.
+    static func run(_ args: [String], stdin: String = "", env: [String: String] = [:],
+                    cwd: URL? = nil) throws -> Outcome {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = args
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_STATE_HOME"] = FileManager.default.temporaryDirectory
+            .appendingPathComponent("corsano-e2e-\(UUID().uuidString)").path
+        environment["NO_COLOR"] = "1"
+        for (k, v) in env { environment[k] = v }
+        process.environment = environment
+        if let cwd { process.currentDirectoryURL = cwd }
+        let input = Pipe(), output = Pipe(), errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let writer = Thread {
+            try? input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8))
+            try? input.fileHandleForWriting.close()
+        }
+        writer.start()
+        let errData = DataBox()
+        let errDone = DispatchSemaphore(value: 0)
+        Thread {
+            errData.data = errors.fileHandleForReading.readDataToEndOfFile()
+            errDone.signal()
+        }.start()
+        let outData = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        errDone.wait()
+        return Outcome(status: process.terminationStatus,
+                       stdout: String(decoding: outData, as: UTF8.self),
+                       stderr: String(decoding: errData.data, as: UTF8.self))
+    }
+}
+
+/// A buffer filled by a reader thread and read after it signalled.
+final class DataBox: @unchecked Sendable {
+    var data = Data()
+}
