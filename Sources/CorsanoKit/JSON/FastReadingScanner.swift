@@ -1,0 +1,115 @@
+/// The allocation-free path of `ReadingLineParser`: one flat JSON object of plain keys,
+/// integers, escape-free ASCII strings, booleans and null. Returns nil for anything else, and for
+/// any rejected field, so the full parser gives the verdict and the message.
+enum FastReadingScanner {
+    static func parse(_ b: UnsafeBufferPointer<UInt8>) -> ReadingLine? {
+        var i = 0
+        skipSpace(b, &i)
+        guard i < b.count, b[i] == UInt8(ascii: "{") else { return nil }
+        i += 1
+        skipSpace(b, &i)
+        var fields = ReadingFields()
+        var seen: UInt32 = 0
+        if i < b.count, b[i] == UInt8(ascii: "}") {
+            i += 1
+        } else {
+            while true {
+                guard let key = string(b, &i) else { return nil }
+                skipSpace(b, &i)
+                guard i < b.count, b[i] == UInt8(ascii: ":") else { return nil }
+                i += 1
+                skipSpace(b, &i)
+                let valueStart = i
+                guard let value = value(b, &i) else { return nil }
+                if let known = ReadingFields.Known.match(key) {
+                    let bit = UInt32(1) << UInt32(ReadingFields.Known.allCases.firstIndex(of: known) ?? 0)
+                    guard seen & bit == 0 else { return nil }  // duplicate key: the full parser decides
+                    seen |= bit
+                    do { try fields.set(known, value) } catch { return nil }
+                } else {
+                    let raw = UnsafeBufferPointer(rebasing: b[valueStart..<i])
+                    fields.provenance.append(ProvenanceField(
+                        name: String(decoding: key, as: UTF8.self), rawJSON: String(decoding: raw, as: UTF8.self)))
+                }
+                skipSpace(b, &i)
+                guard i < b.count else { return nil }
+                if b[i] == UInt8(ascii: ",") {
+                    i += 1
+                    skipSpace(b, &i)
+                    continue
+                }
+                guard b[i] == UInt8(ascii: "}") else { return nil }
+                i += 1
+                break
+            }
+        }
+        skipSpace(b, &i)
+        guard i == b.count else { return nil }
+        return try? fields.result()
+    }
+
+    @inline(__always) private static func skipSpace(_ b: UnsafeBufferPointer<UInt8>, _ i: inout Int) {
+        while i < b.count, b[i] == 0x20 || b[i] == 0x09 || b[i] == 0x0D || b[i] == 0x0A { i += 1 }
+    }
+
+    /// A `"…"` string of printable ASCII without escapes; its contents, or nil.
+    @inline(__always) private static func string(_ b: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> UnsafeBufferPointer<UInt8>? {
+        guard i < b.count, b[i] == UInt8(ascii: "\"") else { return nil }
+        let start = i + 1
+        var j = start
+        while j < b.count {
+            let c = b[j]
+            if c == UInt8(ascii: "\"") {
+                i = j + 1
+                return UnsafeBufferPointer(rebasing: b[start..<j])
+            }
+            if c == UInt8(ascii: "\\") || c < 0x20 || c >= 0x80 { return nil }
+            j += 1
+        }
+        return nil
+    }
+
+    private static func value(_ b: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> ReadingFields.Value? {
+        guard i < b.count else { return nil }
+        switch b[i] {
+        case UInt8(ascii: "\""): return string(b, &i).map { .string($0) }
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return integer(b, &i).map { .integer($0) }
+        case UInt8(ascii: "t"): return literal(b, &i, "true") ? .bool(true) : nil
+        case UInt8(ascii: "f"): return literal(b, &i, "false") ? .bool(false) : nil
+        case UInt8(ascii: "n"): return literal(b, &i, "null") ? .null : nil
+        default: return nil
+        }
+    }
+
+    /// `-?(0|[1-9][0-9]*)` fitting Int and not followed by a fraction or exponent.
+    @inline(__always) private static func integer(_ b: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Int? {
+        var j = i
+        let negative = b[j] == UInt8(ascii: "-")
+        if negative { j += 1 }
+        let digitsStart = j
+        var value = 0
+        while j < b.count, b[j] >= 0x30, b[j] <= 0x39 {
+            let (times10, o1) = value.multipliedReportingOverflow(by: 10)
+            let digit = Int(b[j] - 0x30)
+            // Accumulate with the sign so Int.min parses too.
+            let (sum, o2) = negative ? times10.subtractingReportingOverflow(digit) : times10.addingReportingOverflow(digit)
+            if o1 || o2 { return nil }
+            value = sum
+            j += 1
+        }
+        let digits = j - digitsStart
+        guard digits > 0, !(digits > 1 && b[digitsStart] == 0x30) else { return nil }
+        if j < b.count, b[j] == UInt8(ascii: ".") || b[j] == UInt8(ascii: "e") || b[j] == UInt8(ascii: "E") { return nil }
+        i = j
+        return value
+    }
+
+    @inline(__always) private static func literal(_ b: UnsafeBufferPointer<UInt8>, _ i: inout Int, _ word: StaticString) -> Bool {
+        let n = word.utf8CodeUnitCount
+        guard i + n <= b.count else { return false }
+        let w = UnsafeBufferPointer(start: word.utf8Start, count: n)
+        guard memcmpEqual(UnsafeBufferPointer(rebasing: b[i..<(i + n)]), w) else { return false }
+        i += n
+        return true
+    }
+}

@@ -1,0 +1,118 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The fields of a reading line as they are found, shared by the fast and the full parser so both
+/// apply the same rules; `result()` checks the required ones.
+struct ReadingFields {
+    /// The fields with a meaning of their own; any other name is provenance.
+    enum Known: CaseIterable {
+        case systolic, diastolic, pulse, meanArterialPressure, measuredAt, deviceTime, receivedAt
+        case isManualEntry, error
+
+        var name: String {
+            switch self {
+            case .systolic: return "systolic"
+            case .diastolic: return "diastolic"
+            case .pulse: return "pulse"
+            case .meanArterialPressure: return "meanArterialPressure"
+            case .measuredAt: return "measuredAt"
+            case .deviceTime: return "deviceTime"
+            case .receivedAt: return "receivedAt"
+            case .isManualEntry: return "isManualEntry"
+            case .error: return "error"
+            }
+        }
+
+        static let utf8Names: [(Known, [UInt8])] = allCases.map { ($0, Array($0.name.utf8)) }
+
+        /// The known field spelled by `bytes` (an unescaped key), if any.
+        static func match(_ bytes: UnsafeBufferPointer<UInt8>) -> Known? {
+            for (known, name) in utf8Names where name.count == bytes.count {
+                if name.withUnsafeBufferPointer({ memcmpEqual($0, bytes) }) { return known }
+            }
+            return nil
+        }
+    }
+
+    /// A scalar value as either parser sees it.
+    enum Value {
+        case integer(Int)
+        /// A number that is not an integer (`1.5`).
+        case fraction
+        /// An integer-valued number outside Int.
+        case hugeInteger
+        case string(UnsafeBufferPointer<UInt8>)
+        case bool(Bool)
+        case null
+        /// An array or object.
+        case composite
+    }
+
+    var systolic: Int?, diastolic: Int?, pulse: Int?, meanArterialPressure: Int?
+    var measuredAt: Instant?, deviceTime: NaiveDateTime?, receivedAt: String?
+    var isManualEntry = false
+    var error: String?
+    var provenance: [ProvenanceField] = []
+
+    /// Records `value` for `field`. - Throws: `ReadingLineError.invalidField` when unusable.
+    mutating func set(_ field: Known, _ value: Value) throws(ReadingLineError) {
+        if case .null = value { return }  // null = absent, as when the field is left out
+        func invalid(_ why: String) -> ReadingLineError { .invalidField(field.name, why) }
+        switch field {
+        case .systolic: systolic = try Self.integer(value, invalid)
+        case .diastolic: diastolic = try Self.integer(value, invalid)
+        case .pulse: pulse = try Self.integer(value, invalid)
+        case .meanArterialPressure: meanArterialPressure = try Self.integer(value, invalid)
+        case .measuredAt:
+            guard case .string(let s) = value, let instant = RFC3339.parseInstant(s) else { throw invalid(ReadingLineError.notRFC3339) }
+            measuredAt = instant
+        case .deviceTime:
+            guard case .string(let s) = value, let (naive, end) = RFC3339.parseNaivePrefix(s), end == s.count
+            else { throw invalid(ReadingLineError.notNaive) }
+            deviceTime = naive
+        case .receivedAt:
+            guard case .string(let s) = value else { throw invalid(ReadingLineError.notAString) }
+            receivedAt = String(decoding: s, as: UTF8.self)
+        case .isManualEntry:
+            guard case .bool(let b) = value else { throw invalid(ReadingLineError.notABool) }
+            isManualEntry = b
+        case .error:
+            guard case .string(let s) = value else { throw invalid(ReadingLineError.notAString) }
+            error = String(decoding: s, as: UTF8.self)
+        }
+    }
+
+    private static func integer(_ value: Value, _ invalid: (String) -> ReadingLineError) throws(ReadingLineError) -> Int {
+        switch value {
+        case .integer(let i): return i
+        case .hugeInteger: throw invalid(ReadingLineError.outOfRange)
+        default: throw invalid(ReadingLineError.notAnInteger)
+        }
+    }
+
+    /// The line's meaning. - Throws: `ReadingLineError.missingField` for systolic or diastolic.
+    func result() throws(ReadingLineError) -> ReadingLine {
+        if let error {
+            switch error {
+            case "noReading": return .cuffFailure(.noReading)
+            case "cuffDisconnected": return .cuffFailure(.cuffDisconnected)
+            default: return .cuffFailure(.unknown(error))
+            }
+        }
+        guard let systolic else { throw .missingField("systolic") }
+        guard let diastolic else { throw .missingField("diastolic") }
+        return .reading(CuffReading(
+            systolic: systolic, diastolic: diastolic, pulse: pulse, meanArterialPressure: meanArterialPressure,
+            measuredAt: measuredAt, deviceTime: deviceTime, receivedAt: receivedAt,
+            isManualEntry: isManualEntry, provenance: provenance))
+    }
+}
+
+@inline(__always) func memcmpEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard a.count == b.count else { return false }
+    guard let pa = a.baseAddress, let pb = b.baseAddress else { return true }
+    return memcmp(pa, pb, a.count) == 0
+}
