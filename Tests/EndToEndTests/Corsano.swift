@@ -40,28 +40,8 @@ struct Corsano {
         for (k, v) in env { environment[k] = v }
         process.environment = environment
         if let cwd { process.currentDirectoryURL = cwd }
-        let input = Pipe(), output = Pipe(), errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let writer = Thread {
-            try? input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8))
-            try? input.fileHandleForWriting.close()
-        }
-        writer.start()
-        let errData = DataBox()
-        let errDone = DispatchSemaphore(value: 0)
-        Thread {
-            errData.data = errors.fileHandleForReading.readDataToEndOfFile()
-            errDone.signal()
-        }.start()
-        let outData = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        errDone.wait()
-        return Outcome(status: process.terminationStatus,
-                       stdout: String(decoding: outData, as: UTF8.self),
-                       stderr: String(decoding: errData.data, as: UTF8.self))
+        let r = try Shell.capture(process, stdin: stdin)
+        return Outcome(status: r.status, stdout: r.stdout, stderr: r.stderr)
     }
 }
 

@@ -5,6 +5,7 @@ typealias CommandHandler = @Sendable (ParsedCommand, CommandContext) async throw
 enum CommandRegistry {
     static let handlers: [String: CommandHandler] = [
         "help": HelpCommand.run,
+        "completion": CompletionCommand.run,
     ]
 }
 

@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+
+/// Shell completions: the committed files are what `corsano completion SHELL` prints, and the
+/// bash one completes commands, two-word subcommands, flags, enum values and paths.
+@Suite struct CompletionTests {
+    static let files = ["bash": "corsano.bash", "zsh": "_corsano", "fish": "corsano.fish"]
+
+    /// Committed == generated. `CORSANO_RECORD_SNAPSHOTS=1 swift test --filter CompletionTests`
+    /// rewrites the committed files instead.
+    @Test(arguments: ["bash", "zsh", "fish"])
+    func committedMatchesGenerated(shell: String) throws {
+        let r = try Corsano.run(["completion", shell])
+        #expect(r.status == 0)
+        let url = Corsano.packageRoot.appendingPathComponent("completions/\(Self.files[shell]!)")
+        if ProcessInfo.processInfo.environment["CORSANO_RECORD_SNAPSHOTS"] == "1" {
+            try Data(r.stdout.utf8).write(to: url)
+        }
+        let committed = try String(contentsOf: url, encoding: .utf8)
+        #expect(committed == r.stdout, "completions/\(Self.files[shell]!) is stale: regenerate with CORSANO_RECORD_SNAPSHOTS=1")
+    }
+
+    @Test func completionWithoutShellIsAUsageError() throws {
+        let r = try Corsano.run(["completion"])
+        #expect(r.status == 64)
+        #expect(r.stderr.contains("bash, zsh or fish"))
+        let bad = try Corsano.run(["completion", "tcsh"])
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("tcsh"))
+    }
+
+    /// What the user typed (a trailing space = an empty word being completed) → COMPREPLY.
+    static let bashCases: [(line: String, expected: [String])] = [
+        ("corsano bp-", ["bp-init"]),
+        ("corsano cu", ["cuff"]),
+        ("corsano re", ["replay-filter", "repl"]),
+        ("corsano --v", ["--version"]),
+        ("corsano cuff ", ["ingest"]),
+        ("corsano profile p", ["push"]),
+        ("corsano bracelet ", ["serve"]),
+        ("corsano bp-init --max", ["--max-attempts", "--max-reading-age"]),
+        ("corsano replay-filter --s", ["--scope", "--strict", "--state"]),
+        ("corsano bp-init --clock ", ["real", "virtual"]),
+        ("corsano bp-init --clock=v", ["virtual"]),
+        ("corsano cuff ingest --from ", ["auto", "jsonl", "ble", "csv"]),
+        ("corsano profile push --wrist ", ["left", "right"]),
+        ("corsano wearing-opt --lang nl", ["nl", "nl-BE"]),
+        ("corsano completion ", ["bash", "zsh", "fish"]),
+        ("corsano help bp", ["bp-init"]),
+        ("corsano help cuff ", ["ingest"]),
+        ("corsano bp-init --now ", []),
+        ("corsano cuff ingest dump", ["dump-a.csv", "dump-b.jsonl"]),
+        ("corsano bp-init --cuff dump-b", ["dump-b.jsonl"]),
+    ]
+
+    @Test(arguments: bashCases)
+    func bashCompletes(line: String, expected: [String]) throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("corsano-comp-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for name in ["dump-a.csv", "dump-b.jsonl", "other.txt"] {
+            try Data().write(to: dir.appendingPathComponent(name))
+        }
+        let words = Self.bashWords(line)
+        let script = #"source "$1"; cd "$2"; COMP_CWORD=$3; shift 3; COMP_WORDS=("$@"); _corsano; printf '%s\n' "${COMPREPLY[@]}""#
+        let out = try Shell.run("bash", ["--norc", "--noprofile", "-c", script, "bash",
+                                         Corsano.packageRoot.appendingPathComponent("completions/corsano.bash").path,
+                                         dir.path, String(words.count - 1)] + words)
+        #expect(out.status == 0, "\(out.stderr)")
+        let reply = out.stdout.split(separator: "\n").map(String.init)
+        #expect(reply.sorted() == expected.sorted(), "\(line)")
+    }
+
+    /// Splits like bash with the default COMP_WORDBREAKS: words at spaces, `=` a word of its own.
+    static func bashWords(_ line: String) -> [String] {
+        var words = line.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        if let last = words.last, let eq = last.firstIndex(of: "="), last.hasPrefix("--") {
+            words.removeLast()
+            words += [String(last[..<eq]), "=", String(last[last.index(after: eq)...])]
+        }
+        return words
+    }
+
+    @Test(arguments: [
+        ("corsano bp-", ["bp-init"]),
+        ("corsano cuff ", ["ingest"]),
+        ("corsano bp-init --clock ", ["real", "virtual"]),
+        ("corsano cuff ingest --from=", ["--from=auto", "--from=ble", "--from=csv", "--from=jsonl"]),
+        ("corsano help cuff ", ["ingest"]),
+    ])
+    func fishCompletes(line: String, expected: [String]) throws {
+        let file = Corsano.packageRoot.appendingPathComponent("completions/corsano.fish").path
+        let out = try Shell.run("fish", ["--no-config", "-c", "source $argv[1]; complete -C $argv[2]", file, line])
+        #expect(out.status == 0, "\(out.stderr)")
+        let names = out.stdout.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") }
+        #expect(names.sorted() == expected.sorted(), "\(line)")
+    }
+}
