@@ -1,0 +1,41 @@
+/// The host-side rules 2-4 (seed "Replayed and stale readings"; DESIGN "Host-side cuff rules"),
+/// as configured by `--requested-at`, `--backdate` and `--max-reading-age`.
+public struct HostRules: Equatable, Sendable {
+    /// Backdating allowance, seconds (seed rule 2: "allow at least 90 s").
+    public var backdate: Double
+    /// Largest |now - measuredAt| kept, seconds, in either direction; nil disables the check.
+    public var maxReadingAge: Double?
+    /// When the measurement was requested; nil disables rule 2.
+    public var requestedAt: Instant?
+
+    /// Creates rules; the defaults are the seed's (90 s) and the SDK's maxReadingAge (900 s).
+    public init(backdate: Double = 90, maxReadingAge: Double? = 900, requestedAt: Instant? = nil) {
+        self.backdate = backdate
+        self.maxReadingAge = maxReadingAge
+        self.requestedAt = requestedAt
+    }
+}
+
+/// Why a reading was dropped; the raw value is the word written in reports.
+public enum DropReason: String, CaseIterable, Equatable, Sendable {
+    /// `deviceTime` without `measuredAt`: never went through the clock anchor (DESIGN rule 1).
+    case unanchored
+    /// Measured more than the backdating allowance before the request (seed rule 2).
+    case replayed
+    /// Same measuredAt instant and values as a reading already handed on (seed rule 3).
+    case duplicate
+    /// Older than maxReadingAge (positive age).
+    case stale
+    /// Dated further ahead than maxReadingAge (negative age: a corrupt cuff clock).
+    case future
+    /// Implausible values (checked by the caller before the filter).
+    case invalid
+}
+
+/// What the filter decided for one reading.
+public enum FilterDecision: Equatable, Sendable {
+    /// Hand the reading on; its key (when it has one) is now in the seen-set.
+    case keep
+    /// Drop it; `age` (seconds, negative when future-dated) is set for `stale` and `future`.
+    case drop(DropReason, age: Double? = nil)
+}

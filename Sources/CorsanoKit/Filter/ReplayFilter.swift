@@ -1,0 +1,50 @@
+/// Applies the host rules to readings in order, with a seen-set: the core of `replay-filter`,
+/// reused by `bp-init` with a per-run `InMemorySeenSet` and the flow's clock.
+///
+/// Per reading (DESIGN "Time", seed "Replayed and stale readings"):
+/// `unanchored` → replayed (measuredAt < requestedAt - backdate; exactly the allowance is kept) →
+/// duplicate (key already seen) → `stale`/`future` (|now - measuredAt| > maxReadingAge; exactly
+/// the limit is kept) → kept, and only then does the key enter the seen-set. Manual entries and
+/// unstamped readings skip replayed, duplicate and age. A dropped reading never enters the set.
+public final class ReplayFilter {
+    /// The configured rules.
+    public let rules: HostRules
+    /// Where kept keys go; the caller commits it (`commitPending`) before handing a line on.
+    public let seen: any SeenSet
+
+    /// Creates a filter over `seen` (shared state or per run).
+    public init(rules: HostRules, seen: any SeenSet) {
+        self.rules = rules
+        self.seen = seen
+    }
+
+    /// Judges `reading` at `now` (UTC), recording its key when kept.
+    /// - Throws: what the seen-set throws (`StoreError` for the state store); nothing is
+    ///   recorded then.
+    public func judge(_ reading: CuffReading, now: Instant) throws -> FilterDecision {
+        if let reason = Self.anchorOrReplayRule(reading, rules: rules) { return .drop(reason) }
+        guard let key = SeenKey(reading) else { return .keep }
+        if let (reason, age) = Self.ageRule(reading, rules: rules, now: now) {
+            // Rule 3 comes before age: a stale copy of a handed-on record is a duplicate.
+            return try seen.contains(key) ? .drop(.duplicate) : .drop(reason, age: age)
+        }
+        // The insert decides (another writer may have taken the key since any read).
+        return try seen.insert(key) ? .keep : .drop(.duplicate)
+    }
+
+    /// `unanchored` or `replayed`, the rules that come before the seen-set.
+    static func anchorOrReplayRule(_ reading: CuffReading, rules: HostRules) -> DropReason? {
+        guard let at = reading.measuredAt else { return reading.deviceTime != nil ? .unanchored : nil }
+        if !reading.isManualEntry, let requested = rules.requestedAt, requested.seconds(since: at) > rules.backdate {
+            return .replayed
+        }
+        return nil
+    }
+
+    /// `stale` (age > limit) or `future` (age < -limit), with the signed age in seconds.
+    static func ageRule(_ reading: CuffReading, rules: HostRules, now: Instant) -> (DropReason, Double)? {
+        guard !reading.isManualEntry, let limit = rules.maxReadingAge, let age = reading.age(asOf: now),
+              age.magnitude > limit else { return nil }
+        return (age < 0 ? .future : .stale, age)
+    }
+}

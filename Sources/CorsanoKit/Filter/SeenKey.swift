@@ -1,0 +1,49 @@
+/// The identity of a record for seed rule 3: measuredAt as an instant AND systolic, diastolic,
+/// pulse — never time alone. MAP and provenance are not part of it.
+public struct SeenKey: Hashable, Sendable {
+    /// measuredAt, compared as an instant (`19:00:40Z` == `21:00:40+02:00`).
+    public var measuredAt: Instant
+    /// Systolic, diastolic (mmHg), pulse (bpm; nil when the cuff sent none).
+    public var systolic: Int, diastolic: Int, pulse: Int?
+
+    /// Creates a key.
+    public init(measuredAt: Instant, systolic: Int, diastolic: Int, pulse: Int?) {
+        self.measuredAt = measuredAt
+        self.systolic = systolic
+        self.diastolic = diastolic
+        self.pulse = pulse
+    }
+
+    /// The reading's key; nil for manual entries and unstamped readings, which are never
+    /// deduplicated (values alone are not a key).
+    public init?(_ reading: CuffReading) {
+        guard !reading.isManualEntry, let at = reading.measuredAt else { return nil }
+        self.init(measuredAt: at, systolic: reading.systolic, diastolic: reading.diastolic, pulse: reading.pulse)
+    }
+}
+
+/// The records already handed on (seed rule 3). `insert` decides: when several writers share
+/// one set, the one whose insert returns true owns the record.
+public protocol SeenSet: AnyObject {
+    /// Whether `key` was already handed on. - Throws: store errors.
+    func contains(_ key: SeenKey) throws -> Bool
+    /// Adds `key`; true when it was new. - Throws: store errors.
+    func insert(_ key: SeenKey) throws -> Bool
+    /// Makes every insert so far durable and visible to other writers; a kept line may be
+    /// written only after this. No-op for an in-memory set. - Throws: store errors.
+    func commitPending() throws
+}
+
+/// A seen-set for one process run (`--no-state`; `bp-init`'s per-run set).
+public final class InMemorySeenSet: SeenSet {
+    private var keys: Set<SeenKey> = []
+
+    /// Creates an empty set.
+    public init() {}
+
+    public func contains(_ key: SeenKey) -> Bool { keys.contains(key) }
+    public func insert(_ key: SeenKey) -> Bool { keys.insert(key).inserted }
+    public func commitPending() {}
+    /// How many keys are held.
+    public var count: Int { keys.count }
+}
