@@ -156,5 +156,5 @@ enum UserProfileChoices {
 
 /// The locales of human text (seed: "Localization").
 enum Locales {
-    static let all = ["ar", "da", "de", "el", "en", "es", "fi", "fr", "he", "it", "ka", "nb", "nl", "nl-BE", "pl", "pt-PT", "sv"]
+    static let all = AppLocale.allCases.map(\.tag)
 }

@@ -1,0 +1,61 @@
+/// Every human string of the bp-init and wearing-opt flows, their prompts and results.
+///
+/// Placeholders are positional, `{1}`, `{2}`…, filled by `Localizer`; each translation uses
+/// exactly the placeholders of the English text (a test checks it). Grouped by screen; names
+/// follow the SDK's step names (seeds: "Flow reference").
+public enum L10nKey: String, CaseIterable, Sendable {
+    // Flow titles and start
+    case bpTitle, woTitle, attemptsAvailable, preparationTitle, promptStart
+
+    // bp-init: needsCuffPairing, instructions (+ preparation checklist)
+    case bpPairingTitle, bpPairingBody, bpPairingPrompt
+    case bpInstructionsTitle, bpInstructionsBody
+    case bpPrepCuffFit, bpPrepArmPosition, bpPrepSitAndRest
+
+    // bp-init: measuring, measurementRecorded
+    case bpMeasuringTitle, bpPressStart, bpWaitingForCuff, promptTypedReading
+    case measurementLine, measurementTypedIn, bpMeasurementRecorded
+    case readingShort, readingShortNoPulse
+
+    // bp-init: attempts, retryPrompt, terminal screens
+    case bpAttemptAccepted, bpAttemptRejected
+    case retryTitle, bpRetryBody, retryQuestion, answersYes
+    case bpSuccessTitle, bpSuccessBody, bpSummaryTitle, bpSummaryBody
+    case readingsHeading, readingsNone, verdictAccepted, verdictRejected
+
+    // wearing-opt: preparation substeps, profile
+    case woPrepSkinHairWrist, woPrepStrapTightness, woPrepPlacement
+    case profilePushed, profileSkipped
+
+    // wearing-opt: armedPreparing, running, progress
+    case woInstructionsTitle, woRemainStill, woInstructionsBody, woSittingCard, woLyingCard
+    case woRunningTitle, woRunningBody, progressLine
+
+    // wearing-opt: attempts, retry with position picker, terminal screens
+    case woAttemptSucceeded, woAttemptFailed
+    case woRetryBody, positionQuestion, positionHeading, positionSeated, positionSupine
+    case seatedStep1, seatedStep2, seatedStep3, supineStep1, supineStep2
+    case woSuccessTitle, woSuccessBody, woFailureTitle, woFailureBody
+
+    // wearing-opt failure reasons
+    case reasonSignalQualityTooLow, reasonNotWornCorrectly, reasonBleTimeout, reasonUnknown
+
+    // Results (`finished`)
+    case resultHeading
+    case resultBPSuccess, resultCancelled, resultBraceletDisconnected
+    case resultCuffNoReading, resultCuffDisconnected, resultCuffStale, resultCuffFuture, resultCuffUnknown
+    case resultBPFailedAfterRetries, resultWOSuccess, resultWOFailedAfterRetries, resultOther
+
+    // Durations (ages of stale readings, run length)
+    case durationSeconds, durationMinutes, durationHours, durationDays
+
+    // Dropped cuff readings
+    case droppedReplayed, droppedDuplicate, droppedUnanchored, droppedIncomplete, droppedInvalid, droppedOther
+
+    // Plan restore
+    case planRestored, planRestoredJournal
+
+    // Errors a user sees at a prompt or at start
+    case errorTypedReading, errorSystolicNotAboveDiastolic, errorValueOutOfRange
+    case errorBraceletUnavailable, errorWrongModel, errorFirmwareTooOld, errorCuffTimeout
+}

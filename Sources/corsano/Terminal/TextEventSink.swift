@@ -1,0 +1,52 @@
+import CorsanoKit
+import Synchronization
+
+/// Writes a flow's events as localized human text (DESIGN: "When stdout is a terminal the same
+/// run prints localized human text instead").
+///
+/// What to say comes from the core's `FlowNarrator`; this sink lays it out (`TextLayout`) and
+/// flushes after every event so a person or a pipe sees each screen as it happens. With
+/// `liveProgress` (a real terminal) successive progress bars overwrite one line; otherwise each
+/// progress event is its own line, which reads well in a log.
+final class TextEventSink: EventSink {
+    private struct State {
+        var narrator: FlowNarrator
+        var wroteAnything = false
+        /// A live progress line is on screen without its newline.
+        var progressOpen = false
+    }
+
+    private let writer: any TextOutput
+    private let layout: TextLayout
+    private let liveProgress: Bool
+    private let state: Mutex<State>
+
+    /// Creates a sink writing to `writer` in `localizer`'s language, with ANSI colour when `color`.
+    init(writer: any TextOutput, localizer: Localizer, color: Bool, liveProgress: Bool = false) {
+        self.writer = writer
+        self.layout = TextLayout(color: color, rightToLeft: localizer.locale.isRightToLeft)
+        self.liveProgress = liveProgress
+        self.state = Mutex(State(narrator: FlowNarrator(localizer: localizer)))
+    }
+
+    func emit(_ event: FlowEvent) {
+        state.withLock { s in
+            let blocks = s.narrator.narrate(event)
+            guard !blocks.isEmpty else { return }
+            var out = ""
+            if liveProgress, blocks.count == 1, case .progress(let percent, let detail) = blocks[0] {
+                // Carriage return and erase-to-end-of-line: redraw the bar in place.
+                out = "\r" + layout.render([.progress(percent: percent, detail: detail)], first: true)
+                    .dropLast() + "\u{1B}[K"
+                s.progressOpen = true
+            } else {
+                if s.progressOpen { out = "\n" }
+                s.progressOpen = false
+                out += layout.render(blocks, first: !s.wroteAnything)
+            }
+            s.wroteAnything = true
+            writer.write(out)
+            writer.flush()
+        }
+    }
+}
