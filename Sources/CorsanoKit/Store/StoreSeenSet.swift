@@ -1,0 +1,81 @@
+import CSQLite
+
+/// The replay seen-set in the state store, under a scope (`replay-filter --scope`).
+///
+/// Several processes may share one store: `insert` is `INSERT OR IGNORE` inside a write
+/// transaction and a key is new exactly when the insert changed a row, so two writers never both
+/// own a record (no read-then-write). Inserts are batched into one open transaction;
+/// `commitPending()` ends it, and a caller writes the lines of a batch only after that
+/// (DESIGN "State store": a seen key is committed before its line is written).
+public final class StoreSeenSet: SeenSet {
+    /// The store holding the set.
+    public let store: StateStore
+    /// The scope name; keys in other scopes are not seen.
+    public let scope: String
+    private let insertStatement: StoreStatement
+    private let containsStatement: StoreStatement
+    private var inTransaction = false
+
+    private static let keyColumns = "scope = ?1 AND seconds = ?2 AND nanos = ?3 AND systolic = ?4 AND diastolic = ?5 AND has_pulse = ?6 AND pulse = ?7"
+
+    /// Opens the set for `scope` in `store`. - Throws: `StoreError`.
+    public init(store: StateStore, scope: String) throws {
+        self.store = store
+        self.scope = scope
+        insertStatement = try store.prepare(
+            "INSERT OR IGNORE INTO seen_reading (scope, seconds, nanos, systolic, diastolic, has_pulse, pulse) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
+        containsStatement = try store.prepare("SELECT 1 FROM seen_reading WHERE \(Self.keyColumns) LIMIT 1")
+        // Bindings survive sqlite3_reset: the scope is bound once.
+        for statement in [insertStatement, containsStatement] {
+            let rc = sqlite3_bind_text(statement.handle, 1, scope, -1, Self.transient)
+            guard rc == SQLITE_OK else { throw store.error(rc, "bind failed") }
+        }
+    }
+
+    deinit {
+        if inTransaction { try? store.execute("ROLLBACK") }
+    }
+
+    public func contains(_ key: SeenKey) throws -> Bool {
+        try bind(containsStatement, key)
+        defer { sqlite3_reset(containsStatement.handle) }
+        return try containsStatement.step()
+    }
+
+    public func insert(_ key: SeenKey) throws -> Bool {
+        if !inTransaction {
+            try store.execute("BEGIN IMMEDIATE")
+            inTransaction = true
+        }
+        try bind(insertStatement, key)
+        defer { sqlite3_reset(insertStatement.handle) }
+        try insertStatement.step()
+        return store.changes == 1
+    }
+
+    public func commitPending() throws {
+        guard inTransaction else { return }
+        inTransaction = false
+        do {
+            try store.execute("COMMIT")
+        } catch {
+            try? store.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Binds the key columns directly (this is the per-reading hot path: no array of values).
+    private func bind(_ statement: StoreStatement, _ key: SeenKey) throws {
+        let h = statement.handle
+        sqlite3_reset(h)
+        var rc = sqlite3_bind_int64(h, 2, key.measuredAt.secondsSinceEpoch)
+        if rc == SQLITE_OK { rc = sqlite3_bind_int64(h, 3, Int64(key.measuredAt.nanoseconds)) }
+        if rc == SQLITE_OK { rc = sqlite3_bind_int64(h, 4, Int64(key.systolic)) }
+        if rc == SQLITE_OK { rc = sqlite3_bind_int64(h, 5, Int64(key.diastolic)) }
+        if rc == SQLITE_OK { rc = sqlite3_bind_int64(h, 6, key.pulse == nil ? 0 : 1) }
+        if rc == SQLITE_OK { rc = sqlite3_bind_int64(h, 7, Int64(key.pulse ?? 0)) }
+        guard rc == SQLITE_OK else { throw store.error(rc, "bind failed") }
+    }
+
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+}

@@ -1,0 +1,41 @@
+import CorsanoKit
+import Foundation
+
+/// Where a command's state store lives (DESIGN "State store"): `--state PATH`, else env
+/// `CORSANO_STATE`, else `$XDG_STATE_HOME/corsano/state.sqlite3` (falling back to
+/// `~/.local/state/corsano/state.sqlite3`); `--no-state` keeps it in memory for the run.
+enum StateLocation {
+    /// The store file for this run; nil for `--no-state`. - Throws: `UsageError.conflict` when
+    /// both `--state` and `--no-state` are given.
+    static func path(_ args: ParsedCommand, environment: [String: String]) throws -> String? {
+        if args.flag("no-state") {
+            if args.string("state") != nil { throw UsageError.conflict("--state and --no-state exclude each other") }
+            return nil
+        }
+        if let path = args.string("state") { return path }
+        if let path = environment["CORSANO_STATE"], !path.isEmpty { return path }
+        let base: String
+        if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
+            base = xdg  // the spec ignores relative values
+        } else {
+            base = (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state"
+        }
+        return base + "/corsano/state.sqlite3"
+    }
+
+    /// Opens the store for this run, creating its directory.
+    /// - Throws: `UsageError` (flags), `StoreError` naming the path (exit 74) when the directory
+    ///   cannot be made or the store cannot be opened, is locked too long or is corrupt.
+    static func open(_ args: ParsedCommand, environment: [String: String]) throws -> StateStore {
+        guard let path = try path(args, environment: environment) else { return try StateStore(path: nil) }
+        let directory = (path as NSString).deletingLastPathComponent
+        if !directory.isEmpty {
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw StoreError.cannotOpen(path: path, message: "cannot create directory \(directory)")
+            }
+        }
+        return try StateStore(path: path)
+    }
+}

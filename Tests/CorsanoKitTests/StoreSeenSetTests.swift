@@ -1,0 +1,80 @@
+import CorsanoKit
+import Foundation
+import Testing
+
+@Suite struct StoreSeenSetTests {
+    static func tempStorePath() throws -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("corsano-seen-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir.appendingPathComponent("state.sqlite3").path
+    }
+
+    static func key(_ at: String, _ pulse: Int? = 60) -> SeenKey {
+        SeenKey(measuredAt: RFC3339.parseInstant(at)!, systolic: 120, diastolic: 80, pulse: pulse)
+    }
+
+    @Test func insertDecidesAcrossConnectionsOnlyAfterCommit() throws {
+        let path = try Self.tempStorePath()
+        let a = try StoreSeenSet(store: StateStore(path: path), scope: "default")
+        let b = try StoreSeenSet(store: StateStore(path: path, busyTimeoutMilliseconds: 50), scope: "default")
+        let k = Self.key("2026-11-29T10:00:00Z")
+        #expect(try a.insert(k) == true)
+        #expect(try a.insert(k) == false)  // same batch: already taken
+        // b cannot write while a's batch is open, and does not see the uncommitted key.
+        #expect(try b.contains(k) == false)
+        #expect(throws: StoreError.busy(path: path)) { try b.insert(k) }
+        try a.commitPending()
+        #expect(try b.contains(k) == true)
+        #expect(try b.insert(k) == false)
+        try b.commitPending()
+    }
+
+    @Test func keysPersistPerScopeAndMissingPulseIsAKey() throws {
+        let path = try Self.tempStorePath()
+        do {
+            let s = try StoreSeenSet(store: StateStore(path: path), scope: "m1")
+            #expect(try s.insert(Self.key("2026-11-29T10:00:00Z", nil)) == true)
+            #expect(try s.insert(Self.key("2026-11-29T10:00:00Z", nil)) == false)
+            #expect(try s.insert(Self.key("2026-11-29T10:00:00Z", 0)) == true)
+            try s.commitPending()
+        }
+        let again = try StoreSeenSet(store: StateStore(path: path), scope: "m1")
+        #expect(try again.contains(Self.key("2026-11-29T12:00:00+02:00", nil)) == true)
+        let other = try StoreSeenSet(store: StateStore(path: path), scope: "other")
+        #expect(try other.contains(Self.key("2026-11-29T10:00:00Z", nil)) == false)
+    }
+
+    @Test func uncommittedBatchIsDroppedWithTheSet() throws {
+        let path = try Self.tempStorePath()
+        let store = try StateStore(path: path)
+        do {
+            let s = try StoreSeenSet(store: store, scope: "default")
+            #expect(try s.insert(Self.key("2026-11-29T10:00:00Z")) == true)
+        }
+        let s = try StoreSeenSet(store: store, scope: "default")
+        #expect(try s.contains(Self.key("2026-11-29T10:00:00Z")) == false)
+    }
+
+    @Test func corruptFileIsAStoreErrorNamingThePath() throws {
+        let path = try Self.tempStorePath()
+        try Data(String(repeating: "not a database ", count: 400).utf8).write(to: URL(fileURLWithPath: path))
+        #expect {
+            _ = try StateStore(path: path)
+        } throws: { error in
+            guard case .corrupt(let p, _) = error as? StoreError else { return false }
+            return p == path
+        }
+    }
+
+    @Test func replayFilterOnTheStore() throws {
+        let store = try StateStore(path: nil)
+        let filter = ReplayFilter(rules: HostRules(maxReadingAge: nil), seen: try StoreSeenSet(store: store, scope: "default"))
+        let r = CuffReading(systolic: 120, diastolic: 80, pulse: 60, measuredAt: RFC3339.parseInstant("2026-11-29T19:00:40Z"))
+        var copy = r
+        copy.measuredAt = RFC3339.parseInstant("2026-11-29T21:00:40+02:00")
+        let now = Instant(secondsSinceEpoch: 0)
+        #expect(try filter.judge(r, now: now) == .keep)
+        #expect(try filter.judge(copy, now: now) == .drop(.duplicate))
+        try filter.seen.commitPending()
+    }
+}
