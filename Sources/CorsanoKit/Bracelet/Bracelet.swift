@@ -30,8 +30,18 @@ public protocol Bracelet: Sendable {
     /// so a simulator scenario can hold or disconnect at a named step; a real bracelet ignores it.
     /// - Throws: `BraceletError.disconnected` when a scenario disconnects here; `CancellationError`.
     func enterStep(flow: String, step: String) async throws
+    /// Tells the bracelet side the position the patient was asked to take for the next
+    /// wearing-optimization attempt; the simulator points its accelerometer's gravity that way
+    /// (unless its scenario overrides gravity). A real bracelet ignores it.
+    /// - Throws: `BraceletError.disconnected` when the link is down.
+    func announcePosition(_ position: BraceletPosition) async throws
     /// Closes the link (idempotent).
     func close() async
+}
+
+extension Bracelet {
+    /// Default: a bracelet that cannot use the announcement ignores it.
+    public func announcePosition(_ position: BraceletPosition) async throws {}
 }
 
 /// What a bracelet says it is.
@@ -92,7 +102,7 @@ public struct SpecialModeStatus: Equatable, Sendable {
 }
 
 /// An accelerometer reading of gravity in g, in the bracelet's axes.
-public struct GravityVector: Equatable, Sendable {
+public struct GravityVector: Equatable, Sendable, Codable {
     public var x: Double, y: Double, z: Double
     /// Creates a vector.
     public init(x: Double, y: Double, z: Double) {

@@ -25,6 +25,13 @@ enum ErrorTranslator {
             case .disconnected: return ("bracelet disconnected", .braceletDisconnected)
             case .timeout: return ("bracelet did not answer", .braceletDisconnected)
             }
+        case let e as BraceletGateError:
+            return (e.message, .unavailable)
+        case let e as ScenarioError:
+            switch e {
+            case .unreadable(let path): return ("scenario \(path): cannot read", .noInput)
+            case .invalid(let source, let message): return ("scenario \(source): \(message)", .dataError)
+            }
         case is CancellationError:
             return (nil, .interrupted)
         default:

@@ -1,0 +1,68 @@
+/// NIBP calibration and wearing optimization on the simulated firmware.
+extension SimulatedBracelet {
+    public func feedCalibrationReading(_ reading: CuffReading, attempt: Int, index: Int) async throws -> Bool {
+        try link.check()
+        guard state.plan == .nibpCalibration else {
+            throw BraceletError.refused("not in the \(BraceletPlan.nibpCalibration) plan (plan is \(state.plan))")
+        }
+        if let fault = scenario.faults.disconnectAtMeasurement, (fault.attempt ?? 1) == attempt, fault.index == index {
+            throw disconnect()
+        }
+        let verdict = scenario.nibp.script(attempt: attempt)?.verdict(index: index) ?? NIBPFirmwareModel.accepts(reading)
+        session.withLock { $0.verdicts[attempt, default: [:]][index] = verdict }
+        return verdict
+    }
+
+    public func calibrationVerdict(attempt: Int) async throws -> Bool {
+        try link.check()
+        let fed = session.withLock { $0.verdicts[attempt] ?? [:] }
+        let verdict = scenario.nibp.script(attempt: attempt)?.session ?? (!fed.isEmpty && fed.values.allSatisfy { $0 })
+        if verdict { state.calibrated = true }
+        return verdict
+    }
+
+    public func startSpecialMode(value: Int) async throws {
+        try link.check()
+        guard value == 4 else { throw BraceletError.refused("special mode \(value) is not supported") }
+        let now = clock.now()
+        session.withLock { s in
+            s.wearingAttempt += 1
+            s.modeStartedAt = now
+            s.pollCount = 0
+        }
+    }
+
+    public func specialModeStatus(type: Int) async throws -> SpecialModeStatus {
+        try link.check()
+        guard type == 4 else { throw BraceletError.refused("special mode status type \(type) is not supported") }
+        let now = clock.now()
+        let profile = state.profile
+        let faults = scenario.faults
+        let outcome: Result<SpecialModeStatus, BraceletError> = session.withLock { s in
+            guard let started = s.modeStartedAt else { return .failure(.refused("special mode is not running")) }
+            s.pollCount += 1
+            let (attempt, poll) = (s.wearingAttempt, s.pollCount)
+            if let f = faults.disconnectAtPoll, (f.attempt ?? 1) == attempt, f.poll == poll { return .failure(.disconnected) }
+            if let f = faults.pollTimeoutFrom, f.attempt.map({ $0 == attempt }) ?? true, poll >= f.poll { return .failure(.timeout) }
+            let script = scenario.wearing.script(attempt: attempt)
+            if let polls = script.polls, let last = polls.last {
+                let entry = poll <= polls.count ? polls[poll - 1] : last
+                if entry.timeout == true { return .failure(.timeout) }
+                return .success(WearingFirmwareModel.status(entry, position: s.position))
+            }
+            return .success(WearingFirmwareModel.status(
+                script.model ?? scenario.wearing.model, elapsed: now.seconds(since: started),
+                position: s.position, profile: profile, rng: &s.rng))
+        }
+        switch outcome {
+        case .success(let status): return status
+        case .failure(.disconnected): throw disconnect()
+        case .failure(let error): throw error
+        }
+    }
+
+    public func stopSpecialMode() async throws {
+        try link.check()
+        session.withLock { $0.modeStartedAt = nil }
+    }
+}

@@ -1,0 +1,107 @@
+import Synchronization
+
+/// The in-process firmware simulator: a `Bracelet` driven by a `Scenario`, deterministic for a
+/// seed, on the client's clock (optimization progress = clock time since `startSpecialMode`).
+///
+/// One instance is one connection: attempt, poll and step counters and the link start fresh;
+/// plan and profile live in a `SimulatedBraceletState` that `bracelet serve` keeps per serial.
+public final class SimulatedBracelet: Bracelet {
+    /// The scenario this bracelet follows.
+    public let scenario: Scenario
+    /// Plan, profile and calibration, shared across connections to the same serial.
+    public let state: SimulatedBraceletState
+    let clock: any FlowClock
+    let link = SimulatedLink()
+    let session: Mutex<Session>
+
+    struct Session {
+        var rng: SplitMix64
+        var stepCounts: [String: Int] = [:]
+        var planSwitchCounts: [String: Int] = [:]
+        var verdicts: [Int: [Int: Bool]] = [:]
+        var position: BraceletPosition = .seated
+        var wearingAttempt = 0
+        var modeStartedAt: Instant?
+        var pollCount = 0
+    }
+
+    /// Creates a simulator for `scenario` with PRNG `seed`, reading time from `clock`.
+    /// - Parameter state: the bracelet's persistent state (a fresh one from the scenario when nil).
+    public init(scenario: Scenario = Scenario(), seed: UInt64 = 1, clock: any FlowClock,
+                state: SimulatedBraceletState? = nil) {
+        self.scenario = scenario
+        self.clock = clock
+        self.state = state ?? SimulatedBraceletState(scenario: scenario)
+        session = Mutex(Session(rng: SplitMix64(seed: seed)))
+    }
+
+    public func identify() async throws -> BraceletIdentity {
+        try link.check()
+        if let why = scenario.faults.unavailable { throw BraceletError.unavailable(why) }
+        return BraceletIdentity(model: scenario.model, firmware: scenario.firmware, serial: scenario.serial)
+    }
+
+    public func currentPlan() async throws -> BraceletPlan {
+        try link.check()
+        return state.plan
+    }
+
+    public func setPlan(_ plan: BraceletPlan) async throws {
+        try link.check()
+        let n = session.withLock { s in
+            s.planSwitchCounts[plan.name, default: 0] += 1
+            return s.planSwitchCounts[plan.name, default: 0]
+        }
+        if let fault = scenario.faults.failPlanSwitch, fault.to == plan.name, fault.occurrence.map({ $0 == n }) ?? true {
+            throw BraceletError.refused("switch to plan \(plan.name) failed")
+        }
+        state.plan = plan
+    }
+
+    public func readProfile() async throws -> UserProfile? {
+        try link.check()
+        return state.profile
+    }
+
+    public func pushProfile(_ profile: UserProfile, force: Bool) async throws {
+        try link.check()
+        state.profile = profile
+    }
+
+    public func enterStep(flow: String, step: String) async throws {
+        try link.check()
+        let n = session.withLock { s in
+            s.stepCounts[flow + "/" + step, default: 0] += 1
+            return s.stepCounts[flow + "/" + step, default: 0]
+        }
+        if scenario.faults.disconnectAtStep?.matches(flow: flow, step: step, occurrence: n) == true {
+            throw disconnect()
+        }
+        if scenario.faults.holdAtStep?.matches(flow: flow, step: step, occurrence: n) == true {
+            try await link.hold(step: step)
+        }
+    }
+
+    public func announcePosition(_ position: BraceletPosition) async throws {
+        try link.check()
+        session.withLock { $0.position = position }
+    }
+
+    public func close() async { link.drop() }
+
+    /// Drops the link now: held and later calls fail with `.disconnected` (the BLE link dropped).
+    @discardableResult
+    public func disconnect() -> BraceletError {
+        link.drop()
+        return .disconnected
+    }
+
+    /// True while the link is up.
+    public var isConnected: Bool { link.isUp }
+
+    /// Returns once a call is held at a step (`faults.holdAtStep`); at once when one already was.
+    public func waitUntilHeld() async { await link.waitUntilHeld() }
+
+    /// The steps calls are held at right now.
+    public var heldSteps: [String] { link.heldSteps }
+}

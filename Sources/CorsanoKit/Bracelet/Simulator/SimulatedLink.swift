@@ -1,0 +1,75 @@
+import Synchronization
+
+/// The simulated BLE link: up or down, and the calls held at a step until cancelled.
+///
+/// Holds park a continuation (no polling sleeps); cancelling the held task resumes it with
+/// `CancellationError`, dropping the link resumes it with `BraceletError.disconnected`.
+final class SimulatedLink: Sendable {
+    private struct State {
+        var up = true
+        var nextID = 0
+        var held: [Int: (step: String, continuation: CheckedContinuation<Void, any Error>)] = [:]
+        var holdCount = 0
+        var holdWaiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state = Mutex(State())
+
+    /// Throws `.disconnected` when the link is down.
+    func check() throws {
+        if !state.withLock({ $0.up }) { throw BraceletError.disconnected }
+    }
+
+    var isUp: Bool { state.withLock { $0.up } }
+
+    /// Drops the link: every held call and every later call fails with `.disconnected`.
+    func drop() {
+        let resumed = state.withLock { s -> [CheckedContinuation<Void, any Error>] in
+            s.up = false
+            defer { s.held.removeAll() }
+            return s.held.values.map(\.continuation)
+        }
+        for c in resumed { c.resume(throwing: BraceletError.disconnected) }
+    }
+
+    /// Blocks at `step` until the calling task is cancelled or the link drops.
+    /// - Throws: `CancellationError` or `BraceletError.disconnected`; never returns normally.
+    func hold(step: String) async throws {
+        let id = state.withLock { s -> Int in
+            s.nextID += 1
+            return s.nextID
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
+                let (outcome, waiters) = state.withLock { s -> ((any Error)?, [CheckedContinuation<Void, Never>]) in
+                    if !s.up { return (BraceletError.disconnected, []) }
+                    if Task.isCancelled { return (CancellationError(), []) }
+                    s.held[id] = (step, c)
+                    s.holdCount += 1
+                    defer { s.holdWaiters.removeAll() }
+                    return (nil, s.holdWaiters)
+                }
+                if let outcome { c.resume(throwing: outcome) }
+                for w in waiters { w.resume() }
+            }
+        } onCancel: {
+            let c = state.withLock { $0.held.removeValue(forKey: id)?.continuation }
+            c?.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Returns once some call has been held (at once when one already was).
+    func waitUntilHeld() async {
+        await withCheckedContinuation { (w: CheckedContinuation<Void, Never>) in
+            let already = state.withLock { s -> Bool in
+                if s.holdCount > 0 { return true }
+                s.holdWaiters.append(w)
+                return false
+            }
+            if already { w.resume() }
+        }
+    }
+
+    /// The steps calls are held at right now.
+    var heldSteps: [String] { state.withLock { $0.held.values.map(\.step).sorted() } }
+}

@@ -1,0 +1,83 @@
+import CorsanoKit
+
+/// A bracelet a command reached: the port, the run's clock, and what the bracelet said it is.
+struct BraceletSession: Sendable {
+    let bracelet: any Bracelet
+    /// The run's clock: virtual with a simulator (in-process or served), else real; `--clock` overrides.
+    let clock: any FlowClock
+    let identity: BraceletIdentity
+    let address: BraceletAddress
+}
+
+/// Turns the common bracelet options (`--bracelet`/CORSANO_BRACELET, `--seed`, `--clock`,
+/// `--now`, `--request-timeout`; CommandTable.bracelet) into a connected, gated `Bracelet`.
+enum BraceletConnector {
+    /// Default `--request-timeout`, seconds.
+    static let defaultRequestTimeout = 10.0
+
+    /// Connects, identifies, and checks the bracelet can run `flow` (nil: no gate).
+    /// - Throws: `UsageError` (bad URI, `--now` with the real clock), `ScenarioError`,
+    ///   `BraceletError.unavailable`, `BraceletGateError` (exit 69).
+    static func connect(_ args: ParsedCommand, _ ctx: CommandContext, flow: String?) async throws -> BraceletSession {
+        let address = try self.address(args, ctx)
+        let choice = args.string("clock")
+        let start = try args.instant("now")
+        if choice == "real", start != nil {
+            throw UsageError.conflict("--now sets the virtual clock's start; it cannot be used with --clock real")
+        }
+        let seed = UInt64(try args.integer("seed") ?? 1)
+        let bracelet: any Bracelet
+        let clock: any FlowClock
+        switch address {
+        case .simulator(let path):
+            let scenario = try path.map { try Scenario.load(path: $0) } ?? Scenario()
+            clock = try makeClock(choice ?? "virtual", start: start)
+            bracelet = SimulatedBracelet(scenario: scenario, seed: seed, clock: clock)
+        case .unix, .tcp, .exec:
+            throw BraceletError.unavailable("bridge transports (unix:, tcp:, exec:) are not in this build yet")
+        }
+        do {
+            let identity = try await bracelet.identify()
+            if let flow { try BraceletGate.check(identity, flow: flow) }
+            return BraceletSession(bracelet: bracelet, clock: clock, identity: identity, address: address)
+        } catch {
+            await bracelet.close()
+            throw error
+        }
+    }
+
+    /// The `--bracelet` URI, else CORSANO_BRACELET, else `sim`. - Throws: `UsageError` naming the source.
+    static func address(_ args: ParsedCommand, _ ctx: CommandContext) throws -> BraceletAddress {
+        let given = args.string("bracelet")
+        let uri = given ?? ctx.environment["CORSANO_BRACELET"].flatMap { $0.isEmpty ? nil : $0 } ?? "sim"
+        do {
+            return try BraceletAddress(uri)
+        } catch let error as BraceletAddressError {
+            if given == nil {
+                throw UsageError.conflict("CORSANO_BRACELET: bad value '\(uri)': expected \(error.expected)")
+            }
+            throw UsageError.badValue(option: "bracelet", value: uri, expected: error.expected)
+        }
+    }
+
+    /// `--request-timeout` in seconds (default 10). - Throws: `UsageError` when 0.
+    static func requestTimeout(_ args: ParsedCommand) throws -> Double {
+        guard case .some(.some(let seconds)) = try args.seconds("request-timeout") else { return defaultRequestTimeout }
+        guard seconds > 0 else {
+            throw UsageError.badValue(option: "request-timeout", value: "0", expected: "a whole number of seconds above 0")
+        }
+        return Double(seconds)
+    }
+
+    /// The clock named `choice`; a virtual one starts at `start` (default wall time).
+    /// - Throws: `UsageError` for `--now` with the real clock.
+    static func makeClock(_ choice: String, start: Instant?) throws -> any FlowClock {
+        guard choice == "virtual" else {
+            if start != nil {
+                throw UsageError.conflict("--now needs the virtual clock; this bracelet runs on the real clock (add --clock virtual)")
+            }
+            return WallClock()
+        }
+        return VirtualClock(start: start ?? CommandContext.wallClock())
+    }
+}

@@ -1,0 +1,56 @@
+import CorsanoKit
+import Testing
+
+@Suite struct BraceletGateTests {
+    static func identity(_ model: String, _ firmware: String) -> BraceletIdentity {
+        BraceletIdentity(model: model, firmware: firmware, serial: "X1")
+    }
+
+    @Test(arguments: ["bp-init", "wearing-opt"])
+    func model287_1IsRefusedByBothFlows(flow: String) {
+        #expect(throws: BraceletGateError.wrongModel(flow: flow, found: "287-1", required: "287-2")) {
+            try BraceletGate.check(Self.identity("287-1", "7.4"), flow: flow)
+        }
+    }
+
+    @Test func firmware6_9IsRefusedByWearingOptOnly() throws {
+        try BraceletGate.check(Self.identity("287-2", "6.9"), flow: "bp-init")
+        #expect(throws: BraceletGateError.firmwareTooOld(flow: "wearing-opt", found: "6.9", required: "7.0")) {
+            try BraceletGate.check(Self.identity("287-2", "6.9"), flow: "wearing-opt")
+        }
+    }
+
+    @Test(arguments: ["7.0", "7", "7.0.0", "7.4", "10.0", "10.0.3"])
+    func firmwareFrom7_0IsAccepted(firmware: String) throws {
+        try BraceletGate.check(Self.identity("287-2", firmware), flow: "wearing-opt")
+        try BraceletGate.check(Self.identity("287-2", firmware), flow: "bp-init")
+    }
+
+    @Test(arguments: ["6.99", "0.9", "beta", "7.x", "", "7..0"])
+    func oldOrUnreadableFirmwareIsRefusedByWearingOpt(firmware: String) {
+        #expect(throws: BraceletGateError.firmwareTooOld(flow: "wearing-opt", found: firmware, required: "7.0")) {
+            try BraceletGate.check(Self.identity("287-2", firmware), flow: "wearing-opt")
+        }
+    }
+
+    @Test func messagesSayWhatWasFoundAndWhatIsRequired() {
+        #expect(BraceletGateError.wrongModel(flow: "bp-init", found: "287-1", required: "287-2").message
+                == "bp-init needs a 287-2 bracelet; this bracelet is model 287-1")
+        #expect(BraceletGateError.firmwareTooOld(flow: "wearing-opt", found: "6.9", required: "7.0").message
+                == "wearing-opt needs firmware 7.0 or later; this bracelet has firmware 6.9")
+    }
+
+    @Test func versionsCompareAsNumbers() throws {
+        let v = { (s: String) throws -> FirmwareVersion in try #require(FirmwareVersion(s)) }
+        #expect(try v("10.0") > v("7.0"))
+        #expect(try v("7.10") > v("7.9"))
+        #expect(try v("7") == v("7.0.0"))
+        #expect(try v("6.9") < v("7.0"))
+        #expect(FirmwareVersion("-1") == nil)
+        #expect(FirmwareVersion("99999999999999999999") == nil)
+    }
+
+    @Test func ungatedCommandsAcceptAnyBracelet() throws {
+        try BraceletGate.check(Self.identity("100-0", "1.0"), flow: "profile-push")
+    }
+}

@@ -1,0 +1,65 @@
+import CorsanoKit
+import Foundation
+import Testing
+
+@Suite struct ScenarioTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    @Test func emptyObjectIsTheHealthyDefault() throws {
+        let s = try Scenario.decode(Data("{}".utf8), source: "t.json")
+        #expect(s == Scenario())
+        #expect(s.model == "287-2")
+        #expect(s.firmware == "7.4")
+        #expect(s.plan == "monitoring")
+        #expect(s.wearing.model.strapFit == .good)
+        #expect(s.faults == FaultScenario())
+    }
+
+    @Test func shippedExampleDecodes() throws {
+        let s = try Scenario.load(path: Self.root.appendingPathComponent("examples/scenario.json").path)
+        #expect(s.serial == "SIM-287-0042")
+        #expect(s.profile?.profile.heightCm == 178)
+        #expect(s.profile?.profile.hairDensity == .low)
+        #expect(s.nibp.attempts == [NIBPAttemptScript(measurements: [true, false], session: false),
+                                    NIBPAttemptScript(measurements: [true, true, nil], session: nil)])
+        #expect(s.wearing.model == WearingModel(strapFit: .good, movement: .some))
+        #expect(s.wearing.attempts.count == 2)
+        #expect(s.wearing.attempts[1].polls?[1] == WearingPoll(timeout: true))
+        #expect(s.faults.holdAtStep == StepPoint(flow: "bp-init", step: "measuring", occurrence: 2))
+        #expect(s.faults.pollTimeoutFrom == PollPoint(attempt: 3, poll: 4))
+    }
+
+    @Test(arguments: [
+        (#"{"wearing":{"model":{"strapFit":"baggy"}}}"#, "field wearing.model.strapFit"),
+        (#"{"faults":{"holdAtStep":{"flow":"bp-init"}}}"#, "field faults.holdAtStep.step: missing"),
+        (#"{"nibp":{"attempts":[{"measurements":[true,"yes"]}]}}"#, "field nibp.attempts[0].measurements[1]"),
+        (#"{"wearing":{"model":{"skinTone":9}}}"#, "field wearing.model.skinTone"),
+        (#"{"profile":{"heightCm":170}}"#, "field profile.weightKg: missing"),
+        (#"{"model": 287"#, "not valid JSON"),
+    ])
+    func badScenariosNameTheField(json: String, expected: String) {
+        do {
+            _ = try Scenario.decode(Data(json.utf8), source: "bad.json")
+            Issue.record("decoded \(json)")
+        } catch let ScenarioError.invalid(source, message) {
+            #expect(source == "bad.json")
+            #expect(message.hasPrefix(expected), "\(message)")
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    @Test func missingFileIsUnreadable() {
+        #expect(throws: ScenarioError.unreadable(path: "/nonexistent/s.json")) {
+            try Scenario.load(path: "/nonexistent/s.json")
+        }
+    }
+
+    @Test func splitMix64IsTheReferenceSequence() {
+        // Reference values of SplitMix64 seeded with 0 (Vigna's splitmix64.c).
+        var rng = SplitMix64(seed: 0)
+        #expect(rng.next() == 0xE220_A839_7B1D_CDAF)
+        #expect(rng.next() == 0x6E78_9E6A_A1B9_65F4)
+    }
+}
