@@ -16,6 +16,10 @@ enum ErrorTranslator {
             switch e {
             case .cannotOpen(let path, let reason): return ("\(path): \(reason)", .noInput)
             }
+        case let e as OutputFileError:
+            switch e {
+            case .cannotCreate(let path, let reason): return ("\(path): \(reason)", .ioError)
+            }
         case let e as StoreError:
             return (storeMessage(e), .ioError)
         case let e as BraceletError:

@@ -28,6 +28,11 @@ enum StateLocation {
     ///   cannot be made or the store cannot be opened, is locked too long or is corrupt.
     static func open(_ args: ParsedCommand, environment: [String: String]) throws -> StateStore {
         guard let path = try path(args, environment: environment) else { return try StateStore(path: nil) }
+        return try open(path: path)
+    }
+
+    /// Opens the store file at `path`, creating its directory. - Throws: `StoreError` naming the path.
+    static func open(path: String) throws -> StateStore {
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty {
             do {

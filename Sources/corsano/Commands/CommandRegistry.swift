@@ -5,6 +5,7 @@ typealias CommandHandler = @Sendable (ParsedCommand, CommandContext) async throw
 enum CommandRegistry {
     static let handlers: [String: CommandHandler] = [
         "help": HelpCommand.run,
+        "replay-filter": ReplayFilterCommand.run,
         "completion": CompletionCommand.run,
     ]
 }

@@ -1,0 +1,70 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One input operand opened for reading: a FILE, or stdin for `-` (DESIGN: every command reads
+/// `-` as stdin). Opened up front so a missing file is exit 66 before any output.
+struct InputFile {
+    /// The name used in reports: the operand, or `<stdin>`.
+    let name: String
+    let fd: Int32
+    private let owned: Bool
+
+    /// Opens every operand, stdin when there are none. - Throws: `InputError.cannotOpen` (exit 66).
+    static func openAll(_ operands: [String]) throws -> [InputFile] {
+        var opened: [InputFile] = []
+        do {
+            for operand in operands.isEmpty ? ["-"] : operands { opened.append(try open(operand)) }
+        } catch {
+            opened.forEach { $0.close() }
+            throw error
+        }
+        return opened
+    }
+
+    /// Opens `operand` (`-` is stdin). - Throws: `InputError.cannotOpen` naming the path.
+    static func open(_ operand: String) throws -> InputFile {
+        if operand == "-" { return InputFile(name: "<stdin>", fd: 0, owned: false) }
+        let fd = systemOpen(operand, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw InputError.cannotOpen(path: operand, reason: String(cString: strerror(errno))) }
+        return InputFile(name: operand, fd: fd, owned: true)
+    }
+
+    /// Closes the descriptor unless it is stdin.
+    func close() {
+        if owned { _ = systemClose(fd) }
+    }
+}
+
+/// Creates an output file for writing (`--rejects FILE`).
+enum OutputFile {
+    /// A buffered writer on `path`, created or truncated. - Throws: `OutputFileError` (exit 74).
+    static func create(_ path: String) throws -> OutputWriter {
+        let fd = systemOpen(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw OutputFileError.cannotCreate(path: path, reason: String(cString: strerror(errno))) }
+        return OutputWriter(fd: fd)
+    }
+}
+
+/// An output file that cannot be written (exit 74).
+enum OutputFileError: Error, Equatable {
+    case cannotCreate(path: String, reason: String)
+}
+
+private func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Int32 {
+    #if canImport(Glibc)
+    Glibc.open(path, flags, mode)
+    #else
+    Darwin.open(path, flags, mode)
+    #endif
+}
+
+private func systemClose(_ fd: Int32) -> Int32 {
+    #if canImport(Glibc)
+    Glibc.close(fd)
+    #else
+    Darwin.close(fd)
+    #endif
+}

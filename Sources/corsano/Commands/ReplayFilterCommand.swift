@@ -1,0 +1,50 @@
+import CorsanoKit
+
+/// `corsano replay-filter [FILE...]`: the host rules 2-4 as a pipeline stage (DESIGN "Host-side
+/// cuff rules"; issue 3). Kept lines go to stdout byte for byte; drops are reported on stderr.
+enum ReplayFilterCommand {
+    static func run(_ args: ParsedCommand, _ ctx: CommandContext) async throws -> ExitStatus {
+        let options = try ReplayFilterOptions(args)
+        // Precedence (DESIGN "Exit status"): usage 64, then missing input 66, then I/O 74.
+        let inputs = try InputFile.openAll(args.operands)
+        defer { inputs.forEach { $0.close() } }
+        let seen: any SeenSet
+        if let path = try StateLocation.path(args, environment: ctx.environment) {
+            seen = try StoreSeenSet(store: StateLocation.open(path: path), scope: options.scope)
+        } else {
+            seen = InMemorySeenSet()
+        }
+        let rejects = try options.rejectsPath.map(OutputFile.create)
+        let pass = ReplayFilterPass(filter: ReplayFilter(rules: options.rules, seen: seen),
+                                    options: options, ctx: ctx, rejects: rejects)
+        for input in inputs where try pass.process(input) == .stop { break }
+        try pass.finish()
+        return pass.status
+    }
+}
+
+/// The options of `replay-filter`, typed.
+struct ReplayFilterOptions {
+    var rules: HostRules
+    /// Fixed judging instant; nil = wall time when each reading arrives.
+    var now: Instant?
+    var first: Bool
+    var strict: Bool
+    var scope: String
+    var rejectsPath: String?
+
+    /// - Throws: `UsageError` naming the flag.
+    init(_ args: ParsedCommand) throws {
+        let backdate = try args.seconds("backdate")
+        let maxAge = try args.seconds("max-reading-age")
+        rules = HostRules(backdate: Double((backdate ?? nil) ?? 90),
+                          maxReadingAge: maxAge.map { $0.map(Double.init) } ?? 900,
+                          requestedAt: try args.instant("requested-at"))
+        now = try args.instant("now")
+        first = args.flag("first")
+        strict = args.flag("strict")
+        scope = args.string("scope") ?? "default"
+        if scope.isEmpty { throw UsageError.badValue(option: "scope", value: scope, expected: "a non-empty name") }
+        rejectsPath = args.string("rejects")
+    }
+}

@@ -1,0 +1,56 @@
+import CorsanoKit
+
+/// One dropped or malformed line, as `FILE:LINE: reason` on stderr and as a `--rejects` JSON line.
+struct ReplayFilterReport {
+    let source: String
+    let line: Int
+    /// A `DropReason` word or `malformed`.
+    let reason: String
+    let detail: String?
+    /// Signed age, seconds, for `stale` and `future`.
+    let age: Double?
+
+    /// `data.jsonl:3: duplicate`, `-:7: stale (age 901 s)`, `x:2: malformed: field "systolic": not an integer`.
+    var stderrLine: String {
+        var text = "\(source):\(line): \(reason)"
+        if let detail { text += ": " + detail }
+        if let age { text += " (age \(Self.wholeSeconds(age)) s)" }
+        return text + "\n"
+    }
+
+    /// `{"source":…,"line":…,"reason":…[,"age":…][,"error":…],"reading":{…}}`; a malformed line
+    /// carries its text as a string instead of `reading`.
+    func json(reading: String?, text: String?) -> String {
+        var members: [(String, JSONValue)] = [("source", .string(source)), ("line", .int(line)), ("reason", .string(reason))]
+        if let age { members.append(("age", .int(Self.wholeSeconds(age)))) }
+        if let detail { members.append(("error", .string(detail))) }
+        if let reading { members.append(("reading", .raw(reading))) }
+        if let text { members.append(("text", .string(text))) }
+        return JSONValue.object(members).serialized
+    }
+
+    /// Whole seconds, truncated toward zero (DESIGN: ages in whole seconds).
+    static func wholeSeconds(_ age: Double) -> Int {
+        Int(exactly: age.rounded(.towardZero)) ?? (age < 0 ? Int.min : Int.max)
+    }
+}
+
+/// What a run read and did with it, for the closing counts line.
+struct ReplayFilterCounts {
+    /// Records read (blank lines are none).
+    var read = 0
+    /// Lines written to stdout (readings and passed-on cuff failure lines).
+    var emitted = 0
+    /// Readings kept (for `--first`).
+    var emittedReadings = 0
+    var dropped: [DropReason: Int] = [:]
+    var malformed = 0
+
+    /// `replay-filter: read 5, emitted 2, dropped 3 (replayed 2, duplicate 1), malformed 0`.
+    var summary: String {
+        let total = dropped.values.reduce(0, +)
+        let byReason = DropReason.allCases.compactMap { reason in dropped[reason].map { "\(reason.rawValue) \($0)" } }
+        let detail = byReason.isEmpty ? "" : " (" + byReason.joined(separator: ", ") + ")"
+        return "replay-filter: read \(read), emitted \(emitted), dropped \(total)\(detail), malformed \(malformed)"
+    }
+}
