@@ -14,6 +14,13 @@ enum StoreSchema {
             PRIMARY KEY (scope, seconds, nanos, systolic, diastolic, has_pulse, pulse)
         ) WITHOUT ROWID;
         """,
+        // 2: plan journal: one open entry per bracelet switched into the NIBP-calibration plan.
+        """
+        CREATE TABLE plan_journal (
+            serial TEXT NOT NULL PRIMARY KEY, previous_plan TEXT NOT NULL, flow TEXT NOT NULL,
+            pid INTEGER NOT NULL, opened_at TEXT NOT NULL
+        );
+        """,
     ]
 
     static func migrate(_ store: StateStore) throws {
