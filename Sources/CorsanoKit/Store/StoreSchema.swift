@@ -21,6 +21,22 @@ enum StoreSchema {
             pid INTEGER NOT NULL, opened_at TEXT NOT NULL
         );
         """,
+        // 3: audit log: one row per flow run, one per reading fed to the bracelet (`corsano history`).
+        """
+        CREATE TABLE audit_run (
+            run TEXT PRIMARY KEY, flow TEXT NOT NULL,
+            bracelet_serial TEXT NOT NULL, bracelet_model TEXT NOT NULL, bracelet_firmware TEXT NOT NULL,
+            started_seconds INTEGER NOT NULL, started_at TEXT NOT NULL, ended_at TEXT,
+            config TEXT NOT NULL, result TEXT
+        );
+        CREATE INDEX audit_run_started ON audit_run (started_seconds);
+        CREATE INDEX audit_run_serial ON audit_run (bracelet_serial, started_seconds);
+        CREATE TABLE audit_reading (
+            run TEXT NOT NULL REFERENCES audit_run (run), attempt INTEGER NOT NULL, idx INTEGER NOT NULL,
+            accepted INTEGER NOT NULL, manual INTEGER NOT NULL, reading TEXT NOT NULL,
+            PRIMARY KEY (run, attempt, idx)
+        ) WITHOUT ROWID;
+        """,
     ]
 
     static func migrate(_ store: StateStore) throws {

@@ -1,0 +1,67 @@
+extension BPInitializationFlow {
+    /// What one calibration attempt came to.
+    struct AttemptOutcome {
+        /// The firmware's verdict on the whole attempt.
+        var accepted: Bool
+        /// Measurements taken (2 or 3).
+        var measurements: Int
+    }
+
+    /// One calibration attempt: 2 measurements, a 3rd only when the first two deviate by more
+    /// than the threshold, then the firmware's verdict (seed "The two-measurement rule").
+    /// - Throws: `BPInitFlowEnd` on a cuff error, `BraceletError`, `CancellationError`.
+    func runAttempt(_ attempt: Int, _ state: BPInitRunState) async throws -> AttemptOutcome {
+        var taken: [CuffReading] = []
+        for index in 1...3 {
+            if index == 3, !config.needsThirdMeasurement(taken[0], taken[1]) { break }
+            let position: [(String, JSONValue)] = [("attempt", .int(attempt)), ("index", .int(index))]
+            try await enter(.measuring, position)
+            let reading = try await acquireReading(CuffRequest(attempt: attempt, index: index, requestedAt: clock.now()), state)
+            let accepted = try await bracelet.feedCalibrationReading(reading, attempt: attempt, index: index)
+            let fed = FedCuffReading(attempt: attempt, index: index, reading: reading, braceletAccepted: accepted)
+            state.fed.append(fed)
+            taken.append(reading)
+            // A rejected reading is reported exactly like an accepted one (seed step 4).
+            emit("measurement", position + [("reading", reading.json(includeDerivedMAP: true)),
+                                           ("braceletAccepted", .bool(accepted))])
+            try await enter(.measurementRecorded, position)
+        }
+        let succeeded = try await bracelet.calibrationVerdict(attempt: attempt)
+        emit("attempt", [("attempt", .int(attempt)), ("succeeded", .bool(succeeded))])
+        return AttemptOutcome(accepted: succeeded, measurements: taken.count)
+    }
+
+    /// Asks the cuff until an item passes the host rules: drops are reported and the wait goes
+    /// on; a cuff failure or a stale reading ends the flow. Accepting moves a virtual clock to
+    /// the reading's stamp when later (DESIGN "Time"), after its age was judged.
+    /// - Throws: `BPInitFlowEnd`, `CancellationError`.
+    func acquireReading(_ request: CuffRequest, _ state: BPInitRunState) async throws -> CuffReading {
+        while true {
+            switch try await cuff.next(for: request) {
+            case .failed(let error):
+                throw BPInitFlowEnd(result: .cuffError(error))
+            case .invalid(let line, let problem):
+                emitDropped("invalid", [("line", .string(line)), ("problem", .string(problem))])
+            case .reading(let reading):
+                guard reading.pulse != nil else {
+                    // The SDK's CuffReading requires a pulse (DESIGN "Data on the wire").
+                    emitDropped("incomplete", [("reading", reading.json())])
+                    continue
+                }
+                switch state.screen.judge(reading, requestedAt: request.requestedAt, now: clock.now()) {
+                case .drop(let reason):
+                    emitDropped(reason, [("reading", reading.json())])
+                case .stale(let age):
+                    throw BPInitFlowEnd(result: .cuffError(.staleReading(age: age)))
+                case .accept:
+                    if !reading.isManualEntry, let stamp = reading.measuredAt { clock.advance(to: stamp) }
+                    return reading
+                }
+            }
+        }
+    }
+
+    private func emitDropped(_ reason: String, _ fields: [(String, JSONValue)]) {
+        emit("cuffReadingDropped", [("reason", .string(reason))] + fields)
+    }
+}

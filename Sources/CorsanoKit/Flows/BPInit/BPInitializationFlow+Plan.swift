@@ -1,0 +1,20 @@
+extension BPInitializationFlow {
+    /// Switches the bracelet to the NIBP-calibration plan through the plan guard: journaled
+    /// first, so a killed run is repaired at the next connect (DESIGN "Plan safety").
+    /// - Throws: `BraceletError`, `StoreError` (journal), `CancellationError`.
+    func switchPlan() async throws {
+        try await planGuard.enter()
+    }
+
+    /// Restores the previous plan once, outside any cancellation of the run (a SIGINT must not
+    /// stop the restore), and reports it. A failure leaves the journal entry for the next repair.
+    func restorePlan() async {
+        guard let previous = planGuard.previousPlan, !planGuard.isRestored else { return }
+        do {
+            try await planGuard.restore()
+            emit("planRestored", [("previousPlan", .string(previous.name)), ("why", .string("flowEnded"))])
+        } catch {
+            // Left to PlanJournal.repairOpenEntries at the next command that reaches this bracelet.
+        }
+    }
+}

@@ -1,0 +1,116 @@
+/// The NIBP calibration flow of the SDK's `BPInitializationView`, driven only through injected
+/// parts: bracelet, clock, cuff source, pairing check, retry decision and event sink.
+///
+/// Steps: needsCuffPairing (entry only) → instructions → per measurement measuring →
+/// measurementRecorded → (retryPrompt) → finalSuccess / finalFailure. The bracelet is switched to
+/// the NIBP-calibration plan before the first measurement and its previous plan restored on every
+/// way out. Source: seeds/bp-initialization.txt ("Flow reference", "The two-measurement rule",
+/// "Result handling"); DESIGN "Events", "Time", "Host-side cuff rules".
+public struct BPInitializationFlow: Sendable {
+    public var config: BPInitializationConfig
+    public var bracelet: any Bracelet
+    public var clock: any FlowClock
+    public var cuff: any CuffSource
+    public var sink: any EventSink
+    public var interaction: any BPInitInteraction
+    public var pairing: any CuffPairing
+    /// The id of this process run, written in every event's `run`.
+    public var runID: String
+    /// Switches to the NIBP-calibration plan and back; journaled when built with a journal.
+    public var planGuard: PlanGuard
+
+    /// Creates a flow; by default retries run automatically, a cuff is assumed paired, and the
+    /// plan switch is not journaled (pass `planGuard` with a `PlanJournal` to journal it).
+    public init(config: BPInitializationConfig = .default, bracelet: any Bracelet, clock: any FlowClock,
+                cuff: any CuffSource, sink: any EventSink, interaction: any BPInitInteraction = NonInteractive(),
+                pairing: any CuffPairing = AssumedPairing(), planGuard: PlanGuard? = nil, runID: String) {
+        self.config = config
+        self.bracelet = bracelet
+        self.clock = clock
+        self.cuff = cuff
+        self.sink = sink
+        self.interaction = interaction
+        self.pairing = pairing
+        self.runID = runID
+        self.planGuard = planGuard ?? PlanGuard(bracelet: bracelet, serial: "", journal: nil,
+                                                flow: BPInitializationStep.flowName, clock: clock)
+    }
+
+    /// Runs the whole flow and returns its result. Cancelling the task ends it with
+    /// `cancelledByUser`; the plan is restored and `readings` and `finished` are emitted on every
+    /// outcome.
+    /// - Throws: `StoreError` only when the plan journal cannot be written, before the plan is
+    ///   switched and before any reading was fed (no SDK result fits; the command exits 74).
+    public func run() async throws(StoreError) -> BPInitializationResult {
+        let state = BPInitRunState(screen: BPInitCuffScreen(config: config))
+        emit("started", [("config", config.json)])
+        var result: BPInitializationResult
+        do {
+            result = try await steps(state)
+        } catch let end as BPInitFlowEnd {
+            result = end.result
+        } catch is CancellationError {
+            result = .cancelledByUser
+        } catch let error as StoreError {
+            await restorePlan()
+            throw error
+        } catch is BraceletError {
+            // DESIGN "The bracelet port": a dropped link or a request that timed out.
+            result = .braceletDisconnected
+        } catch {
+            result = .cuffError(.unknown(String(describing: error)))
+        }
+        await restorePlan()
+        emit("readings", [("readings", .array(state.fed.map(\.json)))])
+        emit("finished", [("result", result.json)])
+        return result
+    }
+
+    /// The screens in order; returns the result or throws what ends the flow early.
+    private func steps(_ state: BPInitRunState) async throws -> BPInitializationResult {
+        if await !pairing.isPaired() {
+            try await enter(.needsCuffPairing)
+            try await pairing.requestPairing()
+            try Task.checkCancellation()
+            guard await pairing.isPaired() else { return .cuffError(.cuffDisconnected) }
+        }
+        try await enter(.instructions, [("preparation", .bool(config.includePreparation))])
+        guard try await interaction.confirmStart() else { return .cancelledByUser }
+        try await switchPlan()
+        for attempt in 1...config.maxAttempts {
+            let outcome = try await runAttempt(attempt, state)
+            if outcome.accepted {
+                await restorePlan()
+                await enterTerminal(.finalSuccess)
+                return .success(measurementCount: outcome.measurements)
+            }
+            guard attempt < config.maxAttempts else { break }
+            try await enter(.retryPrompt, [("attempt", .int(attempt)), ("maxAttempts", .int(config.maxAttempts))])
+            guard try await interaction.confirmRetry(nextAttempt: attempt + 1, maxAttempts: config.maxAttempts) else {
+                return .cancelledByUser
+            }
+        }
+        await restorePlan()
+        await enterTerminal(.finalFailure)
+        return .failedAfterRetries(attemptCount: config.maxAttempts)
+    }
+
+    /// Emits the `step` event and tells the bracelet side (a scenario may hold or disconnect).
+    func enter(_ step: BPInitializationStep, _ fields: [(String, JSONValue)] = []) async throws {
+        try Task.checkCancellation()
+        emit("step", [("step", .string(step.rawValue))] + fields)
+        try await bracelet.enterStep(flow: BPInitializationStep.flowName, step: step.rawValue)
+    }
+
+    /// Enters a terminal screen. The result is already decided there (the calibration concluded,
+    /// the plan is restored), so a hold, disconnect or signal at this screen does not change it:
+    /// the seed's `cancelledByUser` is leaving "before it concluded".
+    private func enterTerminal(_ step: BPInitializationStep) async {
+        try? await enter(step)
+    }
+}
+
+/// Ends the flow early with a result (a cuff error, a stale reading).
+struct BPInitFlowEnd: Error {
+    let result: BPInitializationResult
+}

@@ -1,0 +1,66 @@
+/// How an NIBP calibration run ended, as the SDK's `BPInitializationResult`.
+///
+/// Source: seeds/bp-initialization.txt ("Result handling"); the JSON is DESIGN's `result` object.
+public enum BPInitializationResult: Equatable, Sendable {
+    /// The firmware accepted an attempt; how many cuff measurements it took (2 or 3).
+    case success(measurementCount: Int)
+    /// The flow was left before it concluded: a declined retry, SIGINT, SIGTERM.
+    case cancelledByUser
+    /// The bracelet link dropped mid-flow (terminal, distinct from a failed attempt).
+    case braceletDisconnected
+    /// The cuff gave no reading, is unpaired or disconnected, or its reading was stale.
+    case cuffError(CuffError)
+    /// Every attempt of the budget ran and the firmware accepted none.
+    case failedAfterRetries(attemptCount: Int)
+
+    /// The `result` object of the `finished` event, e.g. `{"kind":"success","measurementCount":2}`.
+    public var json: JSONValue {
+        switch self {
+        case .success(let count):
+            return .object([("kind", .string("success")), ("measurementCount", .int(count))])
+        case .cancelledByUser:
+            return .object([("kind", .string("cancelledByUser"))])
+        case .braceletDisconnected:
+            return .object([("kind", .string("braceletDisconnected"))])
+        case .cuffError(let error):
+            return .object([("kind", .string("cuffError")), ("error", error.json)])
+        case .failedAfterRetries(let count):
+            return .object([("kind", .string("failedAfterRetries")), ("attemptCount", .int(count))])
+        }
+    }
+
+    /// The case name as in the SDK (`success`, `cuffError`, ...).
+    public var kind: String {
+        switch self {
+        case .success: return "success"
+        case .cancelledByUser: return "cancelledByUser"
+        case .braceletDisconnected: return "braceletDisconnected"
+        case .cuffError: return "cuffError"
+        case .failedAfterRetries: return "failedAfterRetries"
+        }
+    }
+}
+
+extension CuffError {
+    /// The `error` object of a cuffError result; a stale reading's age in whole seconds
+    /// (rounded to nearest, negative when future-dated), e.g. `{"kind":"staleReading","age":-94608000}`.
+    public var json: JSONValue {
+        switch self {
+        case .noReading: return .object([("kind", .string("noReading"))])
+        case .cuffDisconnected: return .object([("kind", .string("cuffDisconnected"))])
+        case .staleReading(let age):
+            return .object([("kind", .string("staleReading")), ("age", .int(Self.wholeSeconds(age)))])
+        case .unknown(let message):
+            return .object([("kind", .string("unknown")), ("message", .string(message))])
+        }
+    }
+
+    /// `seconds` rounded to a whole number, clamped so no input value traps.
+    static func wholeSeconds(_ seconds: Double) -> Int {
+        guard seconds.isFinite else { return seconds > 0 ? Int.max : (seconds < 0 ? Int.min : 0) }
+        let rounded = seconds.rounded()
+        if rounded >= 9.2e18 { return Int.max }
+        if rounded <= -9.2e18 { return Int.min }
+        return Int(rounded)
+    }
+}

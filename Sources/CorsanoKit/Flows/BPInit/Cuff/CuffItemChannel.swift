@@ -1,0 +1,103 @@
+import Dispatch
+import Synchronization
+
+/// A bounded hand-off of cuff items from a blocking reader thread to the flow's task: the
+/// reader waits when `capacity` items are queued; the flow's wait ends on an item, the end of
+/// input, a real-time timeout or cancellation of its task.
+final class CuffItemChannel: Sendable {
+    /// What one `receive` came to.
+    enum Delivery: Equatable {
+        case item(CuffItem)
+        case ended
+        case timedOut
+        case cancelled
+    }
+
+    private struct State {
+        var items: [CuffItem] = []
+        var head = 0
+        var ended = false
+        var waiter: (id: UInt64, continuation: CheckedContinuation<Delivery, Never>)?
+        var nextWaiterID: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+    private let room: DispatchSemaphore
+
+    /// Creates a channel holding at most `capacity` undelivered items.
+    init(capacity: Int = 256) { room = DispatchSemaphore(value: max(1, capacity)) }
+
+    /// Queues `item`, blocking the calling (reader) thread while the channel is full.
+    func send(_ item: CuffItem) {
+        room.wait()
+        let waiter: CheckedContinuation<Delivery, Never>? = state.withLock { s in
+            if let w = s.waiter {
+                s.waiter = nil
+                return w.continuation
+            }
+            s.items.append(item)
+            return nil
+        }
+        if let waiter {
+            room.signal()
+            waiter.resume(returning: .item(item))
+        }
+    }
+
+    /// Marks the end of input; waiting and later receives get `.ended` once the queue is drained.
+    func finish() {
+        let waiter = state.withLock { s -> CheckedContinuation<Delivery, Never>? in
+            s.ended = true
+            defer { s.waiter = nil }
+            return s.items.count == s.head ? s.waiter?.continuation : nil
+        }
+        waiter?.resume(returning: .ended)
+    }
+
+    /// The next item, or why there is none; waits at most `timeout` (real time) when given.
+    func receive(timeout: Duration?) async -> Delivery {
+        let id = state.withLock { s -> UInt64 in
+            s.nextWaiterID += 1
+            return s.nextWaiterID
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Delivery, Never>) in
+                let immediate = state.withLock { s -> Delivery? in
+                    if s.head < s.items.count {
+                        defer {
+                            s.head += 1
+                            if s.head == s.items.count { s.items.removeAll(keepingCapacity: true); s.head = 0 }
+                        }
+                        return .item(s.items[s.head])
+                    }
+                    if s.ended { return .ended }
+                    if Task.isCancelled { return .cancelled }
+                    s.waiter = (id, continuation)
+                    return nil
+                }
+                if let immediate {
+                    if case .item = immediate { room.signal() }
+                    continuation.resume(returning: immediate)
+                } else if let timeout {
+                    let (seconds, attoseconds) = timeout.components
+                    let nanos = max(0, seconds) * 1_000_000_000 + attoseconds / 1_000_000_000
+                    DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: nanos))) {
+                        self.abandon(id, with: .timedOut)
+                    }
+                }
+            }
+        } onCancel: {
+            abandon(id, with: .cancelled)
+        }
+    }
+
+    /// Ends wait `id` with `delivery`, if it is still the one waiting.
+    private func abandon(_ id: UInt64, with delivery: Delivery) {
+        let waiter = state.withLock { s -> CheckedContinuation<Delivery, Never>? in
+            guard let w = s.waiter, w.id == id else { return nil }
+            s.waiter = nil
+            return w.continuation
+        }
+        waiter?.resume(returning: delivery)
+    }
+}

@@ -1,0 +1,47 @@
+import Synchronization
+
+/// Writes a flow's events into the audit log as they happen: `started` opens the run,
+/// `measurement` records each reading fed, `finished` closes it. A run killed mid-way keeps
+/// what was fed so far.
+///
+/// `emit` cannot throw, so the first store error is kept in `failure` for the command to
+/// report (exit 74) and later writes are skipped.
+public final class AuditLogSink: EventSink {
+    private let log: AuditLog
+    private let bracelet: BraceletIdentity
+    private let firstError = Mutex<StoreError?>(nil)
+
+    /// Creates a sink recording runs on `bracelet` into `log`.
+    public init(log: AuditLog, bracelet: BraceletIdentity) {
+        self.log = log
+        self.bracelet = bracelet
+    }
+
+    /// The first store error met, if any.
+    public var failure: StoreError? { firstError.withLock { $0 } }
+
+    public func emit(_ event: FlowEvent) {
+        guard failure == nil else { return }
+        do {
+            switch event.event {
+            case "started":
+                try log.begin(run: event.run, flow: event.flow, bracelet: bracelet, at: event.at,
+                              config: event["config"] ?? .object([]))
+            case "measurement":
+                guard let attempt = event["attempt"]?.intValue, let index = event["index"]?.intValue,
+                      let reading = event["reading"] else { return }
+                try log.record(run: event.run, attempt: attempt, index: index,
+                               accepted: event["braceletAccepted"]?.boolValue ?? false,
+                               manual: reading["isManualEntry"]?.boolValue ?? false, reading: reading)
+            case "finished":
+                try log.finish(run: event.run, at: event.at, result: event["result"] ?? .null)
+            default:
+                return
+            }
+        } catch let error as StoreError {
+            firstError.withLock { $0 = $0 ?? error }
+        } catch {
+            firstError.withLock { $0 = $0 ?? .failed(path: "audit log", message: "\(error)") }
+        }
+    }
+}

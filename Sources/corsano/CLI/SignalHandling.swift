@@ -1,0 +1,88 @@
+import Dispatch
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// SIGINT and SIGTERM during a flow: the first cancels the flow's task, so it ends as
+/// `cancelledByUser` with the bracelet's plan restored and its closing events written; a second
+/// exits at once (130 / 143; the plan journal repairs the bracelet at the next connect).
+/// Source: DESIGN "Exit status" and "Plan safety".
+///
+/// Usage (one flow per process):
+///
+///     let signals = SignalHandling.install()
+///     let result = await signals.run { await flow.run() }
+///     if let status = signals.exitStatus { return status }   // 130 or 143
+///
+/// Outside `run` the handlers only record the signal; `install()` ignores the default
+/// disposition, so install it right before the flow starts.
+final class SignalHandling: @unchecked Sendable {
+    private struct State {
+        var received: Int32?
+        var cancel: (@Sendable () -> Void)?
+    }
+
+    private let state = Mutex(State())
+    /// Set once in init, then only cancelled (the sources are thread-safe).
+    private let sources: [any DispatchSourceSignal]
+    private static let queue = DispatchQueue(label: "corsano.signals")
+
+    private init(signals: [Int32]) {
+        var made: [any DispatchSourceSignal] = []
+        for signo in signals {
+            signal(signo, SIG_IGN)  // the dispatch source sees it; the default action must not kill us
+            made.append(DispatchSource.makeSignalSource(signal: signo, queue: Self.queue))
+        }
+        sources = made
+        for (source, signo) in zip(sources, signals) {
+            source.setEventHandler { [weak self] in self?.deliver(signo) }
+            source.resume()
+        }
+    }
+
+    /// Starts handling SIGINT and SIGTERM for this process.
+    static func install() -> SignalHandling { SignalHandling(signals: [SIGINT, SIGTERM]) }
+
+    /// The first signal received (SIGINT or SIGTERM), if any.
+    var received: Int32? { state.withLock { $0.received } }
+
+    /// 130 after SIGINT, 143 after SIGTERM, nil when no signal came.
+    var exitStatus: ExitStatus? { received.map(Self.status(for:)) }
+
+    /// Runs `body` in a task that the first signal cancels, and returns its value.
+    func run<T: Sendable>(_ body: @escaping @Sendable () async -> T) async -> T {
+        let task = Task { await body() }
+        let alreadySignalled = state.withLock { s -> Bool in
+            s.cancel = { task.cancel() }
+            return s.received != nil
+        }
+        if alreadySignalled { task.cancel() }
+        let value = await task.value
+        state.withLock { $0.cancel = nil }
+        return value
+    }
+
+    /// Stops handling: the default dispositions come back.
+    func uninstall() {
+        for source in sources { source.cancel() }
+        signal(SIGINT, SIG_DFL)
+        signal(SIGTERM, SIG_DFL)
+    }
+
+    private func deliver(_ signo: Int32) {
+        let cancel = state.withLock { s -> (@Sendable () -> Void)?? in
+            if s.received != nil { return .none }  // second signal
+            s.received = signo
+            return .some(s.cancel)
+        }
+        guard let cancel else {
+            OutputWriter.stdout.flush()
+            _exit(Self.status(for: signo).rawValue)
+        }
+        cancel?()
+    }
+
+    static func status(for signo: Int32) -> ExitStatus { signo == SIGTERM ? .terminated : .interrupted }
+}

@@ -1,0 +1,101 @@
+import CorsanoKit
+import Foundation
+import Testing
+
+/// `--cuff FILE|-`: reading lines and `{"error":...}` lines, fed in every chunk size.
+@Suite struct LineCuffSourceTests {
+    static let input = """
+        {"systolic":128,"diastolic":82,"pulse":66,"measuredAt":"2026-11-29T10:00:55Z","isManualEntry":false}
+
+        {"systolic":"x","diastolic":82}
+        {"systolic":124,"diastolic":80,"measuredAt":"2026-11-29T10:02:55Z"}
+        {"error":"cuffDisconnected"}
+        {"systolic":120,"diastolic":80,"pulse":60}
+        """ + "\n"
+    static let request = CuffRequest(attempt: 1, index: 1, requestedAt: Instant(secondsSinceEpoch: 0))
+
+    static func drain(_ source: LineCuffSource, _ count: Int) async throws -> [CuffItem] {
+        var out: [CuffItem] = []
+        for _ in 0..<count { out.append(try await source.next(for: request)) }
+        return out
+    }
+
+    @Test(arguments: [1, 2, 3, 7, 64, 4096])
+    func readsEveryItemInOrderThenNoReading(chunk: Int) async throws {
+        let source = LineCuffSource(bytes: MemoryByteSource(Array(Self.input.utf8), chunk: chunk), name: "cuff.jsonl",
+                                    timeout: nil)
+        let items = try await Self.drain(source, 6)
+        #expect(items[0] == .reading(CuffReading(systolic: 128, diastolic: 82, pulse: 66,
+                                                 measuredAt: RFC3339.parseInstant("2026-11-29T10:00:55Z"))))
+        #expect(items[1] == .invalid(line: #"{"systolic":"x","diastolic":82}"#,
+                                     problem: #"cuff.jsonl:3: field "systolic": not an integer"#))
+        #expect(items[2] == .reading(CuffReading(systolic: 124, diastolic: 80, pulse: nil,
+                                                 measuredAt: RFC3339.parseInstant("2026-11-29T10:02:55Z"))))
+        #expect(items[3] == .failed(.cuffDisconnected))
+        #expect(items[4] == .reading(CuffReading(systolic: 120, diastolic: 80, pulse: 60)))
+        #expect(items[5] == .failed(.noReading))
+        #expect(try await source.next(for: Self.request) == .failed(.noReading))
+    }
+
+    @Test func unknownErrorTextIsKeptAndEmptyInputIsNoReading() async throws {
+        let failing = LineCuffSource(bytes: MemoryByteSource(Array(#"{"error":"cuff overheated"}"#.utf8)), name: "-", timeout: nil)
+        #expect(try await failing.next(for: Self.request) == .failed(.unknown("cuff overheated")))
+        let empty = LineCuffSource(bytes: MemoryByteSource([]), name: "-", timeout: nil)
+        #expect(try await empty.next(for: Self.request) == .failed(.noReading))
+    }
+
+    @Test func silentPipeTimesOutAsNoReading() async throws {
+        let pipe = Pipe()
+        let source = LineCuffSource(bytes: FileDescriptorSource(fd: pipe.fileHandleForReading.fileDescriptor),
+                                    name: "-", timeout: .milliseconds(50))
+        let began = ContinuousClock.now
+        #expect(try await source.next(for: Self.request) == .failed(.noReading))
+        #expect(ContinuousClock.now - began >= .milliseconds(50))
+        // The timeout is per request: the same request has used its time up.
+        #expect(try await source.next(for: Self.request) == .failed(.noReading))
+        withExtendedLifetime(pipe) {}
+    }
+
+    @Test func waitOnSilentPipeEndsWhenTheTaskIsCancelled() async throws {
+        let pipe = Pipe()
+        let source = LineCuffSource(bytes: FileDescriptorSource(fd: pipe.fileHandleForReading.fileDescriptor),
+                                    name: "-", timeout: nil)
+        let task = Task { try await source.next(for: Self.request) }
+        try await Task.sleep(for: .milliseconds(20))
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try try await task.value }
+        withExtendedLifetime(pipe) {}
+    }
+
+    @Test func lineArrivingLaterOnAPipeIsDelivered() async throws {
+        let pipe = Pipe()
+        let source = LineCuffSource(bytes: FileDescriptorSource(fd: pipe.fileHandleForReading.fileDescriptor),
+                                    name: "-", timeout: .seconds(10))
+        let task = Task { try await source.next(for: Self.request) }
+        try await Task.sleep(for: .milliseconds(20))
+        pipe.fileHandleForWriting.write(Data(#"{"systolic":121,"diastolic":79,"pulse":64}"#.utf8 + [0x0A]))
+        #expect(try try await task.value == .reading(CuffReading(systolic: 121, diastolic: 79, pulse: 64)))
+    }
+}
+
+@Suite struct ManualCuffEntryTests {
+    static let now = Instant(secondsSinceEpoch: 1_795_000_000)
+
+    @Test(arguments: ["120/80 72", " 120 / 80  72 ", "120/80\t72\r"])
+    func typedReadingIsAManualEntryStampedNow(text: String) throws {
+        let reading = try ManualCuffEntry.parse(text, now: Self.now)
+        #expect(reading == CuffReading(systolic: 120, diastolic: 80, pulse: 72, measuredAt: Self.now, isManualEntry: true))
+    }
+
+    @Test func badTextNamesTheProblem() {
+        #expect(throws: ManualCuffEntry.Problem.notAReading("120 80 72")) { try ManualCuffEntry.parse("120 80 72", now: Self.now) }
+        #expect(throws: ManualCuffEntry.Problem.notAReading("120/80")) { try ManualCuffEntry.parse("120/80", now: Self.now) }
+        #expect(throws: ManualCuffEntry.Problem.outOfRange(field: "pulse", value: 999, range: 20...250)) {
+            try ManualCuffEntry.parse("120/80 999", now: Self.now)
+        }
+        #expect(throws: ManualCuffEntry.Problem.systolicNotAboveDiastolic) { try ManualCuffEntry.parse("80/120 70", now: Self.now) }
+        #expect(throws: ManualCuffEntry.Problem.notAReading("99999999999999999999/80 70")) {
+            try ManualCuffEntry.parse("99999999999999999999/80 70", now: Self.now)
+        }
+    }
+}
