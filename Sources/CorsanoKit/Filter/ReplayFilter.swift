@@ -9,7 +9,8 @@
 public final class ReplayFilter {
     /// The configured rules.
     public let rules: HostRules
-    /// Where kept keys go; the caller commits it (`commitPending`) before handing a line on.
+    /// Where kept keys go; the caller commits it (`commitPending`) before handing a line on, and
+    /// drops the lines of keys it reports lost (shared store: another process had them first).
     public let seen: any SeenSet
 
     /// Creates a filter over `seen` (shared state or per run).
@@ -18,7 +19,8 @@ public final class ReplayFilter {
         self.seen = seen
     }
 
-    /// Judges `reading` at `now` (UTC), recording its key when kept.
+    /// Judges `reading` at `now` (UTC), claiming its key when kept. With a batching seen-set a
+    /// `.keep` is final only once `seen.commitPending()` did not return its key.
     /// - Throws: what the seen-set throws (`StoreError` for the state store); nothing is
     ///   recorded then.
     public func judge(_ reading: CuffReading, now: Instant) throws -> FilterDecision {

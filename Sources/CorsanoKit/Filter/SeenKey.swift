@@ -22,16 +22,21 @@ public struct SeenKey: Hashable, Sendable {
     }
 }
 
-/// The records already handed on (seed rule 3). `insert` decides: when several writers share
-/// one set, the one whose insert returns true owns the record.
+/// The records already handed on (seed rule 3).
+///
+/// A shared (batching) set claims keys provisionally: `insert` answers false for a key it knows
+/// is taken, true otherwise, and `commitPending` makes the batch's claims final, returning those
+/// another writer held first (their lines must not be written). A per-run set decides at once and
+/// never loses a claim.
 public protocol SeenSet: AnyObject {
-    /// Whether `key` was already handed on. - Throws: store errors.
+    /// Whether `key` was already handed on (or claimed in the open batch). - Throws: store errors.
     func contains(_ key: SeenKey) throws -> Bool
-    /// Adds `key`; true when it was new. - Throws: store errors.
+    /// Claims `key`; false when it is already taken. - Throws: store errors.
     func insert(_ key: SeenKey) throws -> Bool
-    /// Makes every insert so far durable and visible to other writers; a kept line may be
-    /// written only after this. No-op for an in-memory set. - Throws: store errors.
-    func commitPending() throws
+    /// Makes the open batch's claims durable and visible to other writers, and returns the keys
+    /// whose claim lost (already held). A kept line may be written only after this.
+    /// - Throws: store errors; then no claim of the batch holds.
+    func commitPending() throws -> Set<SeenKey>
 }
 
 /// A seen-set for one process run (`--no-state`; `bp-init`'s per-run set).
@@ -43,7 +48,7 @@ public final class InMemorySeenSet: SeenSet {
 
     public func contains(_ key: SeenKey) -> Bool { keys.contains(key) }
     public func insert(_ key: SeenKey) -> Bool { keys.insert(key).inserted }
-    public func commitPending() {}
+    public func commitPending() -> Set<SeenKey> { [] }
     /// How many keys are held.
     public var count: Int { keys.count }
 }

@@ -2,11 +2,13 @@ import CSQLite
 
 /// The replay seen-set in the state store, under a scope (`replay-filter --scope`).
 ///
-/// Several processes may share one store: `insert` is `INSERT OR IGNORE` inside a write
-/// transaction and a key is new exactly when the insert changed a row, so two writers never both
-/// own a record (no read-then-write). Inserts are batched into one open transaction;
-/// `commitPending()` ends it, and a caller writes the lines of a batch only after that
-/// (DESIGN "State store": a seen key is committed before its line is written).
+/// Several processes may share one store. `insert` claims a key for the open batch (false only
+/// for a key already claimed in it); `commitPending()` runs the batch's `INSERT OR IGNORE`s in one
+/// write transaction, and a key is the caller's exactly when its insert changed a row, so two
+/// writers never both own a record (the insert decides, no read-then-write). A caller writes a
+/// batch's lines only after that commit (DESIGN "State store"). The write lock is held only for
+/// the inserts, not while input is parsed, so concurrent writers take turns instead of one
+/// starving the other past the busy timeout.
 public final class StoreSeenSet: SeenSet {
     /// The store holding the set.
     public let store: StateStore
@@ -14,7 +16,8 @@ public final class StoreSeenSet: SeenSet {
     public let scope: String
     private let insertStatement: StoreStatement
     private let containsStatement: StoreStatement
-    private var inTransaction = false
+    private var pending: [SeenKey] = []
+    private var pendingKeys: Set<SeenKey> = []
 
     private static let keyColumns = "scope = ?1 AND seconds = ?2 AND nanos = ?3 AND systolic = ?4 AND diastolic = ?5 AND has_pulse = ?6 AND pulse = ?7"
 
@@ -32,35 +35,34 @@ public final class StoreSeenSet: SeenSet {
         }
     }
 
-    deinit {
-        if inTransaction { try? store.execute("ROLLBACK") }
-    }
-
     public func contains(_ key: SeenKey) throws -> Bool {
+        if pendingKeys.contains(key) { return true }
         try bind(containsStatement, key)
         defer { sqlite3_reset(containsStatement.handle) }
         return try containsStatement.step()
     }
 
-    public func insert(_ key: SeenKey) throws -> Bool {
-        if !inTransaction {
-            try store.execute("BEGIN IMMEDIATE")
-            inTransaction = true
-        }
-        try bind(insertStatement, key)
-        defer { sqlite3_reset(insertStatement.handle) }
-        try insertStatement.step()
-        return store.changes == 1
+    public func insert(_ key: SeenKey) -> Bool {
+        guard pendingKeys.insert(key).inserted else { return false }
+        pending.append(key)
+        return true
     }
 
-    public func commitPending() throws {
-        guard inTransaction else { return }
-        inTransaction = false
-        do {
-            try store.execute("COMMIT")
-        } catch {
-            try? store.execute("ROLLBACK")
-            throw error
+    public func commitPending() throws -> Set<SeenKey> {
+        guard !pending.isEmpty else { return [] }
+        defer {
+            pending.removeAll(keepingCapacity: true)
+            pendingKeys.removeAll(keepingCapacity: true)
+        }
+        return try store.transaction {
+            var lost: Set<SeenKey> = []
+            for key in pending {
+                try bind(insertStatement, key)
+                defer { sqlite3_reset(insertStatement.handle) }
+                try insertStatement.step()
+                if store.changes != 1 { lost.insert(key) }
+            }
+            return lost
         }
     }
 

@@ -17,11 +17,22 @@ final class ReplayFilterPass {
     let ctx: CommandContext
     let rejects: OutputWriter?
     private(set) var counts = ReplayFilterCounts()
-    /// Kept lines of the open batch, written once it committed.
+    /// Bytes of the open batch's kept lines (each with its `\n`), written once it committed.
     private var pending: [UInt8] = []
-    /// Drop reports of the open batch (stderr is unbuffered; one write per batch).
+    /// The open batch in input order: kept lines (ranges of `pending`) and drop reports.
+    private var batch: [BatchEntry] = []
+    /// Drop reports ready for stderr (unbuffered: one write per batch).
     private var reports: [UInt8] = []
     private var stoppedStrict = false
+
+    private enum BatchEntry {
+        /// A kept line; `key` is its provisional seen-set claim, nil when it has none.
+        case kept(range: Range<Int>, key: SeenKey?, isReading: Bool, source: String, line: Int)
+        case dropped(ReplayFilterReport, reading: String?, text: String?)
+    }
+
+    /// Whether the run is over: `--strict` hit a malformed line, or `--first` wrote its reading.
+    private var finished: Bool { stoppedStrict || (options.first && counts.emittedReadings > 0) }
 
     init(filter: ReplayFilter, options: ReplayFilterOptions, ctx: CommandContext, rejects: OutputWriter?) {
         self.filter = filter
@@ -54,15 +65,16 @@ final class ReplayFilterPass {
                                      why: "line of \(count) bytes exceeds the \(reader.maxLineLength)-byte limit")
                 }
                 if next == .stop {
+                    // A provisional keep may still lose its claim at commit: then read on.
                     try commitBatch()
-                    return .stop
+                    if finished { return .stop }
                 }
             }
         } catch ByteSourceError.readFailed(let code) {
             throw InputError.cannotOpen(path: input.name, reason: String(cString: strerror(code)))
         }
         try commitBatch()
-        return .more
+        return finished ? .stop : .more
     }
 
     /// Commits, writes what is pending and the closing counts line.
@@ -80,7 +92,7 @@ final class ReplayFilterPass {
             return malformed(source: source, line: line, text: bytes, why: error.description)
         case .success(.cuffFailure):
             // Not a reading: passed on untouched for the consumer (bp-init ends with cuffError).
-            keep(bytes)
+            keep(bytes, key: nil, source: source, line: line, isReading: false)
             return .more
         case .success(.reading(let reading)):
             if let why = Self.implausible(reading) {
@@ -89,8 +101,7 @@ final class ReplayFilterPass {
             }
             switch try filter.judge(reading, now: options.now ?? CommandContext.wallClock()) {
             case .keep:
-                keep(bytes)
-                counts.emittedReadings += 1
+                keep(bytes, key: SeenKey(reading), source: source, line: line, isReading: true)
                 return options.first ? .stop : .more
             case .drop(let reason, let age):
                 drop(reason, detail: nil, age: age, source: source, line: line, bytes: bytes)
@@ -105,35 +116,55 @@ final class ReplayFilterPass {
         r.systolic > r.diastolic ? nil : "systolic \(r.systolic) mmHg not above diastolic \(r.diastolic) mmHg"
     }
 
-    private func keep(_ bytes: UnsafeRawBufferPointer) {
+    private func keep(_ bytes: UnsafeRawBufferPointer, key: SeenKey?, source: String, line: Int, isReading: Bool) {
+        let start = pending.count
         pending.append(contentsOf: bytes)
         pending.append(0x0A)
-        counts.emitted += 1
+        batch.append(.kept(range: start..<pending.count, key: key, isReading: isReading, source: source, line: line))
     }
 
     private func drop(_ reason: DropReason, detail: String?, age: Double?, source: String, line: Int,
                       bytes: UnsafeRawBufferPointer) {
-        counts.dropped[reason, default: 0] += 1
         let report = ReplayFilterReport(source: source, line: line, reason: reason.rawValue, detail: detail, age: age)
-        reports.append(contentsOf: report.stderrLine.utf8)
-        rejects?.line(report.json(reading: String(decoding: bytes, as: UTF8.self), text: nil))
+        batch.append(.dropped(report, reading: String(decoding: bytes, as: UTF8.self), text: nil))
+        counts.dropped[reason, default: 0] += 1
     }
 
     private func malformed(source: String, line: Int, text: UnsafeRawBufferPointer?, why: String) -> Next {
         counts.malformed += 1
         let report = ReplayFilterReport(source: source, line: line, reason: "malformed", detail: why, age: nil)
-        reports.append(contentsOf: report.stderrLine.utf8)
-        rejects?.line(report.json(reading: nil, text: text.map { String(decoding: $0, as: UTF8.self) } ?? ""))
+        batch.append(.dropped(report, reading: nil, text: text.map { String(decoding: $0, as: UTF8.self) } ?? ""))
+        stoppedStrict = options.strict
         return options.strict ? .stop : .more
     }
 
-    /// Commits the seen-set batch, then writes its kept lines and reports and flushes.
+    /// Commits the seen-set batch, then writes its kept lines (minus claims lost to another
+    /// writer, reported as duplicates) and its reports, in input order, and flushes.
     /// - Throws: `StoreError`; the batch's lines are then never written.
     private func commitBatch() throws {
-        try filter.seen.commitPending()
-        if !pending.isEmpty {
-            pending.withUnsafeBufferPointer { ctx.stdout.write(bytes: $0) }
-            pending.removeAll(keepingCapacity: true)
+        let lost = try filter.seen.commitPending()
+        var out: [UInt8] = []
+        swap(&out, &pending)
+        defer {
+            out.removeAll(keepingCapacity: true)
+            swap(&out, &pending)
+            batch.removeAll(keepingCapacity: true)
+        }
+        for entry in batch {
+            switch entry {
+            case .kept(let range, let key, let isReading, let source, let line):
+                if let key, lost.contains(key) {
+                    counts.dropped[.duplicate, default: 0] += 1
+                    let report = ReplayFilterReport(source: source, line: line, reason: DropReason.duplicate.rawValue, detail: nil, age: nil)
+                    write(report, reading: String(decoding: out[range.dropLast()], as: UTF8.self), text: nil)
+                    continue
+                }
+                out.withUnsafeBufferPointer { ctx.stdout.write(bytes: UnsafeBufferPointer(rebasing: $0[range])) }
+                counts.emitted += 1
+                if isReading { counts.emittedReadings += 1 }
+            case .dropped(let report, let reading, let text):
+                write(report, reading: reading, text: text)
+            }
         }
         ctx.stdout.flush()
         if !reports.isEmpty {
@@ -141,5 +172,10 @@ final class ReplayFilterPass {
             reports.removeAll(keepingCapacity: true)
         }
         rejects?.flush()
+    }
+
+    private func write(_ report: ReplayFilterReport, reading: String?, text: String?) {
+        reports.append(contentsOf: report.stderrLine.utf8)
+        rejects?.line(report.json(reading: reading, text: text))
     }
 }

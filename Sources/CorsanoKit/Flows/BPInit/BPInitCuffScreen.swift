@@ -37,5 +37,5 @@ final class BPInitCuffScreen: @unchecked Sendable {
 private final class ForgetfulSeenSet: SeenSet {
     func contains(_ key: SeenKey) -> Bool { false }
     func insert(_ key: SeenKey) -> Bool { true }
-    func commitPending() {}
+    func commitPending() -> Set<SeenKey> { [] }
 }
