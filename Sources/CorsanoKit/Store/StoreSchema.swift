@@ -37,6 +37,14 @@ enum StoreSchema {
             PRIMARY KEY (run, attempt, idx)
         ) WITHOUT ROWID;
         """,
+        // 4: the last profile pushed to (or verified on) each bracelet, by serial.
+        """
+        CREATE TABLE pushed_profile (
+            serial TEXT PRIMARY KEY, height INTEGER NOT NULL, weight INTEGER NOT NULL,
+            wrist TEXT NOT NULL, gender TEXT NOT NULL, unit TEXT NOT NULL, birthdate TEXT NOT NULL,
+            skin_tone INTEGER NOT NULL, hair_density TEXT NOT NULL, pushed_at TEXT NOT NULL
+        );
+        """,
     ]
 
     static func migrate(_ store: StateStore) throws {

@@ -1,0 +1,110 @@
+/// The attempt loop: instructions, running (special mode 4 polled every 5 s), retry prompt.
+extension WearingOptimizationFlow {
+    /// What one attempt came to.
+    enum AttemptOutcome: Equatable {
+        case succeeded(quality: Int, position: BraceletPosition)
+        case failed(FailureReason)
+    }
+
+    /// Runs attempts until success, a declined retry or the budget is spent.
+    /// - Throws: `BraceletError` (disconnects), `CancellationError`, `FlowStop.declined`.
+    func attempts() async throws -> WearingOptimizationResult {
+        var position = config.position
+        var attempt = 1
+        while true {
+            try await enter("armedPreparing", [("attempt", .int(attempt)), ("position", .string(position.rawValue)),
+                                               ("instructions", .array(position.instructionSteps.map { .string($0) }))])
+            // The simulator points its accelerometer this way; a real bracelet ignores it.
+            try await bracelet.announcePosition(position)
+            guard try await interaction.confirmStart(attempt: attempt, position: position) else { throw FlowStop.declined }
+            try await enter("running", [("attempt", .int(attempt))])
+            let outcome = try await runAttempt(attempt)
+            switch outcome {
+            case .succeeded(let quality, let seen):
+                emit("attempt", [("attempt", .int(attempt)), ("succeeded", .bool(true))])
+                try await enter("finalSuccess")
+                return .success(spo2Quality: quality, position: seen)
+            case .failed(let reason):
+                emit("attempt", [("attempt", .int(attempt)), ("succeeded", .bool(false)), ("reason", reason.json)])
+                guard attempt < config.maxAttempts else {
+                    try await enter("finalFailure")
+                    return .failedAfterRetries(attemptCount: attempt, lastReason: reason)
+                }
+                try await enter("retryPrompt", [("attempt", .int(attempt)), ("reason", reason.json)])
+                guard let next = try await interaction.retry(after: attempt, reason: reason, position: position) else {
+                    throw FlowStop.declined
+                }
+                position = next
+                attempt += 1
+            }
+        }
+    }
+
+    /// One attempt: start special mode 4, poll until a verdict, stop special mode on every way out.
+    /// - Throws: `BraceletError` that ends the flow (disconnect), `CancellationError`.
+    func runAttempt(_ attempt: Int) async throws -> AttemptOutcome {
+        do {
+            try await bracelet.startSpecialMode(value: 4)
+        } catch BraceletError.refused(let why) {
+            return .failed(.unknown("special mode refused: \(why)"))
+        }
+        let outcome: AttemptOutcome
+        do {
+            outcome = try await poll(attempt, since: clock.now())
+        } catch {
+            await stopSpecialMode()
+            throw error
+        }
+        await stopSpecialMode()
+        return outcome
+    }
+
+    /// Polls status type 4 every `pollIntervalSeconds` until success, a finish without success,
+    /// `missedPollLimit` missed polls in a row, or the finish bound (the last poll lands on it).
+    func poll(_ attempt: Int, since start: Instant) async throws -> AttemptOutcome {
+        var missed = 0
+        while true {
+            let elapsed = clock.now().seconds(since: start)
+            guard elapsed < config.finishBoundSeconds else { return .failed(.bleTimeout) }
+            try await clock.sleep(seconds: min(config.pollIntervalSeconds, config.finishBoundSeconds - elapsed))
+            let status: SpecialModeStatus
+            do {
+                status = try await bracelet.specialModeStatus(type: 4)
+            } catch BraceletError.timeout {
+                missed += 1
+                if missed >= config.missedPollLimit { return .failed(.bleTimeout) }
+                continue
+            } catch BraceletError.refused(let why) {
+                return .failed(.unknown("status poll refused: \(why)"))
+            }
+            missed = 0
+            emit("progress", [("attempt", .int(attempt)), ("percent", .int(status.percent)),
+                              ("quality", .int(status.quality)), ("motionLevel", .int(status.motionLevel))])
+            if let outcome = Self.verdict(status) { return outcome }
+        }
+    }
+
+    /// The verdict of one poll, nil while the optimization is still running.
+    ///
+    /// Success needs isSuccess AND quality >= 50 (seed: "Result handling"); a finish without it
+    /// fails: no skin contact → braceletNotWornCorrectly, else quality < 50 →
+    /// ppgSignalQualityTooLow, else unknown with what the bracelet said.
+    static func verdict(_ status: SpecialModeStatus) -> AttemptOutcome? {
+        if status.isSuccess, status.quality >= 50 {
+            // The position the accelerometer shows at this poll, not the one announced: |z| the
+            // largest component = seated (display up on a desk), else supine (`BraceletPosition`).
+            return .succeeded(quality: status.quality, position: BraceletPosition(gravity: status.gravity))
+        }
+        guard status.finished else { return nil }
+        if !status.worn { return .failed(.braceletNotWornCorrectly) }
+        if status.quality < 50 { return .failed(.ppgSignalQualityTooLow) }
+        return .failed(.unknown("finished without isSuccess at quality \(status.quality)"))
+    }
+
+    /// Stops special mode even when the task is cancelled (an unstructured task does not inherit
+    /// cancellation); a dropped link makes this a no-op.
+    func stopSpecialMode() async {
+        let bracelet = self.bracelet
+        await Task { try? await bracelet.stopSpecialMode() }.value
+    }
+}

@@ -1,0 +1,118 @@
+/// PPG wearing optimization, step for step as the seed's "Flow reference" says:
+/// preparation → instructions (`armedPreparing`) → running → retry prompt → final success/failure.
+///
+/// The bracelet, clock, event sink and user are injected, so a 4-minute optimization runs in a
+/// test in milliseconds on a virtual clock. Special mode is stopped on every way out. The
+/// firmware gate (287-2, firmware >= 7.0) is the caller's job before `run()`.
+public struct WearingOptimizationFlow: Sendable {
+    public var bracelet: any Bracelet
+    public var clock: any FlowClock
+    public var events: any EventSink
+    public var interaction: any WearingOptInteraction
+    public var config: WearingOptimizationConfig
+    /// The bracelet's serial (keys the stored profile).
+    public var serial: String
+    /// The profile to push: the one last pushed to this bracelet (state store), else what the
+    /// bracelet holds. nil with preparation off is refused (`WearingOptError.noStoredProfile`).
+    public var profile: UserProfile?
+    /// Where a pushed profile is recorded as the bracelet's last; nil records nothing.
+    public var profileStore: ProfileStore?
+    /// The run id written in every event.
+    public var run: String
+
+    /// Creates a flow.
+    public init(bracelet: any Bracelet, clock: any FlowClock, events: any EventSink,
+                interaction: any WearingOptInteraction, config: WearingOptimizationConfig,
+                serial: String, profile: UserProfile?, profileStore: ProfileStore?, run: String) {
+        self.bracelet = bracelet
+        self.clock = clock
+        self.events = events
+        self.interaction = interaction
+        self.config = config
+        self.serial = serial
+        self.profile = profile
+        self.profileStore = profileStore
+        self.run = run
+    }
+
+    static let flowName = "wearing-opt"
+
+    /// Runs the whole flow and returns its result; cancellation of the task is `cancelledByUser`.
+    /// - Throws: `WearingOptError.noStoredProfile` before anything starts when there is no
+    ///   profile to push; `BraceletError.refused` when the bracelet refuses the profile;
+    ///   `StoreError` when the pushed profile cannot be recorded.
+    public func run() async throws -> WearingOptimizationResult {
+        guard let profile else { throw WearingOptError.noStoredProfile(serial: serial) }
+        emit("started", [("config", config.json)])
+        let result: WearingOptimizationResult
+        do {
+            try await prepare(profile)
+            result = try await attempts()
+        } catch is CancellationError {
+            result = .cancelledByUser
+        } catch let error as BraceletError where error.endsFlowAsDisconnect {
+            result = .braceletDisconnected
+        } catch FlowStop.declined {
+            result = .cancelledByUser
+        }
+        emit("finished", [("result", result.json)])
+        return result
+    }
+
+    /// The preparation phase, or the host-side forced push when it is off (seed: "Configuration").
+    func prepare(_ stored: UserProfile) async throws {
+        var profile = PreparationChoices(
+            skinTone: config.skinTone ?? stored.skinTone, hairDensity: config.hairDensity ?? stored.hairDensity,
+            wrist: config.wrist ?? stored.wrist).applied(to: stored)
+        guard config.includePreparation else {
+            try await push(profile, why: "noPreparation")
+            return
+        }
+        try await enter("preparation")
+        profile = try await interaction.pickPreparation(PreparationChoices(profile)).applied(to: profile)
+        guard try await interaction.confirmStrapTightness() else { throw FlowStop.declined }
+        // Seed: the strap-tightness substep fires sendUserProfileToBracelet(force: true).
+        try await push(profile, why: "strapTightness")
+        guard try await interaction.confirmPlacement(wrist: profile.wrist) else { throw FlowStop.declined }
+    }
+
+    /// Pushes `profile` forced, records it as the bracelet's last and says so (`profile` event).
+    func push(_ profile: UserProfile, why: String) async throws {
+        try await bracelet.pushProfile(profile, force: true)
+        try profileStore?.save(profile, serial: serial, at: clock.now())
+        emit("profile", [("profile", .string("pushed")), ("forced", .bool(true)), ("why", .string(why)),
+                         ("serial", .string(serial)), ("values", profile.json)])
+    }
+
+    /// Emits `step` and tells the bracelet side (a scenario may hold or disconnect there).
+    func enter(_ step: String, _ extra: [(String, JSONValue)] = []) async throws {
+        emit("step", [("step", .string(step))] + extra)
+        try await bracelet.enterStep(flow: Self.flowName, step: step)
+    }
+
+    /// Writes one event stamped with the flow's clock.
+    func emit(_ name: String, _ fields: [(String, JSONValue)]) {
+        events.emit(FlowEvent(event: name, flow: Self.flowName, run: run, at: clock.now(), fields: fields))
+    }
+}
+
+/// The user said no at a prompt (→ cancelledByUser).
+enum FlowStop: Error { case declined }
+
+/// Why a wearing optimization cannot start.
+public enum WearingOptError: Error, Equatable, Sendable {
+    /// Preparation is off (or nothing is known) and no profile was ever pushed to this bracelet
+    /// through corsano: the host must push one first (seed: "Configuration").
+    case noStoredProfile(serial: String)
+}
+
+extension BraceletError {
+    /// Disconnects, unreachable links and timeouts of requests other than status polls end the
+    /// flow as `braceletDisconnected` (DESIGN "The bracelet port").
+    var endsFlowAsDisconnect: Bool {
+        switch self {
+        case .disconnected, .unavailable, .timeout: return true
+        case .refused: return false
+        }
+    }
+}

@@ -1,0 +1,106 @@
+/// A user profile as given (flags, a `--from` file), every field still optional and unchecked.
+///
+/// Values are kept as text so a bad one can be quoted back in the error; `validated(today:)`
+/// turns the draft into a `UserProfile` under `ProfileRules`.
+public struct ProfileDraft: Equatable, Sendable {
+    /// Raw values by JSON field name (`height`, `skinTone`, ...).
+    public var values: [String: String] = [:]
+
+    /// Creates an empty draft.
+    public init() {}
+
+    /// Sets `field` to `value` (a later source overrides an earlier one).
+    public mutating func set(_ field: String, _ value: String) { values[field] = value }
+
+    /// Every field of `other` that is set, applied over this draft.
+    public func merging(_ other: ProfileDraft) -> ProfileDraft {
+        var out = self
+        out.values.merge(other.values) { _, new in new }
+        return out
+    }
+
+    /// The profile, every field checked against `ProfileRules`; `today` is the caller's date
+    /// (the core never reads the wall clock).
+    /// - Throws: `ProfileError.missing` or `.invalid`, naming the first bad field in
+    ///   `ProfileRules.fields` order.
+    public func validated(today: CalendarDate) throws -> UserProfile {
+        let height = try integer("height", ProfileRules.heightCm, unit: " cm")
+        let weight = try integer("weight", ProfileRules.weightKg, unit: " kg")
+        let wrist: UserProfile.Wrist = try choice("wrist")
+        let gender: UserProfile.Gender = try choice("gender")
+        let unit: UserProfile.UnitPreference = try choice("unit")
+        let birthdate = try date("birthdate", today: today)
+        let skinTone = try integer("skinTone", ProfileRules.skinTone, unit: " (Fitzpatrick I-VI)")
+        let hair: UserProfile.HairDensity = try choice("hairDensity")
+        return UserProfile(heightCm: height, weightKg: weight, wrist: wrist, gender: gender, unit: unit,
+                           birthdate: birthdate.description, skinTone: skinTone, hairDensity: hair)
+    }
+
+    private func raw(_ field: String) throws -> String {
+        guard let value = values[field] else { throw ProfileError.missing(field: field) }
+        return value
+    }
+
+    private func integer(_ field: String, _ range: ClosedRange<Int>, unit: String) throws -> Int {
+        let text = try raw(field)
+        guard let v = Int(text), range.contains(v) else {
+            throw ProfileError.invalid(field: field, value: text,
+                                       expected: "an integer from \(range.lowerBound) to \(range.upperBound)\(unit)")
+        }
+        return v
+    }
+
+    private func choice<T: RawRepresentable & CaseIterable>(_ field: String) throws -> T where T.RawValue == String {
+        let text = try raw(field)
+        guard let v = T(rawValue: text) else {
+            throw ProfileError.invalid(field: field, value: text,
+                                       expected: "one of " + T.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        return v
+    }
+
+    private func date(_ field: String, today: CalendarDate) throws -> CalendarDate {
+        let text = try raw(field)
+        guard let d = CalendarDate.parse(text) else {
+            throw ProfileError.invalid(field: field, value: text, expected: "a date YYYY-MM-DD")
+        }
+        guard d >= ProfileRules.earliestBirthdate, d <= today else {
+            throw ProfileError.invalid(field: field, value: text,
+                                       expected: "a date from \(ProfileRules.earliestBirthdate) to today (\(today)), not in the future")
+        }
+        return d
+    }
+}
+
+/// Why a profile was refused; every case names the field (JSON spelling).
+public enum ProfileError: Error, Equatable, Sendable {
+    /// A required field was not given.
+    case missing(field: String)
+    /// A value outside its stated range or set.
+    case invalid(field: String, value: String, expected: String)
+    /// A `--from` file that is not one JSON object; with why.
+    case malformed(String)
+    /// A field name the profile does not have (a typo such as `skin_tone`).
+    case unknownField(String)
+    /// A field of the wrong JSON type (`"height": "tall"`).
+    case wrongType(field: String, expected: String)
+
+    /// The field at fault, when one is.
+    public var field: String? {
+        switch self {
+        case .missing(let f), .invalid(let f, _, _), .unknownField(let f), .wrongType(let f, _): return f
+        case .malformed: return nil
+        }
+    }
+
+    /// What is wrong, naming the field as `name` (JSON `height` or flag `--height`).
+    public func message(naming name: String) -> String {
+        switch self {
+        case .missing: return "\(name) is required"
+        case .invalid(_, let value, let expected): return "\(name): bad value '\(value)': expected \(expected)"
+        case .malformed(let why): return why
+        case .unknownField: return "\(name): unknown field; expected one of " + ProfileRules.fields.joined(separator: ", ")
+        case .wrongType(_, let expected): return "\(name): expected \(expected)"
+        }
+    }
+}
