@@ -1,0 +1,60 @@
+/// Cell values of cuff exports: missing markers, decimal commas, unit text.
+public enum CSVValue {
+    /// A number read from a cell, or why not.
+    public enum Number: Equatable, Sendable {
+        case missing
+        case value(Double, unit: String?)
+        case notANumber
+    }
+
+    /// Unit words a value may carry (`120 mmHg`, `64 bpm`); anything else makes it no number.
+    public static let units: Set<String> = ["mmhg", "kpa", "bpm", "/min", "beats/min", "min"]
+
+    /// True for cells that mean "no value": empty, `-`, `--`, `null`, `n/a`.
+    public static func isMissing(_ cell: String) -> Bool {
+        switch cell.trimmingSpaces.lowercased() {
+        case "", "-", "--", "null", "n/a", "na", "none": return true
+        default: return false
+        }
+    }
+
+    /// Reads `120`, `120.5`, `120,5` (decimal comma), `120 mmHg`, `64bpm`; the unit (one of `units`)
+    /// is returned lowercased. Only digits, one decimal separator and a sign are read as the
+    /// number, so values never overflow: at most 15 significant digits are kept.
+    public static func number(_ cell: String) -> Number {
+        if isMissing(cell) { return .missing }
+        let bytes = Array(cell.trimmingSpaces.utf8)
+        var i = 0
+        var negative = false
+        if i < bytes.count, bytes[i] == UInt8(ascii: "-") || bytes[i] == UInt8(ascii: "+") {
+            negative = bytes[i] == UInt8(ascii: "-")
+            i += 1
+        }
+        var mantissa: Double = 0
+        var scale: Double = 1
+        var digits = 0
+        var seenSeparator = false
+        while i < bytes.count {
+            let c = bytes[i]
+            if c >= 48 && c <= 57 {
+                if digits < 15 {
+                    mantissa = mantissa * 10 + Double(c - 48)
+                    if seenSeparator { scale *= 10 }
+                } else if !seenSeparator {
+                    mantissa *= 10
+                }
+                digits += 1
+            } else if (c == UInt8(ascii: ".") || c == UInt8(ascii: ",")) && !seenSeparator && digits > 0 {
+                seenSeparator = true
+            } else {
+                break
+            }
+            i += 1
+        }
+        guard digits > 0 else { return .notANumber }
+        let unitText = String(decoding: bytes[i...], as: UTF8.self).trimmingSpaces.lowercased()
+        guard unitText.isEmpty || units.contains(unitText) else { return .notANumber }
+        let v = mantissa / scale
+        return .value(negative ? -v : v, unit: unitText.isEmpty ? nil : unitText)
+    }
+}

@@ -1,0 +1,17 @@
+/// What one input record turned out to be, before clock anchoring and validation.
+public enum IngestRecord: Equatable, Sendable {
+    /// A reading (its naive `deviceTime`, if any, is not yet mapped to real time).
+    case reading(CuffReading)
+    /// A record that is deliberately not a reading; counted, never an error.
+    case skipped(SkipReason)
+    /// No record at all: an empty line, a comment, a CSV header.
+    case none
+}
+
+/// Why a record was skipped rather than read or rejected.
+public enum SkipReason: String, CaseIterable, Sendable {
+    /// A 0x2A36 Intermediate Cuff Pressure line: live inflation values, never a reading.
+    case intermediateCuffPressure = "intermediate cuff pressure (0x2A36)"
+    /// A row with no pressure values (e.g. a Withings heart-rate-only row).
+    case noPressure = "no pressure values"
+}

@@ -1,0 +1,98 @@
+import Foundation
+import CorsanoKit
+import Testing
+
+/// One expected outcome of a CSV line: a reading as its JSON line, a skip, or a reject reason.
+enum CSVExpect: Equatable, CustomStringConvertible {
+    case line(Int, String)
+    case skip(Int, SkipReason)
+    case reject(Int, String)
+    var description: String {
+        switch self {
+        case .line(let n, let s): return "\(n): \(s)"
+        case .skip(let n, let r): return "\(n): skip \(r)"
+        case .reject(let n, let r): return "\(n): reject \(r)"
+        }
+    }
+}
+
+/// Reads CSV bytes fed in chunks of `chunk` bytes, as `cuff ingest` would (before anchoring).
+func readCSV(_ bytes: [UInt8], chunk: Int) -> [CSVExpect] {
+    var splitter = CSVRecordSplitter()
+    var reader = CSVReadingReader()
+    var out: [CSVExpect] = []
+    func take(_ record: CSVRawRecord) {
+        do {
+            switch try reader.read(record) {
+            case .reading(let r): out.append(.line(record.line, r.jsonLine()))
+            case .skipped(let why): out.append(.skip(record.line, why))
+            case .none: break
+            }
+        } catch {
+            out.append(.reject(record.line, error.reason))
+        }
+    }
+    var i = 0
+    while i < bytes.count {
+        splitter.feed(bytes[i..<min(bytes.count, i + chunk)], take)
+        i += chunk
+    }
+    splitter.finish(take)
+    return out
+}
+
+func reading(_ sys: Int, _ dia: Int, _ pulse: Int?, map: Int? = nil, at: String? = nil, device: String? = nil, extra: String = "") -> String {
+    var s = #"{"systolic":\#(sys),"diastolic":\#(dia)"#
+    if let pulse { s += #","pulse":\#(pulse)"# }
+    if let map { s += #","meanArterialPressure":\#(map)"# }
+    if let at { s += #","measuredAt":"\#(at)""# }
+    if let device { s += #","deviceTime":"\#(device)""# }
+    return s + #","isManualEntry":false\#(extra)}"#
+}
+
+@Suite struct CSVFixtureTests {
+    static let expected: [(String, [CSVExpect])] = [
+        ("csv/bpm-app.csv", [
+            .line(2, reading(124, 79, 61, at: "2026-11-26T07:22:14Z")),
+            .line(3, reading(131, 83, 66, at: "2026-11-26T22:07:50Z")),
+        ]),
+        ("csv/omblepy-user1.csv", [
+            .line(2, reading(124, 79, 61, device: "2026-11-20T07:02:14")),
+            .line(3, reading(131, 83, 66, device: "2026-11-20T21:47:50")),
+            .line(4, reading(119, 77, 58, device: "2026-11-21T07:05:03")),
+            .line(5, reading(128, 81, 63, device: "2026-11-21T21:12:40")),
+        ]),
+        ("csv/omron-connect-report.csv", [
+            .line(2, reading(128, 81, 63, device: "2026-11-21T21:12:00")),
+            .line(3, reading(119, 77, 58, device: "2026-11-21T07:05:00")),
+            .line(4, reading(131, 83, 66, device: "2026-11-20T21:47:00")),
+            .line(5, reading(124, 79, 61, device: "2026-11-20T07:02:00")),
+        ]),
+        ("csv/sbm69.csv", [
+            .line(2, reading(124, 79, 61, map: 94, device: "2026-11-20T07:02:00", extra: #","userId":1"#)),
+            .line(3, reading(131, 83, 66, map: 99, device: "2026-11-20T21:47:00", extra: #","userId":1"#)),
+        ]),
+        ("csv/withings-bp.csv", [
+            .line(2, reading(128, 81, 63, device: "2026-11-21T21:12:31")),
+            .skip(3, .noPressure),
+            .line(4, reading(119, 77, 58, device: "2026-11-21T07:05:44")),
+            .line(5, reading(124, 79, 61, device: "2026-11-20T07:02:44")),
+        ]),
+    ]
+
+    @Test(arguments: expected.map(\.0))
+    func everyFixtureReadsInEveryChunkSize(_ file: String) throws {
+        let bytes = try SharedFixtures.bytes(file)
+        let want = try #require(Self.expected.first { $0.0 == file }?.1)
+        for chunk in 1...bytes.count {
+            let got = readCSV(bytes, chunk: chunk)
+            #expect(got == want, "chunk size \(chunk)")
+            if got != want { break }
+        }
+    }
+
+    @Test func everyFixtureFileIsCovered() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: SharedFixtures.root.appendingPathComponent("csv").path)
+        #expect(Set(files.map { "csv/" + $0 }) == Set(Self.expected.map(\.0)))
+    }
+}
