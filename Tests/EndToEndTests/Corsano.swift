@@ -25,7 +25,11 @@ struct Corsano {
         .deletingLastPathComponent().deletingLastPathComponent()
 
     /// `../shared/fixtures` beside the repo.
-    static let sharedFixtures = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures")
+    static let sharedFixtures: URL = {
+        let beside = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures")
+        let worktree = packageRoot.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/fixtures")
+        return FileManager.default.fileExists(atPath: beside.path) ? beside : worktree  // wt/<name> sits one level deeper
+    }()
 
     /// Runs `corsano ARGS` with `stdin` as its input; a temporary state store unless `env` sets one.
     static func run(_ args: [String], stdin: String = "", env: [String: String] = [:],

@@ -14,4 +14,6 @@ public enum SkipReason: String, CaseIterable, Sendable {
     case intermediateCuffPressure = "intermediate cuff pressure (0x2A36)"
     /// A row with no pressure values (e.g. a Withings heart-rate-only row).
     case noPressure = "no pressure values"
+    /// A jsonl cuff failure line (`{"error":"noReading"}`): no reading to normalize.
+    case cuffFailure = "cuff failure lines"
 }

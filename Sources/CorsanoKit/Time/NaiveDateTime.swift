@@ -33,10 +33,9 @@ public struct NaiveDateTime: Hashable, Comparable, Sendable, CustomStringConvert
 
     /// `YYYY-MM-DDTHH:MM:SS`.
     public var description: String {
-        func pad(_ v: Int, _ width: Int) -> String {
-            let s = String(v)
-            return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
-        }
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))"
+        var out: [UInt8] = []
+        out.reserveCapacity(19)
+        RFC3339.append(self, to: &out)
+        return String(decoding: out, as: UTF8.self)
     }
 }

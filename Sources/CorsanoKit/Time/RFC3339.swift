@@ -71,31 +71,10 @@ public enum RFC3339 {
 
     /// Writes `instant` as `YYYY-MM-DDTHH:MM:SS[.fff…]Z` in UTC.
     public static func format(_ instant: Instant) -> String {
-        let days = instant.secondsSinceEpoch >= 0
-            ? instant.secondsSinceEpoch / 86_400
-            : (instant.secondsSinceEpoch - 86_399) / 86_400
-        let secOfDay = Int(instant.secondsSinceEpoch - days * 86_400)
-        let (y, m, d) = CivilCalendar.civilFromDays(days)
-        var out = ""
+        var out: [UInt8] = []
         out.reserveCapacity(30)
-        append(&out, y, 4); out += "-"; append(&out, m, 2); out += "-"; append(&out, d, 2)
-        out += "T"
-        append(&out, secOfDay / 3600, 2); out += ":"; append(&out, secOfDay / 60 % 60, 2); out += ":"
-        append(&out, secOfDay % 60, 2)
-        if instant.nanoseconds != 0 {
-            var frac = String(instant.nanoseconds)
-            frac = String(repeating: "0", count: 9 - frac.count) + frac
-            while frac.last == "0" { frac.removeLast() }
-            out += "." + frac
-        }
-        out += "Z"
-        return out
-    }
-
-    private static func append(_ out: inout String, _ value: Int, _ width: Int) {
-        let s = String(value)
-        if s.count < width { out += String(repeating: "0", count: width - s.count) }
-        out += s
+        append(instant, to: &out)
+        return String(decoding: out, as: UTF8.self)
     }
 
     @inline(__always) private static func digit(_ c: UInt8) -> Int? {

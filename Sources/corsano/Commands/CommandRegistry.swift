@@ -7,6 +7,7 @@ enum CommandRegistry {
         "help": HelpCommand.run,
         "replay-filter": ReplayFilterCommand.run,
         "completion": CompletionCommand.run,
+        "cuff ingest": CuffIngestCommand.run,
     ]
 }
 

@@ -40,7 +40,7 @@ public enum BLECaptureLine: Equatable, Sendable {
         if start == bytes.count || bytes[start] == UInt8(ascii: "#") { return .blank }
         var receivedAt: String?
         if let tab = bytes[start...].firstIndex(of: 9) {
-            let time = String(decoding: bytes[start..<tab], as: UTF8.self).trimmingSpaces
+            let time = String(decoding: bytes[start..<tab], as: UTF8.self).trimmingBlanks
             receivedAt = time.isEmpty ? nil : time
             start = tab + 1
             while start < bytes.count, bytes[start] == 32 || bytes[start] == 9 { start += 1 }
@@ -71,8 +71,8 @@ public enum BLECaptureLine: Equatable, Sendable {
 }
 
 extension String {
-    /// The text without leading and trailing spaces and tabs.
-    var trimmingSpaces: String {
+    /// The text without leading and trailing spaces and tabs, as a String (cells, stamps).
+    var trimmingBlanks: String {
         var s = Substring(self)
         while let f = s.first, f == " " || f == "\t" { s.removeFirst() }
         while let l = s.last, l == " " || l == "\t" { s.removeLast() }

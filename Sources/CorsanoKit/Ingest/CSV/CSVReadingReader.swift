@@ -27,7 +27,7 @@ public struct CSVReadingReader: Sendable {
         if header.problem != nil { throw IngestIssue("header: line \(headerLine) names no systolic and diastolic columns") }
         let (cells, unterminated) = CSVFields.split(record.bytes, delimiter: delimiter)
         if unterminated { throw IngestIssue("record: quoted cell not closed") }
-        if cells.allSatisfy({ $0.trimmingSpaces.isEmpty }) { return .none }
+        if cells.allSatisfy({ $0.trimmingBlanks.isEmpty }) { return .none }
         return try CSVRow(header: header, cells: cells).record()
     }
 }
@@ -57,7 +57,7 @@ struct CSVRow {
         case .naive(let t)?: reading.deviceTime = t
         case nil: break
         }
-        if let user = cell(.userId)?.trimmingSpaces {
+        if let user = cell(.userId)?.trimmingBlanks {
             let raw = Int(user).map(String.init) ?? JSONValue.string(user).serialized
             reading.provenance.append(ProvenanceField(name: "userId", rawJSON: raw))
         }

@@ -15,14 +15,14 @@ public enum CSVTimestamp {
     /// Parses a date (and time) cell, with an optional separate time cell.
     /// nil when the text is no date this reader knows or has no time of day.
     public static func parse(_ text: String, time: String? = nil) -> Stamp? {
-        let trimmed = text.trimmingSpaces
+        let trimmed = text.trimmingBlanks
         if time == nil, let instant = RFC3339.parseInstant(trimmed) { return .instant(instant) }
         var scanner = TimestampScanner(Array(trimmed.utf8))
         guard let date = scanner.date() else { return nil }
         var clock: (Int, Int, Int)?
         if let time {
             guard scanner.atEnd else { return nil }
-            var timeScanner = TimestampScanner(Array(time.trimmingSpaces.utf8))
+            var timeScanner = TimestampScanner(Array(time.trimmingBlanks.utf8))
             clock = timeScanner.timeOfDay()
             guard timeScanner.atEnd else { return nil }
         } else {
@@ -38,7 +38,7 @@ public enum CSVTimestamp {
 
     /// A Unix time in milliseconds (`1795677734000`); nil when not an integer within years 1-9999.
     public static func unixMilliseconds(_ text: String) -> Instant? {
-        let t = text.trimmingSpaces
+        let t = text.trimmingBlanks
         guard let ms = Int64(t), ms >= -62_135_596_800_000, ms <= 253_402_300_799_999 else { return nil }
         let seconds = ms >= 0 ? ms / 1000 : (ms - 999) / 1000
         return Instant(secondsSinceEpoch: seconds, nanoseconds: Int32(ms - seconds * 1000) * 1_000_000)

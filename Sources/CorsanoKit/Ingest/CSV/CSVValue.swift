@@ -12,7 +12,7 @@ public enum CSVValue {
 
     /// True for cells that mean "no value": empty, `-`, `--`, `null`, `n/a`.
     public static func isMissing(_ cell: String) -> Bool {
-        switch cell.trimmingSpaces.lowercased() {
+        switch cell.trimmingBlanks.lowercased() {
         case "", "-", "--", "null", "n/a", "na", "none": return true
         default: return false
         }
@@ -23,7 +23,7 @@ public enum CSVValue {
     /// number, so values never overflow: at most 15 significant digits are kept.
     public static func number(_ cell: String) -> Number {
         if isMissing(cell) { return .missing }
-        let bytes = Array(cell.trimmingSpaces.utf8)
+        let bytes = Array(cell.trimmingBlanks.utf8)
         var i = 0
         var negative = false
         if i < bytes.count, bytes[i] == UInt8(ascii: "-") || bytes[i] == UInt8(ascii: "+") {
@@ -52,7 +52,7 @@ public enum CSVValue {
             i += 1
         }
         guard digits > 0 else { return .notANumber }
-        let unitText = String(decoding: bytes[i...], as: UTF8.self).trimmingSpaces.lowercased()
+        let unitText = String(decoding: bytes[i...], as: UTF8.self).trimmingBlanks.lowercased()
         guard unitText.isEmpty || units.contains(unitText) else { return .notANumber }
         let v = mantissa / scale
         return .value(negative ? -v : v, unit: unitText.isEmpty ? nil : unitText)

@@ -1,0 +1,63 @@
+/// A record that did not become a reading: where it was, why, and its raw text.
+public struct IngestReject: Equatable, Sendable {
+    /// The file name as given (`stdin` for standard input).
+    public var source: String
+    /// 1-based line the record starts on.
+    public var line: Int
+    /// What is wrong, naming the field.
+    public var reason: String
+    /// The record as read (invalid UTF-8 replaced).
+    public var raw: String
+
+    /// Creates a reject.
+    public init(source: String, line: Int, reason: String, raw: String) {
+        self.source = source
+        self.line = line
+        self.reason = reason
+        self.raw = raw
+    }
+
+    /// `FILE:LINE: reason`, as printed on stderr.
+    public var message: String { "\(source):\(line): \(reason)" }
+
+    /// The `--rejects` JSON line: source, line, reason, raw.
+    public var jsonLine: String {
+        JSONValue.object([("source", .string(source)), ("line", .int(line)), ("reason", .string(reason)),
+                          ("raw", .string(raw))]).serialized
+    }
+}
+
+/// The counts a run ends with: records read, written, skipped (by reason), rejected.
+public struct IngestCounts: Equatable, Sendable {
+    public var read = 0
+    public var written = 0
+    public var skipped: [SkipReason: Int] = [:]
+    public var rejected = 0
+
+    /// Creates zero counts.
+    public init() {}
+
+    /// Total skipped records.
+    public var skippedTotal: Int { skipped.values.reduce(0, +) }
+
+    /// `read 6, written 4, skipped 1 (no pressure values: 1), rejected 1`.
+    public var summary: String {
+        var text = "read \(read), written \(written), skipped \(skippedTotal)"
+        let reasons = SkipReason.allCases.compactMap { r in skipped[r].map { "\(r.rawValue): \($0)" } }
+        if !reasons.isEmpty { text += " (" + reasons.joined(separator: ", ") + ")" }
+        return text + ", rejected \(rejected)"
+    }
+}
+
+/// Where `CuffIngester` hands its results; the executable writes them to stdout, stderr and
+/// the `--rejects` file.
+public protocol IngestSink: AnyObject {
+    /// A good reading, in input order.
+    func write(_ reading: CuffReading) throws
+    /// A record that was rejected.
+    func reject(_ reject: IngestReject) throws
+    /// A change made to a written reading (`FILE:LINE: note: ...`).
+    func note(source: String, line: Int, message: String) throws
+    /// Called before every read of the input that could block: flush output here.
+    func willRead() throws
+}

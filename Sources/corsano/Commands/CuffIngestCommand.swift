@@ -1,0 +1,67 @@
+import CorsanoKit
+import Foundation
+
+/// `corsano cuff ingest [FILE...]`: cuff dumps in, one normalized reading line per record out.
+///
+/// Exit status (DESIGN "Exit status"): 64 usage or undetectable format, 66 when an input is
+/// missing (before any output) or fails while read, 65 when any record was rejected (after
+/// writing every good one; `--strict` stops at the first), 0 otherwise.
+enum CuffIngestCommand {
+    static func run(_ args: ParsedCommand, _ ctx: CommandContext) async throws -> ExitStatus {
+        let format = try inputFormat(args)
+        let basis = NaiveTimeBasis(anchor: try anchor(args), zone: try zone(args, ctx.environment))
+        let inputs = try InputFile.openAll(args.operands)
+        defer { inputs.forEach { $0.close() } }
+        let rejects = try args.string("rejects").map(OutputFile.create)
+        let output = IngestOutput(ctx: ctx, rejects: rejects)
+        let ingester = CuffIngester(normalizer: IngestNormalizer(basis: basis, deriveMAP: args.flag("derive-map")),
+                                    strict: args.flag("strict"), sink: output)
+        var status: ExitStatus?
+        for input in inputs where !ingester.stoppedAtReject {
+            do {
+                try ingester.ingest(FileDescriptorSource(fd: input.fd), name: input.name, format: format)
+            } catch let error as IngestError {
+                output.finish()
+                status = report(error, ctx)
+                if case .unknownFormat = error { break }
+            }
+        }
+        output.finish()
+        if ingester.normalizer.usedZone {
+            ctx.diagnose("cuff ingest: naive stamps read in zone \(basis.zone.identifier) (no --anchor-device/--anchor-phone; --tz to choose)")
+        }
+        ctx.diagnose("cuff ingest: " + ingester.counts.summary)
+        if let status { return status }
+        return ingester.counts.rejected > 0 ? .dataError : .success
+    }
+
+    static func inputFormat(_ args: ParsedCommand) throws -> IngestFormat? {
+        guard let raw = args.string("from"), raw != "auto" else { return nil }
+        guard let format = IngestFormat(rawValue: raw) else {
+            throw UsageError.badValue(option: "from", value: raw, expected: "one of auto, jsonl, ble, csv")
+        }
+        return format
+    }
+
+    static func anchor(_ args: ParsedCommand) throws -> ClockAnchor? {
+        let device = try args.naive("anchor-device"), phone = try args.instant("anchor-phone")
+        switch (device, phone) {
+        case let (device?, phone?): return ClockAnchor(device: device, phone: phone)
+        case (nil, nil): return nil
+        case (nil, _?): throw UsageError.missing("--anchor-phone needs --anchor-device (the cuff clock at that moment)")
+        case (_?, nil): throw UsageError.missing("--anchor-device needs --anchor-phone (real time at that moment)")
+        }
+    }
+
+    /// `--tz ZONE`, else the TZ environment's zone, else the system zone.
+    static func zone(_ args: ParsedCommand, _ environment: [String: String]) throws -> ZoneReader {
+        if let name = args.string("tz") {
+            guard let zone = ZoneReader(identifier: name) else {
+                throw UsageError.badValue(option: "tz", value: name, expected: "a tz database zone like Europe/Berlin or UTC")
+            }
+            return zone
+        }
+        if let name = environment["TZ"], let zone = ZoneReader(identifier: name) { return zone }
+        return ZoneReader(zone: TimeZone.current)
+    }
+}

@@ -1,0 +1,64 @@
+import CorsanoKit
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where `cuff ingest` puts results: readings on stdout, `FILE:LINE: reason` on stderr, and
+/// rejects as JSON lines in the `--rejects` file.
+final class IngestOutput: IngestSink {
+    private let ctx: CommandContext
+    private let rejects: OutputWriter?
+    /// Reading lines not yet handed to stdout (one writer call per ~64 KiB, not per line).
+    private var pending: [UInt8] = []
+
+    init(ctx: CommandContext, rejects: OutputWriter?) {
+        self.ctx = ctx
+        self.rejects = rejects
+        pending.reserveCapacity(Self.batch + 4096)
+    }
+
+    private static let batch = 60 * 1024
+
+    func write(_ reading: CuffReading) {
+        reading.appendJSONLine(to: &pending)
+        pending.append(10)
+        if pending.count >= Self.batch { push() }
+    }
+
+    private func push() {
+        guard !pending.isEmpty else { return }
+        pending.withUnsafeBufferPointer { ctx.stdout.write(bytes: $0) }
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    private func flushStdout() {
+        push()
+        ctx.stdout.flush()
+    }
+
+    func reject(_ reject: IngestReject) {
+        flushStdout()  // keep stdout and stderr in input order on a terminal
+        ctx.stderr.line(reject.message)
+        rejects?.line(reject.jsonLine)
+    }
+
+    func note(source: String, line: Int, message: String) {
+        flushStdout()
+        ctx.stderr.line("\(source):\(line): note: \(message)")
+    }
+
+    func willRead() {
+        flushStdout()
+        rejects?.flush()
+    }
+
+    /// Flushes everything and closes the rejects file.
+    func finish() {
+        flushStdout()
+        if let rejects {
+            rejects.flush()
+            Glibc.close(rejects.fd)
+        }
+    }
+}
