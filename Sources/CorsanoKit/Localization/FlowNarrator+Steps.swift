@@ -5,13 +5,13 @@ extension FlowNarrator {
         let l = localizer
         let name = event["step"]?.stringValue ?? ""
         if let p = event["position"]?.stringValue { position = p }
-        if event.flow == "wearing-opt" { return wearingStep(name) }
+        if event.flow == "wearing-opt" { return wearingStep(name, event) }
         switch name {
         case "needsCuffPairing":
             return [.title(l[.bpPairingTitle]), .text(l[.bpPairingBody], tone: .plain)]
         case "instructions":
             var blocks: [TextBlock] = [.title(l[.bpInstructionsTitle]), .text(l[.bpInstructionsBody], tone: .plain)]
-            if includePreparation {
+            if event["preparation"]?.boolValue ?? includePreparation {
                 blocks += [.text(l[.preparationTitle], tone: .plain),
                            .list([l[.bpPrepCuffFit], l[.bpPrepArmPosition], l[.bpPrepSitAndRest]], numbered: false)]
             }
@@ -33,27 +33,46 @@ extension FlowNarrator {
         }
     }
 
-    func wearingStep(_ name: String) -> [TextBlock] {
+    func wearingStep(_ name: String, _ event: FlowEvent) -> [TextBlock] {
         let l = localizer
         switch name {
         case "preparation":
             return [.title(l[.preparationTitle]),
                     .list([l[.woPrepSkinHairWrist], l[.woPrepStrapTightness], l[.woPrepPlacement]], numbered: true)]
         case "armedPreparing":
-            return [.title(l[.woInstructionsTitle]), .text(l[.woRemainStill], tone: .action),
-                    .text(l[.woInstructionsBody], tone: .plain), .list([l[.woSittingCard], l[.woLyingCard]], numbered: false)]
+            // The flow names the position and its instruction steps (2 supine, 3 seated); without
+            // them the seed's two reference cards stand in.
+            var blocks: [TextBlock] = [.title(l[.woInstructionsTitle]), .text(l[.woRemainStill], tone: .action),
+                                       .text(l[.woInstructionsBody], tone: .plain)]
+            guard position != nil || event["instructions"] != nil else {
+                return blocks + [.list([l[.woSittingCard], l[.woLyingCard]], numbered: false)]
+            }
+            let steps = event["instructions"]?.arrayValue?.compactMap { $0.stringValue }.map(instructionStep)
+            blocks += [.text(l[.positionHeading, l.position(position)], tone: .plain),
+                       .list(steps ?? l.positionSteps(position), numbered: true)]
+            return blocks
         case "running":
             return [.title(l[.woRunningTitle]), .text(l[.woRunningBody], tone: .plain)]
         case "retryPrompt":
-            return [.title(l[.retryTitle]), .text(l[.woRetryBody], tone: .plain),
-                    .text(l[.positionHeading, l.position(position)], tone: .plain),
-                    .list(l.positionSteps(position), numbered: true)]
+            return [.title(l[.retryTitle]), .text(l[.woRetryBody], tone: .plain)]
         case "finalSuccess":
             return [.title(l[.woSuccessTitle])]
         case "finalFailure":
             return [.title(l[.woFailureTitle])]
         default:
             return []
+        }
+    }
+
+    /// One instruction step as the wearing flow names it (`BraceletPosition.instructionSteps`).
+    func instructionStep(_ name: String) -> String {
+        switch name {
+        case "sitUpright": return localizer[.seatedStep1]
+        case "forearmOnDesk": return localizer[.seatedStep2]
+        case "handFlatOnDesk": return localizer[.seatedStep3]
+        case "lieOnBack": return localizer[.supineStep1]
+        case "armAlongsideBody": return localizer[.supineStep2]
+        default: return name
         }
     }
 }

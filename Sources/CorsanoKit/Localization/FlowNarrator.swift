@@ -49,11 +49,7 @@ public struct FlowNarrator: Sendable {
             let percent = max(0, min(100, event["percent"]?.intValue ?? 0))
             return [.progress(percent: percent, detail: l[.progressLine, percent,
                     event["quality"]?.displayText ?? "?", event["motionLevel"]?.displayText ?? "?"])]
-        case "profile":
-            let values = event.fields.compactMap { $0.1.stringValue }
-            if values.contains("skipped") { return [.text(l[.profileSkipped], tone: .note)] }
-            if values.contains("pushed") { return [.text(l[.profilePushed], tone: .note)] }
-            return []
+        case "profile": return profile(event)
         case "planRestored":
             let plan = event["previousPlan"]?.displayText ?? "?"
             let key: L10nKey = event["why"]?.stringValue == "journal" ? .planRestoredJournal : .planRestored
@@ -96,13 +92,37 @@ public struct FlowNarrator: Sendable {
         if items.isEmpty { return event.flow == "bp-init" ? [.text(localizer[.readingsNone], tone: .note)] : [] }
         let rows = items.map { item -> String in
             let attempt = item["attempt"]?.displayText ?? "?", index = item["index"]?.displayText ?? "?"
-            var row = "\(attempt).\(index)  " + localizer.short(reading: item)
+            var row = localizer[.bpMeasuringTitle, index, attempt] + ": " + localizer.short(reading: item)
             if let accepted = verdicts["\(attempt).\(index)"] {
                 row += " (" + localizer[accepted ? .verdictAccepted : .verdictRejected] + ")"
             }
             return row
         }
         return [.text(localizer[.readingsHeading], tone: .plain), .list(rows, numbered: false)]
+    }
+
+    /// `profile`: pushed or skipped, and the preparation picker's values when the event has them.
+    func profile(_ event: FlowEvent) -> [TextBlock] {
+        let l = localizer
+        let outcome = event["profile"]?.stringValue
+        var blocks: [TextBlock] = [.text(l[outcome == "skipped" ? .profileSkipped : .profilePushed], tone: .note)]
+        if let values = event["values"], let tone = values["skinTone"]?.displayText {
+            let hair: L10nKey? = switch values["hairDensity"]?.stringValue {
+            case "none": .hairDensityNone
+            case "low": .hairDensityLow
+            case "medium": .hairDensityMedium
+            case "high": .hairDensityHigh
+            default: nil
+            }
+            let wrist: L10nKey? = switch values["wrist"]?.stringValue {
+            case "left": .wristLeft
+            case "right": .wristRight
+            default: nil
+            }
+            blocks.append(.text(l[.profileValues, tone, hair.map { l[$0] } ?? values["hairDensity"]?.displayText ?? "?",
+                                  wrist.map { l[$0] } ?? values["wrist"]?.displayText ?? "?"], tone: .note))
+        }
+        return blocks
     }
 
     /// Wearing optimization's success screen shows quality, position and duration; its failure

@@ -25,7 +25,8 @@ public enum L10nKey: String, CaseIterable, Sendable {
 
     // wearing-opt: preparation substeps, profile
     case woPrepSkinHairWrist, woPrepStrapTightness, woPrepPlacement
-    case profilePushed, profileSkipped
+    case profilePushed, profileSkipped, profileValues
+    case hairDensityNone, hairDensityLow, hairDensityMedium, hairDensityHigh, wristLeft, wristRight
 
     // wearing-opt: armedPreparing, running, progress
     case woInstructionsTitle, woRemainStill, woInstructionsBody, woSittingCard, woLyingCard

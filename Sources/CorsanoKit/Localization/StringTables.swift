@@ -7,8 +7,23 @@ package enum StringTables {
     /// The text of `key` in `locale`'s own table, without fallback; nil when it has none.
     package static func own(_ key: L10nKey, in locale: AppLocale) -> String? {
         switch locale {
+        case .ar: return ar(key)
+        case .da: return da(key)
+        case .de: return de(key)
+        case .el: return el(key)
         case .en: return en(key)
-        default: return nil
+        case .es: return es(key)
+        case .fi: return fi(key)
+        case .fr: return fr(key)
+        case .he: return he(key)
+        case .it: return it(key)
+        case .ka: return ka(key)
+        case .nb: return nb(key)
+        case .nl: return nl(key)
+        case .nlBE: return nlBE(key)
+        case .pl: return pl(key)
+        case .ptPT: return ptPT(key)
+        case .sv: return sv(key)
         }
     }
 

@@ -1,10 +1,7 @@
-import CorsanoKit
-
-// Literal syntax for JSON values in tests: `["kind": "success", "measurementCount": 2]`
-// keeps member order, as the event encoder does.
-extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
-    ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral,
-    ExpressibleByDictionaryLiteral {
+/// Literal syntax for JSON values: `["kind": "success", "measurementCount": 2]` builds an
+/// `.object` with members in the order written, as event lines need (tests, fixtures, results).
+extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
+    ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
     public init(stringLiteral value: String) { self = .string(value) }
     public init(integerLiteral value: Int) { self = .int(value) }
     public init(booleanLiteral value: Bool) { self = .bool(value) }

@@ -1,0 +1,37 @@
+@testable import corsano
+import CorsanoKit
+import Foundation
+import Testing
+
+/// Both flows' text output compared with reviewed snapshot files in `Tests/Snapshots/` (outside
+/// the target folder, so SwiftPM does not take them for resources).
+/// `CORSANO_RECORD_SNAPSHOTS=1 swift test --filter TextSnapshotTests` rewrites them; review the diff.
+@Suite struct TextSnapshotTests {
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Snapshots")
+
+    static func render(_ events: [FlowEvent], _ locale: AppLocale, color: Bool = false, live: Bool = false) -> String {
+        let buffer = TextBuffer()
+        let sink = TextEventSink(writer: buffer, localizer: Localizer(locale: locale), color: color, liveProgress: live)
+        for event in events { sink.emit(event) }
+        return buffer.text
+    }
+
+    static let cases: [(String, AppLocale)] = [
+        ("bp-init", .en), ("bp-init", .de), ("bp-init", .ar),
+        ("wearing-opt", .en), ("wearing-opt", .de), ("wearing-opt", .ar),
+    ]
+
+    @Test(arguments: cases.indices)
+    func matchesSnapshot(_ i: Int) throws {
+        let (flow, locale) = Self.cases[i]
+        let text = Self.render(flow == "bp-init" ? FlowEventFixtures.bpInit : FlowEventFixtures.wearingOpt, locale)
+        let file = Self.directory.appendingPathComponent("\(flow).\(locale.tag).txt")
+        if ProcessInfo.processInfo.environment["CORSANO_RECORD_SNAPSHOTS"] == "1" {
+            try FileManager.default.createDirectory(at: Self.directory, withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: file)
+        }
+        let expected = try String(contentsOf: file, encoding: .utf8)
+        #expect(text == expected, "\(file.lastPathComponent) differs; rerun with CORSANO_RECORD_SNAPSHOTS=1 and review")
+    }
+}
