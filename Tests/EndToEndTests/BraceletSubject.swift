@@ -6,7 +6,7 @@ import Testing
 struct BraceletSubject: Sendable {
     /// How the contract suite reaches the simulator.
     enum Transport: String, CaseIterable, Sendable, CustomTestStringConvertible {
-        case inProcess
+        case inProcess, unixSocket, tcpLoopback, execStdio
         var testDescription: String { rawValue }
     }
 
@@ -29,6 +29,26 @@ struct BraceletSubject: Sendable {
             let sim = SimulatedBracelet(scenario: scenario, seed: seed, clock: clock)
             return BraceletSubject(bracelet: sim, clock: clock, waitUntilHeld: { await sim.waitUntilHeld() },
                                    dropLink: { sim.disconnect() }, teardown: { sim.disconnect() })
+        case .unixSocket, .tcpLoopback:
+            let server = try ServedSimulator(transport == .unixSocket ? .unix : .tcp, scenario: scenario, seed: seed)
+            do {
+                let client = try await server.client(clock: clock)
+                return BraceletSubject(bracelet: client, clock: clock, waitUntilHeld: { try await client.simulatorWaitUntilHeld() },
+                                       dropLink: { try await client.simulatorDisconnect() },
+                                       teardown: { client.shutdown(); server.stop() })
+            } catch {
+                server.stop()
+                throw error
+            }
+        case .execStdio:
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("corsano-exec-\(UUID().uuidString).json")
+            try JSONEncoder().encode(scenario).write(to: file)
+            let command = "exec '\(Corsano.binary.path)' bracelet serve --stdio --scenario '\(file.path)' --seed \(seed)"
+            let client = try BridgeClient.connect(.exec(command: command), requestTimeout: 5)
+            client.use(clock: clock)
+            return BraceletSubject(bracelet: client, clock: clock, waitUntilHeld: { try await client.simulatorWaitUntilHeld() },
+                                   dropLink: { try await client.simulatorDisconnect() },
+                                   teardown: { client.shutdown(); try? FileManager.default.removeItem(at: file) })
         }
     }
 

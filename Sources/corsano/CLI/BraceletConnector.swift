@@ -26,18 +26,32 @@ enum BraceletConnector {
             throw UsageError.conflict("--now sets the virtual clock's start; it cannot be used with --clock real")
         }
         let seed = UInt64(try args.integer("seed") ?? 1)
+        let timeout = try requestTimeout(args)
         let bracelet: any Bracelet
         let clock: any FlowClock
+        var known: BraceletIdentity?
         switch address {
         case .simulator(let path):
             let scenario = try path.map { try Scenario.load(path: $0) } ?? Scenario()
             clock = try makeClock(choice ?? "virtual", start: start)
             bracelet = SimulatedBracelet(scenario: scenario, seed: seed, clock: clock)
         case .unix, .tcp, .exec:
-            throw BraceletError.unavailable("bridge transports (unix:, tcp:, exec:) are not in this build yet")
+            let client = try BridgeClient.connect(address, requestTimeout: timeout)
+            do {
+                // A served simulator says so; its default clock is virtual like the in-process one.
+                let (identity, simulated) = try await client.hello()
+                clock = try makeClock(choice ?? (simulated ? "virtual" : "real"), start: start)
+                client.use(clock: clock)
+                known = identity
+            } catch {
+                await client.close()
+                throw error
+            }
+            bracelet = client
         }
         do {
-            let identity = try await bracelet.identify()
+            let identity: BraceletIdentity
+            if let known { identity = known } else { identity = try await bracelet.identify() }
             if let flow { try BraceletGate.check(identity, flow: flow) }
             return BraceletSession(bracelet: bracelet, clock: clock, identity: identity, address: address)
         } catch {

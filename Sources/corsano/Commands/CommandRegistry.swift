@@ -8,6 +8,7 @@ enum CommandRegistry {
         "replay-filter": ReplayFilterCommand.run,
         "completion": CompletionCommand.run,
         "cuff ingest": CuffIngestCommand.run,
+        "bracelet serve": BraceletServeCommand.run,
     ]
 }
 

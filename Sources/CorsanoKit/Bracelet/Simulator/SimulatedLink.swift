@@ -10,7 +10,7 @@ final class SimulatedLink: Sendable {
         var nextID = 0
         var held: [Int: (step: String, continuation: CheckedContinuation<Void, any Error>)] = [:]
         var holdCount = 0
-        var holdWaiters: [CheckedContinuation<Void, Never>] = []
+        var holdWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
     }
 
     private let state = Mutex(State())
@@ -47,7 +47,7 @@ final class SimulatedLink: Sendable {
                     s.held[id] = (step, c)
                     s.holdCount += 1
                     defer { s.holdWaiters.removeAll() }
-                    return (nil, s.holdWaiters)
+                    return (nil, Array(s.holdWaiters.values))
                 }
                 if let outcome { c.resume(throwing: outcome) }
                 for w in waiters { w.resume() }
@@ -58,15 +58,23 @@ final class SimulatedLink: Sendable {
         }
     }
 
-    /// Returns once some call has been held (at once when one already was).
+    /// Returns once some call has been held (at once when one already was), or when cancelled.
     func waitUntilHeld() async {
-        await withCheckedContinuation { (w: CheckedContinuation<Void, Never>) in
-            let already = state.withLock { s -> Bool in
-                if s.holdCount > 0 { return true }
-                s.holdWaiters.append(w)
-                return false
+        let id = state.withLock { s -> Int in
+            s.nextID += 1
+            return s.nextID
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (w: CheckedContinuation<Void, Never>) in
+                let already = state.withLock { s -> Bool in
+                    if s.holdCount > 0 || Task.isCancelled { return true }
+                    s.holdWaiters[id] = w
+                    return false
+                }
+                if already { w.resume() }
             }
-            if already { w.resume() }
+        } onCancel: {
+            state.withLock { $0.holdWaiters.removeValue(forKey: id) }?.resume()
         }
     }
 

@@ -1,0 +1,83 @@
+/// The `Bracelet` port, one bridge method per call (docs/bridge-protocol.md).
+extension BridgeClient: Bracelet {
+    public func identify() async throws -> BraceletIdentity {
+        try read(try await call("identify", timeout: requestTimeout)) { try BridgeCodec.identity($0).0 }
+    }
+
+    public func currentPlan() async throws -> BraceletPlan {
+        try read(try await call("getPlan", timeout: requestTimeout)) { BraceletPlan(try $0.string("plan")) }
+    }
+
+    public func setPlan(_ plan: BraceletPlan) async throws {
+        _ = try await call("setPlan", [("plan", .string(plan.name))], timeout: requestTimeout)
+    }
+
+    public func readProfile() async throws -> UserProfile? {
+        try read(try await call("readProfile", timeout: requestTimeout)) {
+            try $0.has("profile") ? BridgeCodec.profile($0.object("profile")) : nil
+        }
+    }
+
+    public func pushProfile(_ profile: UserProfile, force: Bool) async throws {
+        _ = try await call("pushProfile", [("profile", BridgeCodec.profile(profile)), ("force", .bool(force))], timeout: requestTimeout)
+    }
+
+    public func feedCalibrationReading(_ reading: CuffReading, attempt: Int, index: Int) async throws -> Bool {
+        try read(try await call("feedCalibrationReading", [("reading", BridgeCodec.reading(reading)), ("attempt", .int(attempt)),
+                                                       ("index", .int(index))], timeout: requestTimeout)) { try $0.bool("accepted") }
+    }
+
+    public func calibrationVerdict(attempt: Int) async throws -> Bool {
+        try read(try await call("calibrationVerdict", [("attempt", .int(attempt))], timeout: requestTimeout)) { try $0.bool("accepted") }
+    }
+
+    public func startSpecialMode(value: Int) async throws {
+        _ = try await call("startSpecialMode", [("value", .int(value))], timeout: requestTimeout)
+    }
+
+    /// A poll that times out while the link lives is a missed poll (`.timeout`).
+    public func specialModeStatus(type: Int) async throws -> SpecialModeStatus {
+        try read(try await call("specialModeStatus", [("type", .int(type))], timeout: requestTimeout, onTimeout: .timeout),
+                 BridgeCodec.status)
+    }
+
+    public func stopSpecialMode() async throws {
+        _ = try await call("stopSpecialMode", timeout: requestTimeout)
+    }
+
+    /// No timeout: a bridge answers at once, a simulator may hold here until cancelled.
+    public func enterStep(flow: String, step: String) async throws {
+        _ = try await call("enterStep", [("flow", .string(flow)), ("step", .string(step))], timeout: nil)
+    }
+
+    public func announcePosition(_ position: BraceletPosition) async throws {
+        _ = try await call("announcePosition", [("position", .string(position.rawValue))], timeout: requestTimeout)
+    }
+
+    public func close() async { linkDown() }
+
+    /// Closes the link now, without awaiting (for synchronous teardown).
+    package func shutdown() { linkDown() }
+
+    /// Reads a result; a malformed one means the link cannot be trusted: a disconnect.
+    private func read<T>(_ result: BridgeParams, _ body: (BridgeParams) throws -> T) throws -> T {
+        do {
+            return try body(result)
+        } catch is BridgeProtocolError {
+            linkDown()
+            throw BraceletError.disconnected
+        }
+    }
+
+    /// Served simulator only: returns once a call is held at a step (`sim.waitUntilHeld`).
+    /// - Throws: `BraceletError`.
+    package func simulatorWaitUntilHeld() async throws {
+        _ = try await call("sim.waitUntilHeld", timeout: nil)
+    }
+
+    /// Served simulator only: drops the simulated bracelet's link (`sim.disconnect`); the bridge
+    /// then sends `disconnected`. - Throws: `BraceletError`.
+    package func simulatorDisconnect() async throws {
+        _ = try await call("sim.disconnect", timeout: requestTimeout)
+    }
+}

@@ -1,0 +1,89 @@
+extension BridgeClient {
+    /// Sends `method` and waits for its result.
+    /// - Parameters:
+    ///   - timeout: seconds to wait (nil: no limit, for simulator holds).
+    ///   - onTimeout: what a timeout means; `.disconnected` also takes the link down.
+    /// - Throws: `BraceletError`, `BridgeProtocolError`, `CancellationError`.
+    func call(_ method: String, _ params: [(String, JSONValue)] = [], timeout: Double?,
+              onTimeout: BraceletError = .disconnected) async throws -> BridgeParams {
+        var params = params
+        if let clock = clock.withLock({ $0 }) { params.append(("at", .string(RFC3339.format(clock.now())))) }
+        let id = state.withLock { s -> Int in
+            s.nextID += 1
+            return s.nextID
+        }
+        let line = BridgeMessage.request(id: id, method: method, params: params)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (c: CheckedContinuation<BridgeParams, any Error>) in
+                let refusal = state.withLock { s -> (any Error)? in
+                    if !s.linkUp { return BraceletError.disconnected }
+                    if Task.isCancelled { return CancellationError() }
+                    s.pending[id] = c
+                    if let timeout {
+                        s.timers[id] = Task { [weak self] in
+                            try? await Task.sleep(nanoseconds: UInt64(timeout * 1_000_000_000))
+                            if !Task.isCancelled { self?.expire(id, onTimeout) }
+                        }
+                    }
+                    return nil
+                }
+                if let refusal { c.resume(throwing: refusal); return }
+                do { try connection.send(line) } catch { expire(id, .disconnected) }
+            }
+        } onCancel: {
+            if abandon(id) != nil {
+                try? connection.send(BridgeMessage.request(id: nil, method: "cancel", params: [("id", .int(id))]))
+            }
+        }
+    }
+
+    /// Fails call `id` with `CancellationError` (when still pending) and stops its timer.
+    private func abandon(_ id: Int) -> CheckedContinuation<BridgeParams, any Error>? {
+        let (c, timer) = state.withLock { ($0.pending.removeValue(forKey: id), $0.timers.removeValue(forKey: id)) }
+        timer?.cancel()
+        if let c { c.resume(throwing: CancellationError()) }
+        return c
+    }
+
+    /// Call `id` ran out of time: fails it with `error`; a disconnect takes the link down.
+    func expire(_ id: Int, _ error: BraceletError) {
+        let (c, timer) = state.withLock { ($0.pending.removeValue(forKey: id), $0.timers.removeValue(forKey: id)) }
+        timer?.cancel()
+        c?.resume(throwing: error)
+        if error == .disconnected { linkDown() }
+    }
+
+    /// One line from the bridge: a response, or the `disconnected` notification.
+    func receive(_ line: String) {
+        if line.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { return }
+        guard let message = try? BridgeMessage(line: line) else { return linkDown() }
+        if message.id == nil {
+            if message.method == "disconnected" { linkDown() }
+            return
+        }
+        guard let id = message.id, message.method == nil else { return }
+        let (c, timer) = state.withLock { ($0.pending.removeValue(forKey: id), $0.timers.removeValue(forKey: id)) }
+        timer?.cancel()
+        guard let c else { return }  // a late answer to a call that timed out or was cancelled
+        if let error = message.error {
+            let braceletError = BridgeErrorCode.decode(code: error.code, message: error.message)
+            c.resume(throwing: braceletError)
+            if braceletError == .disconnected { linkDown() }
+        } else {
+            c.resume(returning: BridgeParams(message.result ?? .null))
+        }
+    }
+
+    /// The link is gone (EOF, reset, `disconnected`, a timed-out request): every pending and later
+    /// call fails with `.disconnected`.
+    func linkDown() {
+        let (calls, timers) = state.withLock { s -> ([CheckedContinuation<BridgeParams, any Error>], [Task<Void, Never>]) in
+            s.linkUp = false
+            defer { s.pending.removeAll(); s.timers.removeAll() }
+            return (Array(s.pending.values), Array(s.timers.values))
+        }
+        timers.forEach { $0.cancel() }
+        calls.forEach { $0.resume(throwing: BraceletError.disconnected) }
+        connection.close()
+    }
+}

@@ -1,0 +1,66 @@
+import Synchronization
+
+/// The bracelet port over the bridge protocol (JSON-RPC 2.0 lines on a socket or a child's
+/// stdin/stdout): how a real bracelet behind a phone or BLE gateway plugs in, and how the served
+/// simulator is reached.
+///
+/// Every request carries the client's clock time `at`, has a timeout (a timed-out status poll is a
+/// missed poll, `.timeout`; any other timed-out request is a disconnect), and is interrupted with
+/// `.disconnected` by a `disconnected` notification or a dropped connection. Cancelling a call
+/// abandons it and tells the bridge (`cancel`). Protocol: docs/bridge-protocol.md.
+public final class BridgeClient: Sendable {
+    let connection: LineConnection
+    /// Seconds a request may take (DESIGN: `--request-timeout`, default 10).
+    public let requestTimeout: Double
+    let clock = Mutex<(any FlowClock)?>(nil)
+    let state = Mutex(State())
+
+    struct State {
+        var nextID = 0
+        var pending: [Int: CheckedContinuation<BridgeParams, any Error>] = [:]
+        var timers: [Int: Task<Void, Never>] = [:]
+        var linkUp = true
+    }
+
+    /// Wraps an open connection and starts reading it.
+    public init(connection: LineConnection, requestTimeout: Double) {
+        self.connection = connection
+        self.requestTimeout = requestTimeout
+        connection.start(onLine: { [weak self] in self?.receive($0) }, onClose: { [weak self] in self?.linkDown() })
+    }
+
+    deinit { connection.close() }
+
+    /// Opens the transport of `address` (`unix:`, `tcp:`, `exec:`) and returns a client on it.
+    /// - Throws: `BraceletError.unavailable` when it cannot be reached.
+    public static func connect(_ address: BraceletAddress, requestTimeout: Double) throws -> BridgeClient {
+        let connection: LineConnection
+        switch address {
+        case .exec(let command): connection = try LineConnection.spawn(command: command)
+        case .unix, .tcp: connection = LineConnection(socket: try BridgeSocket.connect(address, timeout: requestTimeout))
+        case .simulator: throw BraceletError.unavailable("the in-process simulator is not a bridge")
+        }
+        return BridgeClient(connection: connection, requestTimeout: requestTimeout)
+    }
+
+    /// The first exchange: who the bracelet is and whether the bridge serves a simulator (which
+    /// makes the virtual clock the default). Sent without `at`: no clock is chosen yet.
+    /// - Throws: `BraceletError.unavailable` when the bridge does not answer, refuses or drops.
+    public func hello() async throws -> (identity: BraceletIdentity, simulated: Bool) {
+        do {
+            return try BridgeCodec.identity(try await call("identify", timeout: requestTimeout, onTimeout: .unavailable("no answer")))
+        } catch BraceletError.disconnected {
+            throw BraceletError.unavailable("the bridge closed the connection")
+        } catch BraceletError.refused(let why) {
+            throw BraceletError.unavailable(why)
+        } catch let error as BridgeProtocolError {
+            throw BraceletError.unavailable("the bridge sent a malformed identify reply (\(error))")
+        }
+    }
+
+    /// Sets the clock whose time every later request carries as `at`.
+    public func use(clock: any FlowClock) { self.clock.withLock { $0 = clock } }
+
+    /// True while the link is up.
+    public var isConnected: Bool { state.withLock { $0.linkUp } }
+}

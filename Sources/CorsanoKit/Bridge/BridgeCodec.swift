@@ -1,0 +1,61 @@
+/// The bracelet port's values as bridge JSON (field names as in DESIGN and the SDK).
+enum BridgeCodec {
+    static func reading(_ r: CuffReading) -> JSONValue {
+        var members: [(String, JSONValue)] = [("systolic", .int(r.systolic)), ("diastolic", .int(r.diastolic))]
+        if let pulse = r.pulse { members.append(("pulse", .int(pulse))) }
+        members.append(("meanArterialPressure", .int(r.effectiveMeanArterialPressure)))
+        if let at = r.measuredAt { members.append(("measuredAt", .string(RFC3339.format(at)))) }
+        members.append(("isManualEntry", .bool(r.isManualEntry)))
+        return .object(members)
+    }
+
+    static func reading(_ p: BridgeParams) throws -> CuffReading {
+        let measuredAt = try p.optional("measuredAt") { key in
+            guard let t = RFC3339.parseInstant(try p.string(key)) else { throw BridgeProtocolError.invalidParams(key) }
+            return t
+        }
+        return CuffReading(systolic: try p.int("systolic"), diastolic: try p.int("diastolic"),
+                           pulse: try p.optional("pulse", p.int), meanArterialPressure: try p.optional("meanArterialPressure", p.int),
+                           measuredAt: measuredAt, isManualEntry: try p.optional("isManualEntry", p.bool) ?? false)
+    }
+
+    static func status(_ s: SpecialModeStatus) -> JSONValue {
+        .object([("percent", .int(s.percent)), ("quality", .int(s.quality)), ("isSuccess", .bool(s.isSuccess)),
+                 ("motionLevel", .int(s.motionLevel)), ("finished", .bool(s.finished)), ("worn", .bool(s.worn)),
+                 ("gravity", .object([("x", .double(s.gravity.x)), ("y", .double(s.gravity.y)), ("z", .double(s.gravity.z))]))])
+    }
+
+    static func status(_ p: BridgeParams) throws -> SpecialModeStatus {
+        let g = try p.object("gravity")
+        return SpecialModeStatus(
+            percent: try p.int("percent"), quality: try p.int("quality"), isSuccess: try p.bool("isSuccess"),
+            motionLevel: try p.int("motionLevel"), finished: try p.bool("finished"), worn: try p.bool("worn"),
+            gravity: GravityVector(x: try g.double("x"), y: try g.double("y"), z: try g.double("z")))
+    }
+
+    static func profile(_ u: UserProfile) -> JSONValue {
+        .object([("heightCm", .int(u.heightCm)), ("weightKg", .int(u.weightKg)), ("wrist", .string(u.wrist.rawValue)),
+                 ("gender", .string(u.gender.rawValue)), ("unit", .string(u.unit.rawValue)), ("birthdate", .string(u.birthdate)),
+                 ("skinTone", .int(u.skinTone)), ("hairDensity", .string(u.hairDensity.rawValue))])
+    }
+
+    static func profile(_ p: BridgeParams) throws -> UserProfile {
+        func choice<T: RawRepresentable>(_ key: String) throws -> T where T.RawValue == String {
+            guard let v = T(rawValue: try p.string(key)) else { throw BridgeProtocolError.invalidParams(key) }
+            return v
+        }
+        return UserProfile(heightCm: try p.int("heightCm"), weightKg: try p.int("weightKg"), wrist: try choice("wrist"),
+                           gender: try choice("gender"), unit: try choice("unit"), birthdate: try p.string("birthdate"),
+                           skinTone: try p.int("skinTone"), hairDensity: try choice("hairDensity"))
+    }
+
+    static func identity(_ i: BraceletIdentity, simulated: Bool) -> JSONValue {
+        .object([("model", .string(i.model)), ("firmware", .string(i.firmware)), ("serial", .string(i.serial)),
+                 ("simulated", .bool(simulated))])
+    }
+
+    static func identity(_ p: BridgeParams) throws -> (BraceletIdentity, simulated: Bool) {
+        (BraceletIdentity(model: try p.string("model"), firmware: try p.string("firmware"), serial: try p.string("serial")),
+         try p.optional("simulated", p.bool) ?? false)
+    }
+}

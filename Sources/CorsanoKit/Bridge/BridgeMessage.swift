@@ -1,0 +1,110 @@
+import Foundation
+
+/// One parsed bridge line: a request (`id` + `method`), a notification (`method`, no `id`) or a
+/// response (`id` + `result` or `error`). JSON-RPC 2.0; see docs/bridge-protocol.md.
+struct BridgeMessage: Sendable {
+    var id: Int?
+    var method: String?
+    var params: BridgeParams
+    var result: JSONValue?
+    var error: (code: Int, message: String)?
+
+    /// Parses one line. - Throws: `BridgeProtocolError.parse` when it is not a JSON-RPC object.
+    init(line: String) throws {
+        guard let decoded = try? JSONDecoder().decode(BridgeJSON.self, from: Data(line.utf8)),
+              case .object = decoded.value else { throw BridgeProtocolError.parse }
+        let v = decoded.value
+        if case .int(let n)? = v["id"] { id = n }
+        if case .string(let m)? = v["method"] { method = m }
+        params = BridgeParams(v["params"] ?? .object([]))
+        result = v["result"]
+        if let e = v["error"] {
+            let code: Int = if case .int(let c)? = e["code"] { c } else { -32603 }
+            let message: String = if case .string(let m)? = e["message"] { m } else { "bridge error" }
+            error = (code, message)
+        }
+    }
+
+    /// A request or notification line.
+    static func request(id: Int?, method: String, params: [(String, JSONValue)]) -> String {
+        var members: [(String, JSONValue)] = [("jsonrpc", .string("2.0"))]
+        if let id { members.append(("id", .int(id))) }
+        members += [("method", .string(method)), ("params", .object(params))]
+        return JSONValue.object(members).serialized
+    }
+
+    /// A success response line.
+    static func response(id: Int, result: JSONValue) -> String {
+        JSONValue.object([("jsonrpc", .string("2.0")), ("id", .int(id)), ("result", result)]).serialized
+    }
+
+    /// An error response line (`id` null when the request could not be read).
+    static func errorResponse(id: Int?, code: Int, message: String) -> String {
+        JSONValue.object([("jsonrpc", .string("2.0")), ("id", id.map { .int($0) } ?? .null),
+                          ("error", .object([("code", .int(code)), ("message", .string(message))]))]).serialized
+    }
+}
+
+/// Error codes of the bridge protocol: JSON-RPC's own, and the bracelet's in the server range.
+enum BridgeErrorCode {
+    static let parse = -32700, invalidRequest = -32600, methodNotFound = -32601, invalidParams = -32602
+    static let disconnected = -32001, timeout = -32002, refused = -32003, unavailable = -32004
+
+    /// The wire form of a bracelet error.
+    static func encode(_ error: BraceletError) -> (code: Int, message: String) {
+        switch error {
+        case .disconnected: return (disconnected, "bracelet disconnected")
+        case .timeout: return (timeout, "bracelet did not answer")
+        case .refused(let m): return (refused, m)
+        case .unavailable(let m): return (unavailable, m)
+        }
+    }
+
+    /// The bracelet error a bridge error stands for; other codes are refusals naming the code.
+    static func decode(code: Int, message: String) -> BraceletError {
+        switch code {
+        case disconnected: return .disconnected
+        case timeout: return .timeout
+        case refused: return .refused(message)
+        case unavailable: return .unavailable(message)
+        default: return .refused("bridge error \(code): \(message)")
+        }
+    }
+}
+
+/// A malformed bridge message.
+enum BridgeProtocolError: Error, Equatable {
+    case parse
+    case invalidParams(String)
+}
+
+/// Any JSON text as a `JSONValue` (objects keep no particular order when read).
+struct BridgeJSON: Decodable {
+    let value: JSONValue
+
+    init(from decoder: any Decoder) throws {
+        if var array = try? decoder.unkeyedContainer() {
+            var items: [JSONValue] = []
+            while !array.isAtEnd { items.append(try array.decode(BridgeJSON.self).value) }
+            value = .array(items)
+            return
+        }
+        if let object = try? decoder.container(keyedBy: AnyKey.self) {
+            value = .object(try object.allKeys.map { ($0.stringValue, try object.decode(BridgeJSON.self, forKey: $0).value) })
+            return
+        }
+        let single = try decoder.singleValueContainer()
+        if single.decodeNil() { value = .null }
+        else if let b = try? single.decode(Bool.self) { value = .bool(b) }
+        else if let i = try? single.decode(Int.self) { value = .int(i) }
+        else if let d = try? single.decode(Double.self) { value = .double(d) }
+        else { value = .string(try single.decode(String.self)) }
+    }
+
+    struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+}

@@ -1,0 +1,45 @@
+/// Typed access to a bridge message's `params` (or `result`) object; a missing or mistyped
+/// member throws `BridgeProtocolError.invalidParams` naming it.
+struct BridgeParams: Sendable {
+    let value: JSONValue
+
+    init(_ value: JSONValue) { self.value = value }
+
+    func has(_ key: String) -> Bool { if let v = value[key], v != .null { return true } else { return false } }
+
+    func int(_ key: String) throws -> Int {
+        switch value[key] {
+        case .int(let n)?: return n
+        case .double(let d)? where d == d.rounded() && abs(d) < 1e15: return Int(d)
+        default: throw BridgeProtocolError.invalidParams(key)
+        }
+    }
+
+    func double(_ key: String) throws -> Double {
+        switch value[key] {
+        case .int(let n)?: return Double(n)
+        case .double(let d)?: return d
+        default: throw BridgeProtocolError.invalidParams(key)
+        }
+    }
+
+    func string(_ key: String) throws -> String {
+        guard case .string(let s)? = value[key] else { throw BridgeProtocolError.invalidParams(key) }
+        return s
+    }
+
+    func bool(_ key: String) throws -> Bool {
+        guard case .bool(let b)? = value[key] else { throw BridgeProtocolError.invalidParams(key) }
+        return b
+    }
+
+    func object(_ key: String) throws -> BridgeParams {
+        guard case .object? = value[key] else { throw BridgeProtocolError.invalidParams(key) }
+        return BridgeParams(value[key] ?? .null)
+    }
+
+    /// Member `key` when present and not null.
+    func optional<T>(_ key: String, _ read: (String) throws -> T) throws -> T? {
+        has(key) ? try read(key) : nil
+    }
+}

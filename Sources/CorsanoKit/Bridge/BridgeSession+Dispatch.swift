@@ -1,0 +1,47 @@
+extension BridgeSession {
+    /// Runs one bridge method on the simulated bracelet (docs/bridge-protocol.md).
+    /// - Throws: `BraceletError`, `BridgeProtocolError.invalidParams`, `BridgeSessionError`, `CancellationError`.
+    func dispatch(_ method: String, _ p: BridgeParams) async throws -> JSONValue {
+        let b = bracelet
+        let done = JSONValue.object([])
+        switch method {
+        case "identify":
+            return BridgeCodec.identity(try await b.identify(), simulated: true)
+        case "getPlan":
+            return .object([("plan", .string(try await b.currentPlan().name))])
+        case "setPlan":
+            try await b.setPlan(BraceletPlan(try p.string("plan")))
+        case "readProfile":
+            return .object([("profile", try await b.readProfile().map(BridgeCodec.profile) ?? .null)])
+        case "pushProfile":
+            try await b.pushProfile(try BridgeCodec.profile(p.object("profile")), force: try p.optional("force", p.bool) ?? false)
+        case "feedCalibrationReading":
+            let accepted = try await b.feedCalibrationReading(
+                try BridgeCodec.reading(p.object("reading")), attempt: try p.int("attempt"), index: try p.int("index"))
+            return .object([("accepted", .bool(accepted))])
+        case "calibrationVerdict":
+            return .object([("accepted", .bool(try await b.calibrationVerdict(attempt: try p.int("attempt"))))])
+        case "startSpecialMode":
+            try await b.startSpecialMode(value: try p.int("value"))
+        case "specialModeStatus":
+            return BridgeCodec.status(try await b.specialModeStatus(type: try p.int("type")))
+        case "stopSpecialMode":
+            try await b.stopSpecialMode()
+        case "enterStep":
+            try await b.enterStep(flow: try p.string("flow"), step: try p.string("step"))
+        case "announcePosition":
+            guard let position = BraceletPosition(rawValue: try p.string("position")) else {
+                throw BridgeProtocolError.invalidParams("position")
+            }
+            try await b.announcePosition(position)
+        case "sim.waitUntilHeld":
+            await b.waitUntilHeld()
+            return .object([("steps", .array(b.heldSteps.map { .string($0) }))])
+        case "sim.disconnect":
+            b.disconnect()
+        default:
+            throw BridgeSessionError.unknownMethod
+        }
+        return done
+    }
+}

@@ -1,0 +1,84 @@
+import Synchronization
+
+/// One served connection: parses requests, runs each in its own task on the simulated bracelet,
+/// writes responses, and sends `disconnected` once when the simulated link drops.
+final class BridgeSession: Sendable {
+    let connection: LineConnection
+    let bracelet: SimulatedBracelet
+    private let tasks = Mutex<[Int: Task<Void, Never>]>([:])
+    private let notified = Mutex(false)
+
+    init(connection: LineConnection, bracelet: SimulatedBracelet) {
+        self.connection = connection
+        self.bracelet = bracelet
+    }
+
+    /// Handles one line (on the reader thread, so the clock advances in arrival order).
+    func receive(_ line: String) {
+        if line.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { return }
+        guard let message = try? BridgeMessage(line: line), let method = message.method else {
+            reply(BridgeMessage.errorResponse(id: nil, code: BridgeErrorCode.parse, message: "not a JSON-RPC 2.0 request"))
+            return
+        }
+        guard let id = message.id else {
+            if method == "cancel", let target = try? message.params.int("id") {
+                tasks.withLock { $0.removeValue(forKey: target) }?.cancel()
+            }
+            return
+        }
+        if message.params.has("at") {
+            guard let at = try? message.params.string("at"), let instant = RFC3339.parseInstant(at) else {
+                reply(BridgeMessage.errorResponse(id: id, code: BridgeErrorCode.invalidParams, message: "invalid params: at"))
+                return
+            }
+            advance(to: instant)
+        }
+        let task = Task { [self] in
+            let line = await respond(id: id, method: method, params: message.params)
+            tasks.withLock { _ = $0.removeValue(forKey: id) }
+            if let line { reply(line) }
+            notifyIfLinkDropped()
+        }
+        tasks.withLock { $0[id] = task }
+    }
+
+    private func advance(to instant: Instant) {
+        bracelet.clock.advance(to: instant)
+    }
+
+    /// The response line of one request; nil when it was cancelled (nobody waits for it).
+    private func respond(id: Int, method: String, params: BridgeParams) async -> String? {
+        do {
+            return BridgeMessage.response(id: id, result: try await dispatch(method, params))
+        } catch let error as BraceletError {
+            let (code, message) = BridgeErrorCode.encode(error)
+            return BridgeMessage.errorResponse(id: id, code: code, message: message)
+        } catch BridgeProtocolError.invalidParams(let key) {
+            return BridgeMessage.errorResponse(id: id, code: BridgeErrorCode.invalidParams, message: "invalid params: \(key)")
+        } catch BridgeSessionError.unknownMethod {
+            return BridgeMessage.errorResponse(id: id, code: BridgeErrorCode.methodNotFound, message: "method not found: \(method)")
+        } catch {
+            return nil
+        }
+    }
+
+    private func reply(_ line: String) { try? connection.send(line) }
+
+    private func notifyIfLinkDropped() {
+        guard !bracelet.isConnected, !notified.withLock({ let was = $0; $0 = true; return was }) else { return }
+        reply(BridgeMessage.request(id: nil, method: "disconnected", params: [("reason", .string("bracelet link dropped"))]))
+    }
+
+    /// Input ended: every request is cancelled, which ends held ones unanswered; the others finish
+    /// and are answered while the write side lives (`--stdio` with stdin closed).
+    func finish() async {
+        let running = tasks.withLock { t -> [Task<Void, Never>] in
+            defer { t.removeAll() }
+            return Array(t.values)
+        }
+        running.forEach { $0.cancel() }
+        for task in running { await task.value }
+    }
+}
+
+enum BridgeSessionError: Error { case unknownMethod }

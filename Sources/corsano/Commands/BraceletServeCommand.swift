@@ -1,0 +1,94 @@
+import CorsanoKit
+import Dispatch
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `corsano bracelet serve`: the simulator behind the bridge protocol, on a unix or TCP socket
+/// (`--listen`) or on stdin/stdout for one connection (`--stdio`, for `exec:` bridges).
+///
+/// With `--listen` the first stdout line says where it listens, `{"listening":"tcp:127.0.0.1:PORT"}`
+/// (port 0 picks a free one); it serves until SIGINT/SIGTERM, then removes its unix socket and exits 0.
+enum BraceletServeCommand {
+    static func run(_ args: ParsedCommand, _ ctx: CommandContext) async throws -> ExitStatus {
+        let listen = args.string("listen")
+        if listen != nil, args.flag("stdio") { throw UsageError.conflict("--listen and --stdio exclude each other") }
+        guard listen != nil || args.flag("stdio") else {
+            throw UsageError.missing("bracelet serve: give --listen unix:PATH|tcp:HOST:PORT, or --stdio")
+        }
+        let scenario = try args.string("scenario").map { try Scenario.load(path: $0) } ?? Scenario()
+        let server = BridgeServer(scenario: scenario, seed: UInt64(try args.integer("seed") ?? 1))
+        guard let listen else {
+            await server.serve(.standardStreams())
+            return .success
+        }
+        let address = try listenAddress(listen)
+        let (listener, bound) = try BridgeSocket.listen(address)
+        let stop = StopSignal()
+        ctx.stdout.line(JSONValue.object([("listening", .string(bound))]).serialized)
+        ctx.stdout.flush()
+        let acceptor = Thread {
+            while let fd = BridgeSocket.accept(listener) {
+                Task { await server.serve(LineConnection(socket: fd)) }
+            }
+        }
+        acceptor.start()
+        await stop.wait()
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+        if case .unix(let path) = address { unlink(path) }
+        return .success
+    }
+
+    /// `--listen` as a unix or TCP address. - Throws: `UsageError` naming the flag.
+    static func listenAddress(_ uri: String) throws -> BraceletAddress {
+        let expected = "unix:PATH or tcp:HOST:PORT"
+        guard let address = try? BraceletAddress(uri) else {
+            throw UsageError.badValue(option: "listen", value: uri, expected: expected)
+        }
+        switch address {
+        case .unix, .tcp: return address
+        default: throw UsageError.badValue(option: "listen", value: uri, expected: expected)
+        }
+    }
+}
+
+/// Waits for SIGINT or SIGTERM (handled, not fatal, so the server can clean up). The signal
+/// sources are set once in `init` and never mutated.
+final class StopSignal: @unchecked Sendable {
+    private let sources: [any DispatchSourceSignal]
+    private let waiter = Mutex<(fired: Bool, continuation: CheckedContinuation<Void, Never>?)>((false, nil))
+
+    init() {
+        sources = [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            return DispatchSource.makeSignalSource(signal: number, queue: .global())
+        }
+        for source in sources {
+            source.setEventHandler { [weak self] in self?.fire() }
+            source.resume()
+        }
+    }
+
+    private func fire() {
+        let c = waiter.withLock { w -> CheckedContinuation<Void, Never>? in
+            w.fired = true
+            defer { w.continuation = nil }
+            return w.continuation
+        }
+        c?.resume()
+    }
+
+    /// Returns once a stop signal arrived.
+    func wait() async {
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            let fired = waiter.withLock { w -> Bool in
+                if !w.fired { w.continuation = c }
+                return w.fired
+            }
+            if fired { c.resume() }
+        }
+    }
+}

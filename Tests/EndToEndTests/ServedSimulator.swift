@@ -1,0 +1,65 @@
+import CorsanoKit
+import Foundation
+
+/// A real `corsano bracelet serve` process, started from the built binary, and where it listens.
+final class ServedSimulator: @unchecked Sendable {
+    let process = Process()
+    let address: BraceletAddress
+    let listening: String
+    let directory: URL
+
+    enum Listen { case unix, tcp, custom(String) }
+
+    /// Starts `corsano bracelet serve` on `listen` with `scenario` and `seed`; returns once it listens.
+    init(_ listen: Listen, scenario: Scenario = Scenario(), seed: UInt64 = 1, extra: [String] = []) throws {
+        directory = URL(fileURLWithPath: "/tmp").appendingPathComponent("corsano-serve-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let scenarioFile = directory.appendingPathComponent("scenario.json")
+        try JSONEncoder().encode(scenario).write(to: scenarioFile)
+        let uri: String
+        switch listen {
+        case .unix: uri = "unix:" + directory.appendingPathComponent("bracelet.sock").path
+        case .tcp: uri = "tcp:127.0.0.1:0"
+        case .custom(let u): uri = u
+        }
+        process.executableURL = Corsano.binary
+        process.arguments = ["bracelet", "serve", "--listen", uri, "--scenario", scenarioFile.path, "--seed", String(seed)] + extra
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        var line = Data()
+        while !line.contains(10) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+              let bound = object["listening"] as? String else {
+            process.terminate()
+            throw BraceletError.unavailable("serve printed \(text)")
+        }
+        listening = bound
+        address = try BraceletAddress(bound)
+    }
+
+    /// A client connected to this server, on `clock`.
+    func client(clock: any FlowClock, requestTimeout: Double = 5) async throws -> BridgeClient {
+        let client = try BridgeClient.connect(address, requestTimeout: requestTimeout)
+        client.use(clock: clock)
+        return client
+    }
+
+    /// Stops the server (SIGTERM) and waits for it.
+    func stop() {
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Kills the server outright (SIGKILL), as a crash would.
+    func kill() {
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+}
