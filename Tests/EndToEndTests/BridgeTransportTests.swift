@@ -26,12 +26,12 @@ import Testing
         defer { kill(server.process.processIdentifier, SIGCONT); server.stop() }
         let client = try await server.client(clock: Self.clock, requestTimeout: 1)
         try await client.startSpecialMode(value: 4)
-        kill(server.process.processIdentifier, SIGSTOP)
+        try await server.suspend()
         await #expect(throws: BraceletError.timeout) { _ = try await client.specialModeStatus(type: 4) }
         #expect(client.isConnected, "a missed poll leaves the link up")
         kill(server.process.processIdentifier, SIGCONT)
         #expect(try await client.specialModeStatus(type: 4).percent >= 0)
-        kill(server.process.processIdentifier, SIGSTOP)
+        try await server.suspend()
         let started = ContinuousClock.now
         await #expect(throws: BraceletError.disconnected) { _ = try await client.currentPlan() }
         #expect(ContinuousClock.now - started < .seconds(3))

@@ -57,6 +57,19 @@ final class ServedSimulator: @unchecked Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
+    /// Stops the server with SIGSTOP and returns once the kernel says it is stopped (`T` in
+    /// /proc/PID/stat): it keeps its sockets open but answers nothing.
+    func suspend() async throws {
+        let pid = process.processIdentifier
+        Foundation.kill(pid, SIGSTOP)
+        for _ in 0..<200 {
+            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+            if let close = stat.lastIndex(of: ")"), stat[stat.index(close, offsetBy: 2)...].hasPrefix("T") { return }
+            try await Task.sleep(nanoseconds: 10_000_000)
+        }
+        throw BraceletError.unavailable("server \(pid) did not stop")
+    }
+
     /// Kills the server outright (SIGKILL), as a crash would.
     func kill() {
         Foundation.kill(process.processIdentifier, SIGKILL)
