@@ -27,6 +27,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case woPrepSkinHairWrist, woPrepStrapTightness, woPrepPlacement
     case profilePushed, profileSkipped, profileValues
     case hairDensityNone, hairDensityLow, hairDensityMedium, hairDensityHigh, wristLeft, wristRight
+    case pickSkinTone, pickHairDensity, pickWrist, pressEnter
 
     // wearing-opt: armedPreparing, running, progress
     case woInstructionsTitle, woRemainStill, woInstructionsBody, woSittingCard, woLyingCard
