@@ -58,6 +58,6 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case planRestored, planRestoredJournal
 
     // Errors a user sees at a prompt or at start
-    case errorTypedReading, errorSystolicNotAboveDiastolic, errorValueOutOfRange
+    case errorTypedReading, errorSystolicNotAboveDiastolic, errorValueOutOfRange, fieldSystolic, fieldDiastolic, fieldPulse
     case errorBraceletUnavailable, errorWrongModel, errorFirmwareTooOld, errorCuffTimeout
 }

@@ -32,6 +32,7 @@ extension StringTables {
         case .supineStep2: return "Houd uw armen ontspannen en stil naast uw lichaam."
         case .droppedIncomplete: return "Meetwaarde van de manchet genegeerd, zonder polsslag: {1}"
         case .errorTypedReading: return "Niet begrepen. Typ systolisch/diastolisch polsslag, bijvoorbeeld 120/80 72."
+        case .fieldPulse: return "Polsslag"
         default: return nil
         }
     }
