@@ -37,6 +37,10 @@ import Testing
         (#"{"wearing":{"model":{"skinTone":9}}}"#, "field wearing.model.skinTone"),
         (#"{"profile":{"heightCm":170}}"#, "field profile.weightKg: missing"),
         (#"{"model": 287"#, "not valid JSON"),
+        (#"{"faults":{"holdAtstep":{"step":"measuring"}}}"#, "field faults.holdAtstep: unknown field"),
+        (#"{"wearing":{"attempts":[{"polls":[{"percent":5},{"quality":3,"sucess":true}]}]}}"#,
+         "field wearing.attempts[0].polls[1].sucess: unknown field"),
+        (#"{"serial":"A","colour":"red"}"#, "field colour: unknown field"),
     ])
     func badScenariosNameTheField(json: String, expected: String) {
         do {
@@ -48,6 +52,11 @@ import Testing
         } catch {
             Issue.record("unexpected \(error)")
         }
+    }
+
+    @Test func nullFieldsAreAbsentFields() throws {
+        let s = try Scenario.decode(Data(#"{"profile":null,"faults":{"holdAtStep":null},"wearing":{"model":{"gravity":null}}}"#.utf8), source: "n.json")
+        #expect(s == Scenario())
     }
 
     @Test func missingFileIsUnreadable() {

@@ -50,16 +50,22 @@ public struct Scenario: Codable, Equatable, Sendable {
         faults = try c.decodeIfPresent(FaultScenario.self, forKey: .faults) ?? d.faults
     }
 
-    /// Decodes a scenario from JSON `data`; `source` names the file in errors.
+    /// Decodes a scenario from JSON `data`; `source` names the file in errors. Unknown fields are
+    /// refused (a misspelt fault must not silently do nothing).
     /// - Throws: `ScenarioError.invalid` naming the source and the field path.
     public static func decode(_ data: Data, source: String) throws -> Scenario {
+        let scenario: Scenario
         do {
-            return try JSONDecoder().decode(Scenario.self, from: data)
+            scenario = try JSONDecoder().decode(Scenario.self, from: data)
         } catch let error as DecodingError {
             throw ScenarioError.invalid(source: source, message: ScenarioError.describe(error))
         } catch {
             throw ScenarioError.invalid(source: source, message: "\(error)")
         }
+        if let unknown = scenario.firstUnknownField(in: data) {
+            throw ScenarioError.invalid(source: source, message: "field \(unknown): unknown field")
+        }
+        return scenario
     }
 
     /// Reads and decodes the scenario file at `path`.
