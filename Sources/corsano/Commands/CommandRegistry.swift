@@ -5,6 +5,8 @@ typealias CommandHandler = @Sendable (ParsedCommand, CommandContext) async throw
 enum CommandRegistry {
     static let handlers: [String: CommandHandler] = [
         "help": HelpCommand.run,
+        "bp-init": BPInitCommand.run,
+        "history": HistoryCommand.run,
         "replay-filter": ReplayFilterCommand.run,
         "completion": CompletionCommand.run,
         "cuff ingest": CuffIngestCommand.run,

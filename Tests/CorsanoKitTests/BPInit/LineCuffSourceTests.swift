@@ -37,6 +37,17 @@ import Testing
         #expect(try await source.next(for: Self.request) == .failed(.noReading))
     }
 
+    @Test func readerWaitsOnAFullChannelAndNothingIsLost() async throws {
+        let text = (1...50).map { #"{"systolic":\#(100 + $0),"diastolic":70,"pulse":60}"# }.joined(separator: "\n")
+        let source = LineCuffSource(bytes: MemoryByteSource(Array(text.utf8), chunk: 5), name: "-", timeout: nil, capacity: 2)
+        let items = try await Self.drain(source, 51)
+        #expect(items.prefix(50).map { if case .reading(let r) = $0 { r.systolic } else { 0 } } == Array(101...150))
+        #expect(items.last == .failed(.noReading))
+        // A source abandoned with its reader blocked on a full channel is released without a trap.
+        let abandoned = LineCuffSource(bytes: MemoryByteSource(Array(text.utf8)), name: "-", timeout: nil, capacity: 1)
+        _ = try await abandoned.next(for: Self.request)
+    }
+
     @Test func unknownErrorTextIsKeptAndEmptyInputIsNoReading() async throws {
         let failing = LineCuffSource(bytes: MemoryByteSource(Array(#"{"error":"cuff overheated"}"#.utf8)), name: "-", timeout: nil)
         #expect(try await failing.next(for: Self.request) == .failed(.unknown("cuff overheated")))

@@ -19,28 +19,36 @@ final class CuffItemChannel: Sendable {
         var ended = false
         var waiter: (id: UInt64, continuation: CheckedContinuation<Delivery, Never>)?
         var nextWaiterID: UInt64 = 0
+        /// The reader is blocked in `send` until an item is taken.
+        var senderWaiting = false
     }
 
     private let state = Mutex(State())
-    private let room: DispatchSemaphore
+    private let capacity: Int
+    /// Starts at 0: libdispatch traps when a semaphore is freed below its initial value.
+    private let room = DispatchSemaphore(value: 0)
 
     /// Creates a channel holding at most `capacity` undelivered items.
-    init(capacity: Int = 256) { room = DispatchSemaphore(value: max(1, capacity)) }
+    init(capacity: Int = 256) { self.capacity = max(1, capacity) }
 
     /// Queues `item`, blocking the calling (reader) thread while the channel is full.
     func send(_ item: CuffItem) {
-        room.wait()
-        let waiter: CheckedContinuation<Delivery, Never>? = state.withLock { s in
-            if let w = s.waiter {
-                s.waiter = nil
-                return w.continuation
+        while true {
+            let (queued, waiter) = state.withLock { s -> (Bool, CheckedContinuation<Delivery, Never>?) in
+                if let w = s.waiter {
+                    s.waiter = nil
+                    return (true, w.continuation)
+                }
+                guard s.items.count - s.head < capacity else {
+                    s.senderWaiting = true
+                    return (false, nil)
+                }
+                s.items.append(item)
+                return (true, nil)
             }
-            s.items.append(item)
-            return nil
-        }
-        if let waiter {
-            room.signal()
-            waiter.resume(returning: .item(item))
+            waiter?.resume(returning: .item(item))
+            if queued { return }
+            room.wait()
         }
     }
 
@@ -76,7 +84,7 @@ final class CuffItemChannel: Sendable {
                     return nil
                 }
                 if let immediate {
-                    if case .item = immediate { room.signal() }
+                    if case .item = immediate { wakeSender() }
                     continuation.resume(returning: immediate)
                 } else if let timeout {
                     let (seconds, attoseconds) = timeout.components
@@ -89,6 +97,15 @@ final class CuffItemChannel: Sendable {
         } onCancel: {
             abandon(id, with: .cancelled)
         }
+    }
+
+    /// Lets a sender blocked on a full channel try again.
+    private func wakeSender() {
+        let wake = state.withLock { s -> Bool in
+            defer { s.senderWaiting = false }
+            return s.senderWaiting
+        }
+        if wake { room.signal() }
     }
 
     /// Ends wait `id` with `delivery`, if it is still the one waiting.

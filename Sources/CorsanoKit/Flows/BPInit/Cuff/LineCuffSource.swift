@@ -66,6 +66,16 @@ public final class LineCuffSource: CuffSource {
         channel.finish()
     }
 
+    /// The cuff items of a whole buffered output (a `--cuff-cmd` run), in line order.
+    public static func items(in bytes: [UInt8], name: String) -> [CuffItem] {
+        let reader = LineReader(source: MemoryByteSource(bytes))
+        var items: [CuffItem] = []
+        while let item = try? reader.next() {
+            if let parsed = parse(item, name: name) { items.append(parsed) }
+        }
+        return items
+    }
+
     /// The cuff item of one input line; nil for a blank line.
     static func parse(_ item: LineReader.Item, name: String) -> CuffItem? {
         switch item {

@@ -1,0 +1,96 @@
+import CorsanoKit
+
+/// The person at the terminal (stdin is a terminal): Enter starts the first session, the retry
+/// question takes y/n in the run's language, and the "Pair a cuff" hook waits for Enter.
+/// End of input (Ctrl-D) declines: `cancelledByUser`. Source: seed "Flow reference" 2 and 5.
+struct TerminalInteraction: BPInitInteraction {
+    let lines: TerminalLines
+    let localizer: Localizer
+    /// Where prompts go: stdout with text output, stderr when stdout carries JSON lines.
+    let prompts: OutputWriter
+
+    func confirmStart() async throws -> Bool {
+        try await lines.read(prompt: localizer[.promptStart] + " ", to: prompts) != .end
+    }
+
+    func confirmRetry(nextAttempt: Int, maxAttempts: Int) async throws -> Bool {
+        let yes = Set(localizer[.answersYes].split(separator: ",").map { $0.lowercased() })
+        while true {
+            guard case .line(let text) = try await lines.read(prompt: localizer[.retryQuestion], to: prompts) else {
+                return false
+            }
+            let answer = text.trimmingSpaces.lowercased()
+            if yes.contains(answer) { return true }
+            if !answer.isEmpty { return false }
+        }
+    }
+}
+
+/// Readings typed at the terminal, `120/80 72`: manual entries stamped with the run clock's now
+/// (DESIGN: exempt from the time rules and deduplication). A typo is named and asked again;
+/// end of input or the `--cuff-timeout` limit is `noReading`.
+struct TypedCuffSource: CuffSource {
+    let lines: TerminalLines
+    let localizer: Localizer
+    let clock: any FlowClock
+    let prompts: OutputWriter
+    let timeout: Duration?
+    /// True when the text narrator already said "Press START on the BP cuff monitor".
+    let narrated: Bool
+
+    func next(for request: CuffRequest) async throws -> CuffItem {
+        var prompt = (narrated ? "" : localizer[.bpPressStart] + "\n") + localizer[.promptTypedReading]
+        while true {
+            switch try await lines.read(prompt: prompt, to: prompts, timeout: timeout) {
+            case .end, .timedOut:
+                prompts.write("\n")
+                return .failed(.noReading)
+            case .line(let text) where text.trimmingSpaces.isEmpty:
+                prompt = localizer[.promptTypedReading]
+            case .line(let text):
+                do {
+                    return .reading(try ManualCuffEntry.parse(text, now: clock.now()))
+                } catch {
+                    prompts.write("corsano: \(error)\n")
+                    prompt = localizer[.promptTypedReading]
+                }
+            }
+        }
+    }
+}
+
+/// `--cuff-paired-cmd` (exit 0 = a cuff is paired) and the "Pair a cuff" hook: `--pair-cmd`,
+/// else Enter at a terminal, else nothing.
+struct CommandCuffPairing: CuffPairing {
+    let pairedCommand: String?
+    let pairCommand: String?
+    /// Prompts for Enter when there is no `--pair-cmd` and stdin is a terminal.
+    let terminal: TerminalInteraction?
+    let timeout: Duration?
+    let ctx: CommandContext
+
+    func isPaired() async -> Bool {
+        guard let pairedCommand else { return true }
+        guard case .exited(0, _)? = try? await ShellCommand.run(pairedCommand, timeout: timeout) else { return false }
+        return true
+    }
+
+    func requestPairing() async throws {
+        if let pairCommand {
+            // Whether it worked is judged by asking isPaired() again, as the seed's flow does.
+            if case .exited(let status, _) = try await ShellCommand.run(pairCommand, timeout: timeout), status != 0 {
+                ctx.diagnose("--pair-cmd exited with status \(status)")
+            }
+        } else if let terminal {
+            _ = try await terminal.lines.read(prompt: terminal.localizer[.bpPairingPrompt] + " ", to: terminal.prompts)
+        }
+    }
+}
+
+extension String {
+    /// Without leading and trailing spaces, tabs and CR.
+    var trimmingSpaces: String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
+        return String(drop(while: isSpace).reversed().drop(while: isSpace).reversed())
+    }
+}

@@ -1,0 +1,69 @@
+import CorsanoKit
+import Foundation
+import Testing
+
+/// SIGINT/SIGTERM and disconnects at each step of a real `corsano bp-init` process, reached with
+/// the simulator's hold-at-step and disconnect-at-step faults (issue 5 "Show").
+@Suite struct BPInitSignalTests {
+    typealias E = BPInitE2E
+    static let steps = ["instructions", "measuring", "measurementRecorded", "retryPrompt"]
+
+    /// A scenario refusing attempt 1 (so retryPrompt is reached) with `fault` added.
+    static func scenario(_ dir: URL, fault: String) throws -> String {
+        try E.file(dir, "scenario.json", #"{"nibp":{"attempts":[{"session":false}]},"faults":{"# + fault + "}}")
+    }
+
+    @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))].flatMap { signal in steps.map { (signal.0, signal.1, $0) } })
+    func signalAtHeldStepCancelsWithPlanRestored(signo: Int32, status: Int32, step: String) throws {
+        let dir = try E.directory()
+        let scenario = try Self.scenario(dir, fault: #""holdAtStep":{"step":"\#(step)"}"#)
+        let cuff = try E.file(dir, "cuff.jsonl", E.sixReadings)
+        let state = dir.appendingPathComponent("state.sqlite3").path
+        let live = try LiveCorsano(["bp-init", "--bracelet", "sim:" + scenario, "--cuff", cuff, "--state", state] + E.now,
+                                   env: [:])
+        #expect(live.waitForLine(containing: #""step":"\#(step)""#))
+        Thread.sleep(forTimeInterval: 0.05)  // the event is written just before the held call
+        live.signal(signo)
+        let (exit, lines, stderr) = live.finish()
+        #expect(exit == status, "\(stderr)")
+        #expect(E.result(lines) == #"{"kind":"cancelledByUser"}"#)
+        #expect(E.names(lines).suffix(2) == ["readings", "finished"])
+        #expect(E.steps(lines).last == step)
+        // The plan was switched after instructions: restored, and the journal entry cleared.
+        #expect(lines.contains { $0.contains(#""event":"planRestored""#) } == (step != "instructions"))
+        #expect(try PlanJournal(store: StateStore(path: state)).openEntries().isEmpty)
+        let history = try Corsano.run(["history", "--json", "--state", state])
+        #expect(history.stdout.contains(#""result":{"kind":"cancelledByUser"}"#))
+    }
+
+    @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
+    func signalWhileWaitingForTheCuffCancels(signo: Int32, status: Int32) throws {
+        let live = try LiveCorsano(["bp-init", "--no-state"] + E.now, env: [:])
+        #expect(live.waitForLine(containing: #""step":"measuring""#))
+        Thread.sleep(forTimeInterval: 0.1)
+        live.signal(signo)
+        let (exit, lines, _) = live.finish()
+        #expect(exit == status)
+        #expect(E.result(lines) == #"{"kind":"cancelledByUser"}"#)
+        #expect(lines.contains { $0.contains(#""event":"planRestored""#) })
+    }
+
+    @Test(arguments: steps)
+    func disconnectAtStepIsBraceletDisconnected(step: String) throws {
+        let dir = try E.directory()
+        let scenario = try Self.scenario(dir, fault: #""disconnectAtStep":{"step":"\#(step)"}"#)
+        let r = try Corsano.run(["bp-init", "--bracelet", "sim:" + scenario] + E.now + ["--no-state"], stdin: E.sixReadings)
+        #expect(r.status == 4)
+        #expect(E.result(r.lines) == #"{"kind":"braceletDisconnected"}"#)
+        #expect(E.steps(r.lines).last == step)
+        #expect(E.names(r.lines).suffix(2) == ["readings", "finished"])
+    }
+
+    @Test func disconnectWhileFeedingIsBraceletDisconnected() throws {
+        let dir = try E.directory()
+        let scenario = try Self.scenario(dir, fault: #""disconnectAtMeasurement":{"index":2}"#)
+        let r = try Corsano.run(["bp-init", "--bracelet", "sim:" + scenario] + E.now + ["--no-state"], stdin: E.sixReadings)
+        #expect(r.status == 4)
+        #expect(E.collected(r.lines) == [[1, 1, 119]])
+    }
+}

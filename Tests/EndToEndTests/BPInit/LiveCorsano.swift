@@ -1,0 +1,73 @@
+import Foundation
+import Synchronization
+import Testing
+
+/// A running `corsano` whose stdout is read line by line while it runs, so a test can wait for
+/// an event (e.g. the step a scenario holds at) and then signal the process.
+final class LiveCorsano: @unchecked Sendable {
+    let process = Process()
+    private let input = Pipe(), output = Pipe(), errors = Pipe()
+    private let lines = Mutex<[String]>([])
+    private let errText = Mutex("")
+    private let arrived = DispatchSemaphore(value: 0)
+    private let outDone = DispatchSemaphore(value: 0)
+    private let errDone = DispatchSemaphore(value: 0)
+
+    /// Starts `corsano ARGS` with `env` added; stdin stays open until `closeInput()`.
+    init(_ args: [String], env: [String: String]) throws {
+        process.executableURL = Corsano.binary
+        process.arguments = args
+        var environment = ProcessInfo.processInfo.environment
+        for (k, v) in env { environment[k] = v }
+        process.environment = environment
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        Thread { [self] in
+            var pending = Data()
+            while true {
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                pending.append(chunk)
+                while let newline = pending.firstIndex(of: 0x0A) {
+                    let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
+                    pending.removeSubrange(pending.startIndex...newline)
+                    lines.withLock { $0.append(line) }
+                    arrived.signal()
+                }
+            }
+            arrived.signal()
+            outDone.signal()
+        }.start()
+        Thread { [self] in
+            let data = errors.fileHandleForReading.readDataToEndOfFile()
+            errText.withLock { $0 = String(decoding: data, as: UTF8.self) }
+            errDone.signal()
+        }.start()
+    }
+
+    /// Waits (at most `seconds`) until a stdout line contains `fragment`; true when one did.
+    func waitForLine(containing fragment: String, seconds: Double = 30) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if lines.withLock({ $0.contains { $0.contains(fragment) } }) { return true }
+            _ = arrived.wait(timeout: .now() + 0.2)
+        }
+        return false
+    }
+
+    func signal(_ signo: Int32) { kill(process.processIdentifier, signo) }
+
+    func closeInput() { try? input.fileHandleForWriting.close() }
+
+    /// Waits for exit (closing stdin first when `closingInput`); the status, every stdout line, and stderr.
+    func finish(closingInput: Bool = false) -> (status: Int32, lines: [String], stderr: String) {
+        if closingInput { closeInput() }
+        outDone.wait()
+        errDone.wait()
+        process.waitUntilExit()
+        closeInput()
+        return (process.terminationStatus, lines.withLock { $0 }, errText.withLock { $0 })
+    }
+}
