@@ -1,0 +1,94 @@
+import CorsanoKit
+import Testing
+
+/// What the narrator says for screens and outcomes the snapshot runs do not reach.
+@Suite struct FlowNarratorTests {
+    static func narrate(_ locale: AppLocale, _ flow: String, _ events: [(String, [(String, JSONValue)])]) -> [TextBlock] {
+        var narrator = FlowNarrator(localizer: Localizer(locale: locale))
+        return events.enumerated().flatMap { i, e in
+            narrator.narrate(FlowEvent(event: e.0, flow: flow, run: "r", at: Instant(secondsSinceEpoch: Int64(i) * 60), fields: e.1))
+        }
+    }
+
+    @Test func needsCuffPairingAndNoPreparation() {
+        let blocks = Self.narrate(.en, "bp-init", [
+            ("started", [("config", ["maxAttempts": 1, "includePreparation": false])]),
+            ("step", [("step", "needsCuffPairing")]),
+            ("step", [("step", "instructions"), ("preparation", false)]),
+        ])
+        #expect(blocks == [
+            .title("Blood pressure calibration (NIBP)"), .text("Attempts available: 1", tone: .note),
+            .title("Pair a blood pressure cuff"),
+            .text("No blood pressure cuff is paired. Pair a cuff to continue.", tone: .plain),
+            .title("Before you start"),
+            .text("The bracelet is calibrated against your blood pressure cuff. You take two measurements with the cuff, sometimes a third. Each takes about 40 seconds.", tone: .plain),
+        ])
+    }
+
+    @Test func staleReadingInGermanWithAgeInDays() {
+        let blocks = Self.narrate(.de, "bp-init", [
+            ("readings", [("readings", [])]),
+            ("finished", [("result", ["kind": "cuffError", "error": ["kind": "staleReading", "age": -94_608_000]])]),
+        ])
+        #expect(blocks == [
+            .text("Es wurden keine Messwerte erfasst.", tone: .note),
+            .text("Ergebnis: Manschettenfehler, der Messwert ist 1095 Tage in die Zukunft datiert (Uhr der Manschette prüfen)", tone: .failure),
+        ])
+    }
+
+    @Test func summaryAfterTheBudgetIsSpent() {
+        let blocks = Self.narrate(.fr, "bp-init", [
+            ("step", [("step", "finalFailure")]),
+            ("finished", [("result", ["kind": "failedAfterRetries", "attemptCount": 3])]),
+        ])
+        #expect(blocks == [
+            .title("Récapitulatif du calibrage"),
+            .text("Le bracelet n’a pas pu être calibré avec ces mesures. Son plan de mesure habituel est rétabli.", tone: .plain),
+            .text("Résultat : non calibré, tentatives : 3", tone: .failure),
+        ])
+    }
+
+    @Test func wearingFailureNamesTheLastReason() {
+        let blocks = Self.narrate(.en, "wearing-opt", [
+            ("attempt", [("attempt", 3), ("succeeded", false), ("reason", ["kind": "braceletNotWornCorrectly"])]),
+            ("step", [("step", "finalFailure")]),
+            ("finished", [("result", ["kind": "failedAfterRetries", "attemptCount": 3, "lastReason": ["kind": "bleTimeout"]])]),
+        ])
+        #expect(blocks == [
+            .text("Attempt 3 failed: the bracelet is not worn correctly.", tone: .failure),
+            .title("Wearing optimization not completed"),
+            .text("No attempt reached a good enough signal. Last reason: the bracelet did not answer in time (Bluetooth timeout).", tone: .plain),
+            .text("Result: not optimized, attempts: 3, last reason: the bracelet did not answer in time (Bluetooth timeout)", tone: .failure),
+        ])
+    }
+
+    @Test func notesForPlansProfilesAndCancellation() {
+        let blocks = Self.narrate(.en, "profile-push", [
+            ("planRestored", [("previousPlan", "monitoring"), ("why", "journal")]),
+            ("profile", [("profile", "skipped"), ("forced", false)]),
+            ("finished", [("result", ["kind": "cancelledByUser"])]),
+            ("somethingNew", [("x", 1)]),
+        ])
+        #expect(blocks == [
+            .text("The bracelet's plan (monitoring) was restored after an interrupted earlier run.", tone: .note),
+            .text("The bracelet already has this profile; nothing was sent.", tone: .note),
+            .text("Result: cancelled", tone: .note),
+        ])
+    }
+
+    @Test func droppedReadingsByReason() {
+        let reading: JSONValue = ["systolic": 120, "diastolic": 80]
+        let blocks = Self.narrate(.en, "bp-init", [
+            ("cuffReadingDropped", [("reason", "duplicate"), ("reading", reading)]),
+            ("cuffReadingDropped", [("reason", "unanchored"), ("reading", reading)]),
+            ("cuffReadingDropped", [("reason", "incomplete"), ("reading", reading)]),
+            ("cuffReadingDropped", [("reason", "mystery"), ("line", "??")]),
+        ])
+        #expect(blocks == [
+            .text("Ignored a cuff reading that was already used: 120/80 mmHg, no pulse", tone: .note),
+            .text("Ignored a cuff reading whose cuff time was not converted to real time: 120/80 mmHg, no pulse", tone: .note),
+            .text("Ignored a cuff reading without a pulse: 120/80 mmHg, no pulse", tone: .note),
+            .text("Ignored a cuff reading (mystery): ??", tone: .note),
+        ])
+    }
+}
