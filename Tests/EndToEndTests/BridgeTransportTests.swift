@@ -21,6 +21,23 @@ import Testing
         await #expect(throws: BraceletError.disconnected) { _ = try await client.currentPlan() }
     }
 
+    @Test func anotherConnectionSeesAHoldAndCancellingTheHolderReleasesIt() async throws {
+        let server = try ServedSimulator(.unix, scenario: Scenario(faults: FaultScenario(holdAtStep: StepPoint(flow: "bp-init", step: "instructions"))))
+        defer { server.stop() }
+        let holder = try await server.client(clock: Self.clock)
+        let observer = try await server.client(clock: Self.clock)
+        defer { holder.shutdown(); observer.shutdown() }
+        try await holder.setPlan(.nibpCalibration)
+        let held = Task { try await holder.enterStep(flow: "bp-init", step: "instructions") }
+        try await observer.simulatorWaitUntilHeld()
+        #expect(try await observer.currentPlan() == .nibpCalibration)
+        held.cancel()
+        await #expect(throws: CancellationError.self) { try await held.value }
+        // The holder's link lives on: its restore goes through.
+        try await holder.setPlan(BraceletPlan("monitoring"))
+        #expect(try await observer.currentPlan() == BraceletPlan("monitoring"))
+    }
+
     @Test func aSilentServerTimesOutPollsAsMissedAndOtherRequestsAsDisconnects() async throws {
         let server = try ServedSimulator(.unix)
         defer { kill(server.process.processIdentifier, SIGCONT); server.stop() }

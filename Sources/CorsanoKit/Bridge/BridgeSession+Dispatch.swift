@@ -36,7 +36,7 @@ extension BridgeSession {
             try await b.announcePosition(position)
         case "sim.waitUntilHeld":
             await b.waitUntilHeld()
-            return .object([("steps", .array(b.heldSteps.map { .string($0) }))])
+            return .object([("steps", .array(b.stepsHeldSoFar.map { .string($0) }))])
         case "sim.disconnect":
             b.disconnect()
         default:

@@ -78,7 +78,7 @@ public final class SimulatedBracelet: Bracelet {
             throw disconnect()
         }
         if scenario.faults.holdAtStep?.matches(flow: flow, step: step, occurrence: n) == true {
-            try await link.hold(step: step)
+            try await link.hold(step: step, signal: state.holds)
         }
     }
 
@@ -99,9 +99,13 @@ public final class SimulatedBracelet: Bracelet {
     /// True while the link is up.
     public var isConnected: Bool { link.isUp }
 
-    /// Returns once a call is held at a step (`faults.holdAtStep`); at once when one already was.
-    public func waitUntilHeld() async { await link.waitUntilHeld() }
+    /// Returns once a call is held at a step (`faults.holdAtStep`) on any connection to this
+    /// bracelet; at once when one already was; early when the waiting task is cancelled.
+    public func waitUntilHeld() async { await state.holds.waitUntilHeld() }
 
-    /// The steps calls are held at right now.
+    /// The steps calls of this connection are held at right now.
     public var heldSteps: [String] { link.heldSteps }
+
+    /// Every step a call to this bracelet was held at, on any connection, in order.
+    public var stepsHeldSoFar: [String] { state.holds.steps }
 }

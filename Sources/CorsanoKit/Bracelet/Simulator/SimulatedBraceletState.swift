@@ -6,6 +6,8 @@ public final class SimulatedBraceletState: Sendable {
     /// The serial this state belongs to.
     public let serial: String
     private let stored: Mutex<Stored>
+    /// Holds at a step on any connection to this bracelet.
+    let holds = HoldSignal()
 
     struct Stored {
         var plan: BraceletPlan

@@ -9,8 +9,6 @@ final class SimulatedLink: Sendable {
         var up = true
         var nextID = 0
         var held: [Int: (step: String, continuation: CheckedContinuation<Void, any Error>)] = [:]
-        var holdCount = 0
-        var holdWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
     }
 
     private let state = Mutex(State())
@@ -32,49 +30,27 @@ final class SimulatedLink: Sendable {
         for c in resumed { c.resume(throwing: BraceletError.disconnected) }
     }
 
-    /// Blocks at `step` until the calling task is cancelled or the link drops.
-    /// - Throws: `CancellationError` or `BraceletError.disconnected`; never returns normally.
-    func hold(step: String) async throws {
+    /// Blocks at `step` until the calling task is cancelled or the link drops; `signal` hears
+    /// when the hold began. - Throws: `CancellationError` or `BraceletError.disconnected`; never
+    /// returns normally.
+    func hold(step: String, signal: HoldSignal) async throws {
         let id = state.withLock { s -> Int in
             s.nextID += 1
             return s.nextID
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
-                let (outcome, waiters) = state.withLock { s -> ((any Error)?, [CheckedContinuation<Void, Never>]) in
-                    if !s.up { return (BraceletError.disconnected, []) }
-                    if Task.isCancelled { return (CancellationError(), []) }
+                let outcome = state.withLock { s -> (any Error)? in
+                    if !s.up { return BraceletError.disconnected }
+                    if Task.isCancelled { return CancellationError() }
                     s.held[id] = (step, c)
-                    s.holdCount += 1
-                    defer { s.holdWaiters.removeAll() }
-                    return (nil, Array(s.holdWaiters.values))
+                    return nil
                 }
-                if let outcome { c.resume(throwing: outcome) }
-                for w in waiters { w.resume() }
+                if let outcome { c.resume(throwing: outcome) } else { signal.held(at: step) }
             }
         } onCancel: {
             let c = state.withLock { $0.held.removeValue(forKey: id)?.continuation }
             c?.resume(throwing: CancellationError())
-        }
-    }
-
-    /// Returns once some call has been held (at once when one already was), or when cancelled.
-    func waitUntilHeld() async {
-        let id = state.withLock { s -> Int in
-            s.nextID += 1
-            return s.nextID
-        }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (w: CheckedContinuation<Void, Never>) in
-                let already = state.withLock { s -> Bool in
-                    if s.holdCount > 0 || Task.isCancelled { return true }
-                    s.holdWaiters[id] = w
-                    return false
-                }
-                if already { w.resume() }
-            }
-        } onCancel: {
-            state.withLock { $0.holdWaiters.removeValue(forKey: id) }?.resume()
         }
     }
 
