@@ -90,8 +90,8 @@ enum CommandTable {
             details: "Skips the push when the bracelet already holds the same profile, unless --force.",
             options: [
                 OptionSpec("from", .path, "Profile as a JSON file (same field names)."),
-                OptionSpec("height", .integer(50...250), placeholder: "CM", "Height in cm."),
-                OptionSpec("weight", .integer(20...300), placeholder: "KG", "Weight in kg."),
+                OptionSpec("height", .integer(ProfileRules.heightCm), placeholder: "CM", "Height in cm."),
+                OptionSpec("weight", .integer(ProfileRules.weightKg), placeholder: "KG", "Weight in kg."),
                 OptionSpec("wrist", .choice(UserProfileChoices.wrist), "Wrist the bracelet is on."),
                 OptionSpec("gender", .choice(UserProfileChoices.gender), "Gender."),
                 OptionSpec("unit", .choice(UserProfileChoices.unit), "Unit preference."),

@@ -37,6 +37,10 @@ enum ErrorTranslator {
             case .unreadable(let path): return ("scenario \(path): cannot read", .noInput)
             case .invalid(let source, let message): return ("scenario \(source): \(message)", .dataError)
             }
+        case let e as ProfileFileError:
+            return (e.text, .dataError)
+        case let e as WearingOptError:
+            return (WearingOptCommand.message(e), .usage)
         case is CancellationError:
             return (nil, .interrupted)
         default:

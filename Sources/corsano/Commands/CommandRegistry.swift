@@ -7,6 +7,8 @@ enum CommandRegistry {
         "help": HelpCommand.run,
         "bp-init": BPInitCommand.run,
         "history": HistoryCommand.run,
+        "profile push": ProfilePushCommand.run,
+        "wearing-opt": WearingOptCommand.run,
         "replay-filter": ReplayFilterCommand.run,
         "completion": CompletionCommand.run,
         "cuff ingest": CuffIngestCommand.run,

@@ -1,0 +1,33 @@
+import CorsanoKit
+
+/// `corsano profile push`: validate a user profile and push it to the bracelet, skipping the
+/// push when the bracelet already holds the same one unless `--force` (issue 6; DESIGN
+/// "Subcommands", "Events": `profile`).
+///
+/// Order follows DESIGN's precedence: flags (64), the `--from` file (66, then its content 65),
+/// the state store (74), then the bracelet (69).
+enum ProfilePushCommand {
+    static let flow = "profile-push"
+
+    static func run(_ args: ParsedCommand, _ ctx: CommandContext) async throws -> ExitStatus {
+        _ = try OutputMode.choose(args, stdoutIsTerminal: ctx.stdoutIsTerminal)
+        // The caller's today: `--now` when given (the run's virtual start), else the wall clock.
+        let today = CalendarDate(utcDateOf: try args.instant("now") ?? CommandContext.wallClock())
+        let profile = try ProfileInput.profile(args, today: today)
+        let store = try StateLocation.open(args, environment: ctx.environment)
+        let session = try await BraceletConnector.connect(args, ctx, flow: nil)
+        let run = RunID.make()
+        let sink = try EventSinks.stdout(args, ctx)
+        do {
+            try await session.repairJournal(store: store, sink: sink, flow: flow, run: run, ctx)
+            let push = ProfilePush(bracelet: session.bracelet, clock: session.clock, events: sink,
+                                   profileStore: ProfileStore(store: store), run: run)
+            _ = try await push.push(profile, serial: session.identity.serial, force: args.flag("force"))
+        } catch {
+            await session.bracelet.close()
+            throw error
+        }
+        await session.bracelet.close()
+        return .success
+    }
+}

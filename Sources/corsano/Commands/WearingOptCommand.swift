@@ -1,0 +1,81 @@
+import CorsanoKit
+
+/// `corsano wearing-opt`: PPG wearing optimization on the bracelet (issue 6; seed
+/// wearing-optimization; DESIGN "Events", "Exit status", "Time").
+///
+/// Order of checks follows DESIGN's precedence: flags (64), the state store (74), then the
+/// bracelet (69: model 287-2, firmware >= 7.0), then the stored profile (64 with what to run),
+/// then the flow's result. Prompts only when stdin is a terminal; otherwise the answers come
+/// from the flags and the stored profile and every retry is taken.
+enum WearingOptCommand {
+    static let flow = "wearing-opt"
+
+    static func run(_ args: ParsedCommand, _ ctx: CommandContext) async throws -> ExitStatus {
+        let config = try options(args)
+        let mode = try OutputMode.choose(args, stdoutIsTerminal: ctx.stdoutIsTerminal)
+        let store = try StateLocation.open(args, environment: ctx.environment)
+        let session = try await BraceletConnector.connect(args, ctx, flow: flow)
+        let run = RunID.make()
+        let audit = AuditLogSink(log: AuditLog(store: store), bracelet: session.identity)
+        let sink = EventFanOut([try EventSinks.stdout(args, ctx), audit])
+        let outcome: Result<WearingOptimizationResult, any Error>
+        let signals = SignalHandling.install()
+        do {
+            try await session.repairJournal(store: store, sink: sink, flow: flow, run: run, ctx)
+            let profiles = ProfileStore(store: store)
+            // With preparation, a bracelet that already holds a profile is enough to start from;
+            // without it the seed makes the host push its own copy, so only the stored one counts.
+            var profile = try profiles.load(serial: session.identity.serial)
+            if profile == nil, config.includePreparation { profile = try await session.bracelet.readProfile() }
+            let interaction: any WearingOptInteraction = ctx.stdinIsTerminal
+                ? TerminalWearingInteraction(lines: .stdin, localizer: EventSinks.localizer(args, ctx),
+                                             prompts: mode == .text ? ctx.stdout : ctx.stderr)
+                : ScriptedWearingOptInteraction(position: config.position)
+            let optimization = WearingOptimizationFlow(
+                bracelet: session.bracelet, clock: session.clock, events: sink, interaction: interaction,
+                config: config, serial: session.identity.serial, profile: profile, profileStore: profiles, run: run)
+            outcome = await signals.run { () -> Result<WearingOptimizationResult, any Error> in
+                do { return .success(try await optimization.run()) } catch { return .failure(error) }
+            }
+        } catch {
+            outcome = .failure(error)
+        }
+        signals.uninstall()
+        await session.bracelet.close()
+        if let failure = audit.failure { throw failure }
+        return status(of: try outcome.get(), signal: signals.exitStatus)
+    }
+
+    /// The flow's config from the flags. - Throws: `UsageError` naming the flag.
+    static func options(_ args: ParsedCommand) throws -> WearingOptimizationConfig {
+        WearingOptimizationConfig(
+            maxAttempts: try args.integer("max-attempts") ?? 3,
+            includePreparation: !args.flag("no-preparation"),
+            position: args.string("position").flatMap(BraceletPosition.init(rawValue:)) ?? .seated,
+            skinTone: try args.integer("skin-tone"),
+            hairDensity: args.string("hair-density").flatMap(UserProfile.HairDensity.init(rawValue:)),
+            wrist: args.string("wrist").flatMap(UserProfile.Wrist.init(rawValue:)))
+    }
+
+    /// DESIGN "Exit status": 0, 1 failedAfterRetries, 4 braceletDisconnected, 130 / 143
+    /// cancelledByUser (SIGTERM 143; SIGINT and a declined retry 130).
+    static func status(of result: WearingOptimizationResult, signal: ExitStatus?) -> ExitStatus {
+        switch result {
+        case .success: return .success
+        case .failedAfterRetries: return .failedAfterRetries
+        case .braceletDisconnected: return .braceletDisconnected
+        case .cancelledByUser: return signal ?? .interrupted
+        }
+    }
+
+    /// The usage message of a flow that cannot start: what to run first.
+    static func message(_ error: WearingOptError) -> String {
+        switch error {
+        case .noStoredProfile(let serial):
+            return "no user profile stored for bracelet \(serial); push one first with "
+                + "'corsano profile push --from FILE' or 'corsano profile push --height CM --weight KG "
+                + "--wrist left|right --gender female|male|other --unit metric|imperial --birthdate YYYY-MM-DD "
+                + "--skin-tone 1-6 --hair-density none|low|medium|high', then run wearing-opt again"
+        }
+    }
+}
