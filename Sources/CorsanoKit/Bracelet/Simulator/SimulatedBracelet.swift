@@ -3,8 +3,8 @@ import Synchronization
 /// The in-process firmware simulator: a `Bracelet` driven by a `Scenario`, deterministic for a
 /// seed, on the client's clock (optimization progress = clock time since `startSpecialMode`).
 ///
-/// One instance is one connection: attempt, poll and step counters and the link start fresh;
-/// plan and profile live in a `SimulatedBraceletState` that `bracelet serve` keeps per serial.
+/// One instance is one connection: attempt and poll counters and the link start fresh; plan,
+/// profile and step counts live in a `SimulatedBraceletState` that `bracelet serve` keeps per serial.
 public final class SimulatedBracelet: Bracelet {
     /// The scenario this bracelet follows.
     public let scenario: Scenario
@@ -16,7 +16,6 @@ public final class SimulatedBracelet: Bracelet {
 
     struct Session {
         var rng: SplitMix64
-        var stepCounts: [String: Int] = [:]
         var planSwitchCounts: [String: Int] = [:]
         var verdicts: [Int: [Int: Bool]] = [:]
         var position: BraceletPosition = .seated
@@ -70,10 +69,7 @@ public final class SimulatedBracelet: Bracelet {
 
     public func enterStep(flow: String, step: String) async throws {
         try link.check()
-        let n = session.withLock { s in
-            s.stepCounts[flow + "/" + step, default: 0] += 1
-            return s.stepCounts[flow + "/" + step, default: 0]
-        }
+        let n = state.enter(flow: flow, step: step)
         if scenario.faults.disconnectAtStep?.matches(flow: flow, step: step, occurrence: n) == true {
             throw disconnect()
         }

@@ -13,6 +13,7 @@ public final class SimulatedBraceletState: Sendable {
         var plan: BraceletPlan
         var profile: UserProfile?
         var calibrated = false
+        var stepCounts: [String: Int] = [:]
     }
 
     /// Creates the state a scenario starts with.
@@ -31,6 +32,16 @@ public final class SimulatedBraceletState: Sendable {
     public var profile: UserProfile? {
         get { stored.withLock { $0.profile } }
         set { stored.withLock { $0.profile = newValue } }
+    }
+
+    /// Counts one more entry of `step` of `flow` on this bracelet and returns the count (1-based).
+    /// Kept with the bracelet, not the connection, so a scripted hold or disconnect at a step fires
+    /// once per served bracelet: the next run on it (a rerun, a repairing command) passes.
+    func enter(flow: String, step: String) -> Int {
+        stored.withLock { s in
+            s.stepCounts[flow + "/" + step, default: 0] += 1
+            return s.stepCounts[flow + "/" + step, default: 0]
+        }
     }
 
     /// True once a calibration attempt was accepted.

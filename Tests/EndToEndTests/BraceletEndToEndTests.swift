@@ -1,0 +1,118 @@
+import CorsanoKit
+import Foundation
+import Testing
+
+/// The bracelet port end to end: the real binary against `corsano bracelet serve` — plan safety
+/// after SIGKILL, the `exec:` transport, and the connector's choices and refusals.
+@Suite struct BraceletEndToEndTests {
+    static let now = "2026-11-29T10:00:00Z"
+    static let readings = """
+        {"systolic":121,"diastolic":79,"pulse":64,"measuredAt":"2026-11-29T10:00:40Z"}
+        {"systolic":119,"diastolic":78,"pulse":66,"measuredAt":"2026-11-29T10:01:40Z"}
+
+        """
+
+    /// Runs `body`, failing instead of hanging when it takes longer than `seconds`.
+    static func within<T: Sendable>(_ seconds: Double, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: T.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+                throw BraceletError.unavailable("gave up after \(seconds) s")
+            }
+            defer { group.cancelAll() }
+            return try #require(try await group.next())
+        }
+    }
+
+    @Test func aRunKilledInCalibrationIsRepairedByTheNextCommand() async throws {
+        let server = try ServedSimulator(.unix, scenario: Scenario(
+            serial: "JRNL-1", faults: FaultScenario(holdAtStep: StepPoint(flow: "bp-init", step: "measuring"))))
+        defer { server.stop() }
+        let state = server.directory.appendingPathComponent("state.sqlite3").path
+        let args = ["bp-init", "--bracelet", server.listening, "--state", state, "--now", Self.now, "--no-preparation", "--cuff", "-"]
+        let observer = try await server.client(clock: VirtualClock(start: Instant(secondsSinceEpoch: 0)))
+        defer { observer.shutdown() }
+
+        let doomed = try LiveCorsano(args, env: [:])
+        try await Self.within(30) { try await observer.simulatorWaitUntilHeld() }
+        #expect(try await observer.currentPlan() == .nibpCalibration)
+        doomed.signal(SIGKILL)
+        let killed = doomed.finish(closingInput: true)
+        #expect(doomed.process.terminationReason == .uncaughtSignal)
+        #expect(killed.status == SIGKILL)
+        #expect(!killed.lines.contains { $0.contains(#""event":"finished""#) })
+        // The bracelet IS still in calibration, and the journal says who left it there.
+        #expect(try await observer.currentPlan() == .nibpCalibration)
+        let entries = try PlanJournal(store: try StateStore(path: state)).openEntries()
+        #expect(entries.map(\.serial) == ["JRNL-1"])
+        #expect(entries.first?.previousPlan == BraceletPlan("monitoring"))
+        #expect(entries.first?.flow == "bp-init")
+        #expect(entries.first?.pid == doomed.process.processIdentifier)
+
+        let next = try Corsano.run(args, stdin: Self.readings)
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(next.lines.first?.hasPrefix(#"{"event":"planRestored","flow":"bp-init","#) == true)
+        #expect(next.lines.first?.hasSuffix(#""previousPlan":"monitoring","why":"journal"}"#) == true)
+        #expect(next.stderr.contains("bracelet JRNL-1 was left in plan nibpCalibration by bp-init (pid \(doomed.process.processIdentifier)"))
+        #expect(next.stderr.contains("restored plan monitoring"))
+        #expect(next.lines.last?.hasSuffix(#""result":{"kind":"success","measurementCount":2}}"#) == true)
+        #expect(try await observer.currentPlan() == BraceletPlan("monitoring"))
+        #expect(try PlanJournal(store: try StateStore(path: state)).openEntries() == [])
+    }
+
+    @Test func bpInitThroughAnExecBridgeSucceedsOnTheVirtualClock() throws {
+        let command = "exec '\(Corsano.binary.path)' bracelet serve --stdio --seed 3"
+        let r = try Corsano.run(["bp-init", "--bracelet", "exec:" + command, "--now", Self.now, "--no-state", "--no-preparation"],
+                                stdin: Self.readings)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.lines.last == #"{"event":"finished","flow":"bp-init","run":"\#(Self.run(of: r))","at":"2026-11-29T10:01:40Z","result":{"kind":"success","measurementCount":2}}"#)
+        #expect(r.lines.filter { $0.contains(#""braceletAccepted":true"#) && $0.contains(#""event":"measurement""#) }.count == 2)
+    }
+
+    @Test func bpInitThroughTCPUsesTheServedBracelet() throws {
+        let server = try ServedSimulator(.tcp, scenario: Scenario(nibp: NIBPScenario(attempts: [NIBPAttemptScript(session: false)])))
+        defer { server.stop() }
+        let r = try Corsano.run(["bp-init", "--bracelet", server.listening, "--now", Self.now, "--no-state", "--no-preparation",
+                                 "--max-attempts", "1"], stdin: Self.readings)
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.lines.last?.hasSuffix(#""result":{"kind":"failedAfterRetries","attemptCount":1}}"#) == true)
+    }
+
+    @Test func aRealBridgeRunsOnTheRealClockSoNowIsAUsageError() throws {
+        let hello = #"{"jsonrpc":"2.0","id":1,"result":{"model":"287-2","firmware":"7.4","serial":"REAL-1","simulated":false}}"#
+        let r = try Corsano.run(["bp-init", "--bracelet", "exec:printf '%s\\n' '\(hello)'; cat >/dev/null", "--now", Self.now,
+                                 "--no-state"], stdin: Self.readings)
+        #expect(r.status == 64)
+        #expect(r.stderr.contains("--now needs the virtual clock"))
+    }
+
+    @Test(arguments: [
+        (["--bracelet", "bogus:x"], [String: String](), 64, "--bracelet"),
+        (["--bracelet", "tcp:localhost"], [:], 64, "tcp:HOST:PORT"),
+        ([], ["CORSANO_BRACELET": "nonsense"], 64, "CORSANO_BRACELET"),
+        (["--clock", "real", "--now", "2026-11-29T10:00:00Z"], [:], 64, "--now"),
+        (["--bracelet", "sim:/nonexistent/scenario.json"], [:], 66, "/nonexistent/scenario.json"),
+        (["--bracelet", "unix:/tmp/corsano-nobody-here.sock"], [:], 69, "unix:/tmp/corsano-nobody-here.sock"),
+        (["--request-timeout", "0"], [:], 64, "--request-timeout"),
+    ])
+    func connectorRefusals(args: [String], env: [String: String], status: Int32, mention: String) throws {
+        let r = try Corsano.run(["bp-init", "--no-state", "--no-preparation"] + args, stdin: Self.readings, env: env)
+        #expect(r.status == status, "\(r.stderr)")
+        #expect(r.stderr.contains(mention), "\(r.stderr)")
+    }
+
+    @Test func aBadScenarioNamesFileAndField() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("corsano-bad-\(UUID().uuidString).json")
+        try Data(#"{"faults":{"holdAtStep":{"step":"measuring","occurence":2}}}"#.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let r = try Corsano.run(["bp-init", "--bracelet", "sim:" + file.path, "--no-state"], stdin: Self.readings)
+        #expect(r.status == 65)
+        #expect(r.stderr.contains("scenario \(file.path): field faults.holdAtStep.occurence: unknown field"), "\(r.stderr)")
+    }
+
+    static func run(of r: Corsano.Outcome) -> String {
+        guard let line = r.lines.first, let range = line.range(of: #""run":""#) else { return "" }
+        return String(line[range.upperBound...].prefix { $0 != "\"" })
+    }
+}
