@@ -81,7 +81,7 @@ import Testing
 
     @Test func aRealBridgeRunsOnTheRealClockSoNowIsAUsageError() throws {
         let hello = #"{"jsonrpc":"2.0","id":1,"result":{"model":"287-2","firmware":"7.4","serial":"REAL-1","simulated":false}}"#
-        let r = try Corsano.run(["bp-init", "--bracelet", "exec:printf '%s\\n' '\(hello)'; cat >/dev/null", "--now", Self.now,
+        let r = try Corsano.run(["bp-init", "--bracelet", "exec:read -r request; printf '%s\\n' '\(hello)'; cat >/dev/null", "--now", Self.now,
                                  "--no-state"], stdin: Self.readings)
         #expect(r.status == 64)
         #expect(r.stderr.contains("--now needs the virtual clock"))
