@@ -41,13 +41,13 @@ public protocol SeenSet: AnyObject {
 
 /// A seen-set for one process run (`--no-state`; `bp-init`'s per-run set).
 public final class InMemorySeenSet: SeenSet {
-    private var keys: Set<SeenKey> = []
+    private var keys = SeenKeyTable()
 
     /// Creates an empty set.
     public init() {}
 
     public func contains(_ key: SeenKey) -> Bool { keys.contains(key) }
-    public func insert(_ key: SeenKey) -> Bool { keys.insert(key).inserted }
+    public func insert(_ key: SeenKey) -> Bool { keys.insert(key) }
     public func commitPending() -> Set<SeenKey> { [] }
     /// How many keys are held.
     public var count: Int { keys.count }

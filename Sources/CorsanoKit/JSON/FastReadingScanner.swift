@@ -2,6 +2,7 @@
 /// integers, escape-free ASCII strings, booleans and null. Returns nil for anything else, and for
 /// any rejected field, so the full parser gives the verdict and the message.
 enum FastReadingScanner {
+    @inline(__always)
     static func parse(_ b: UnsafeBufferPointer<UInt8>) -> ReadingLine? {
         var i = 0
         skipSpace(b, &i)
@@ -22,7 +23,7 @@ enum FastReadingScanner {
                 let valueStart = i
                 guard let value = value(b, &i) else { return nil }
                 if let known = ReadingFields.Known.match(key) {
-                    let bit = UInt32(1) << UInt32(ReadingFields.Known.allCases.firstIndex(of: known) ?? 0)
+                    let bit = UInt32(1) << UInt32(known.rawValue)
                     guard seen & bit == 0 else { return nil }  // duplicate key: the full parser decides
                     seen |= bit
                     do { try fields.set(known, value) } catch { return nil }

@@ -8,11 +8,35 @@ import Darwin
 /// apply the same rules; `result()` checks the required ones.
 struct ReadingFields {
     /// The fields with a meaning of their own; any other name is provenance.
-    enum Known: CaseIterable {
+    enum Known: Int, CaseIterable {
         case systolic, diastolic, pulse, meanArterialPressure, measuredAt, deviceTime, receivedAt
         case isManualEntry, error
 
-        var name: String {
+        var name: String { staticName.description }
+
+        /// The known field spelled by `bytes` (an unescaped key), if any. Decided by length and
+        /// first letter, then one compare: this runs for every key of every line.
+        static func match(_ bytes: UnsafeBufferPointer<UInt8>) -> Known? {
+            guard let first = bytes.first else { return nil }
+            let candidate: Known
+            switch (bytes.count, first) {
+            case (8, UInt8(ascii: "s")): candidate = .systolic
+            case (9, UInt8(ascii: "d")): candidate = .diastolic
+            case (5, UInt8(ascii: "p")): candidate = .pulse
+            case (20, UInt8(ascii: "m")): candidate = .meanArterialPressure
+            case (10, UInt8(ascii: "m")): candidate = .measuredAt
+            case (10, UInt8(ascii: "d")): candidate = .deviceTime
+            case (10, UInt8(ascii: "r")): candidate = .receivedAt
+            case (13, UInt8(ascii: "i")): candidate = .isManualEntry
+            case (5, UInt8(ascii: "e")): candidate = .error
+            default: return nil
+            }
+            let name = candidate.staticName
+            return memcmpEqual(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount), bytes)
+                ? candidate : nil
+        }
+
+        private var staticName: StaticString {
             switch self {
             case .systolic: return "systolic"
             case .diastolic: return "diastolic"
@@ -24,16 +48,6 @@ struct ReadingFields {
             case .isManualEntry: return "isManualEntry"
             case .error: return "error"
             }
-        }
-
-        static let utf8Names: [(Known, [UInt8])] = allCases.map { ($0, Array($0.name.utf8)) }
-
-        /// The known field spelled by `bytes` (an unescaped key), if any.
-        static func match(_ bytes: UnsafeBufferPointer<UInt8>) -> Known? {
-            for (known, name) in utf8Names where name.count == bytes.count {
-                if name.withUnsafeBufferPointer({ memcmpEqual($0, bytes) }) { return known }
-            }
-            return nil
         }
     }
 
@@ -94,6 +108,7 @@ struct ReadingFields {
     }
 
     /// The line's meaning. - Throws: `ReadingLineError.missingField` for systolic or diastolic.
+    @inline(__always)
     func result() throws(ReadingLineError) -> ReadingLine {
         if let error {
             switch error {

@@ -10,6 +10,7 @@ import Foundation
 /// trap (the fuzz target calls `parse` directly).
 public enum ReadingLineParser {
     /// Parses one line (no terminator) of UTF-8 bytes.
+    @inline(__always)
     public static func parse(_ bytes: UnsafeRawBufferPointer) -> Result<ReadingLine, ReadingLineError> {
         let typed = UnsafeBufferPointer(start: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), count: bytes.count)
         if let line = FastReadingScanner.parse(typed) { return .success(line) }

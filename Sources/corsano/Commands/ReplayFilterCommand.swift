@@ -15,7 +15,7 @@ enum ReplayFilterCommand {
             seen = InMemorySeenSet()
         }
         let rejects = try options.rejectsPath.map(OutputFile.create)
-        let pass = ReplayFilterPass(filter: ReplayFilter(rules: options.rules, seen: seen),
+        var pass = ReplayFilterPass(filter: ReplayFilter(rules: options.rules, seen: seen),
                                     options: options, ctx: ctx, rejects: rejects)
         for input in inputs where try pass.process(input) == .stop { break }
         try pass.finish()

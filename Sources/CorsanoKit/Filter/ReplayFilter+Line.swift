@@ -1,0 +1,36 @@
+/// What `replay-filter` does with one input line.
+public enum LineVerdict: Equatable, Sendable {
+    /// A kept reading: write the line. `key` is its seen-set claim (nil for manual entries and
+    /// unstamped readings); with a batching seen-set it is final once the batch committed
+    /// without losing it.
+    case keep(key: SeenKey?)
+    /// A cuff-failure line (`{"error":…}`): not a reading, passed on for the consumer.
+    case cuffFailure(CuffError)
+    /// A dropped reading; `age` (seconds, negative when future) for stale/future, `detail` for invalid.
+    case drop(DropReason, age: Double? = nil, detail: String? = nil)
+    /// Not a reading line.
+    case malformed(ReadingLineError)
+}
+
+extension ReplayFilter {
+    /// Parses one line and judges its reading at `now` (UTC): the whole per-line path of
+    /// `replay-filter` inside the core, so the reading never crosses a module boundary (it is
+    /// the hot path: one call per input line).
+    /// - Parameter implausible: the `invalid` rule, applied before the host rules; returns why.
+    /// - Throws: what the seen-set throws (`StoreError`).
+    public func judge(line: UnsafeRawBufferPointer, now: Instant,
+                      implausible: (CuffReading) -> String?) throws -> LineVerdict {
+        switch ReadingLineParser.parse(line) {
+        case .failure(let error):
+            return .malformed(error)
+        case .success(.cuffFailure(let failure)):
+            return .cuffFailure(failure)
+        case .success(.reading(let reading)):
+            if let why = implausible(reading) { return .drop(.invalid, detail: why) }
+            switch try judge(reading, now: now) {
+            case .keep: return .keep(key: SeenKey(reading))
+            case .drop(let reason, let age): return .drop(reason, age: age)
+            }
+        }
+    }
+}
