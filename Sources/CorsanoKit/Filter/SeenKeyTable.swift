@@ -14,11 +14,27 @@ struct SeenKeyTable {
         static let empty = Slot(seconds: 0, packed: .max)
     }
 
-    private var slots = [Slot](repeating: .empty, count: 1 << 14)
-    private var mask = (1 << 14) - 1
+    private var slots: [Slot]
+    private var mask: Int
     private var used = 0
     private var unpackable: Set<SeenKey> = []
     private let seed = UInt64.random(in: .min ... .max)
+
+    /// Creates an empty table with room for about `minimumCapacity` keys before it grows.
+    init(minimumCapacity: Int = 1 << 13) {
+        var size = 16
+        while size * 3 < minimumCapacity * 4 { size *= 2 }
+        slots = [Slot](repeating: .empty, count: size)
+        mask = size - 1
+    }
+
+    /// Empties the table, keeping its room.
+    mutating func removeAll() {
+        guard count > 0 else { return }
+        slots.withUnsafeMutableBufferPointer { $0.update(repeating: .empty) }
+        used = 0
+        unpackable.removeAll()
+    }
 
     /// Number of keys held.
     var count: Int { used + unpackable.count }

@@ -5,10 +5,12 @@
 enum StoreSchema {
     static let migrations: [String] = [
         // 1: replay seen-set, per scope. key = instant (s, ns) AND systolic, diastolic, pulse.
-        // A missing pulse is has_pulse = 0, pulse = 0: NULL cannot be part of a unique key.
+        // Scopes are numbered so the key compares integers only; a missing pulse is
+        // has_pulse = 0, pulse = 0 (NULL cannot be part of a unique key).
         """
+        CREATE TABLE seen_scope (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
         CREATE TABLE seen_reading (
-            scope TEXT NOT NULL, seconds INTEGER NOT NULL, nanos INTEGER NOT NULL,
+            scope INTEGER NOT NULL REFERENCES seen_scope(id), seconds INTEGER NOT NULL, nanos INTEGER NOT NULL,
             systolic INTEGER NOT NULL, diastolic INTEGER NOT NULL,
             has_pulse INTEGER NOT NULL, pulse INTEGER NOT NULL,
             PRIMARY KEY (scope, seconds, nanos, systolic, diastolic, has_pulse, pulse)

@@ -17,7 +17,7 @@ public final class StoreSeenSet: SeenSet {
     private let insertStatement: StoreStatement
     private let containsStatement: StoreStatement
     private var pending: [SeenKey] = []
-    private var pendingKeys: Set<SeenKey> = []
+    private var pendingKeys = SeenKeyTable(minimumCapacity: 1024)
 
     private static let keyColumns = "scope = ?1 AND seconds = ?2 AND nanos = ?3 AND systolic = ?4 AND diastolic = ?5 AND has_pulse = ?6 AND pulse = ?7"
 
@@ -28,9 +28,12 @@ public final class StoreSeenSet: SeenSet {
         insertStatement = try store.prepare(
             "INSERT OR IGNORE INTO seen_reading (scope, seconds, nanos, systolic, diastolic, has_pulse, pulse) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
         containsStatement = try store.prepare("SELECT 1 FROM seen_reading WHERE \(Self.keyColumns) LIMIT 1")
+        try store.prepare("INSERT OR IGNORE INTO seen_scope (name) VALUES (?1)").run([.text(scope)])
+        guard let id = try store.prepare("SELECT id FROM seen_scope WHERE name = ?1").rows([.text(scope)]).first?.first?.int
+        else { throw StoreError.failed(path: store.path, message: "seen-set scope \(scope) missing") }
         // Bindings survive sqlite3_reset: the scope is bound once.
         for statement in [insertStatement, containsStatement] {
-            let rc = sqlite3_bind_text(statement.handle, 1, scope, -1, Self.transient)
+            let rc = sqlite3_bind_int64(statement.handle, 1, id)
             guard rc == SQLITE_OK else { throw store.error(rc, "bind failed") }
         }
     }
@@ -43,7 +46,7 @@ public final class StoreSeenSet: SeenSet {
     }
 
     public func insert(_ key: SeenKey) -> Bool {
-        guard pendingKeys.insert(key).inserted else { return false }
+        guard pendingKeys.insert(key) else { return false }
         pending.append(key)
         return true
     }
@@ -52,7 +55,7 @@ public final class StoreSeenSet: SeenSet {
         guard !pending.isEmpty else { return [] }
         defer {
             pending.removeAll(keepingCapacity: true)
-            pendingKeys.removeAll(keepingCapacity: true)
+            pendingKeys.removeAll()
         }
         return try store.transaction {
             var lost: Set<SeenKey> = []
@@ -78,6 +81,4 @@ public final class StoreSeenSet: SeenSet {
         if rc == SQLITE_OK { rc = sqlite3_bind_int64(h, 7, Int64(key.pulse ?? 0)) }
         guard rc == SQLITE_OK else { throw store.error(rc, "bind failed") }
     }
-
-    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 }
