@@ -64,12 +64,18 @@ import Testing
     @Test func sessionReplayAcrossTwoInvocationsSharingTheStore() throws {
         let dir = try Self.tempDir()
         let anchored = [
-            Self.line("2026-11-27T18:11:55Z", 133, 86, 71, extra: #","deviceTime":"2024-12-30T08:15:00""#),
-            Self.line("2026-11-29T05:36:55Z", 126, 84, 69, extra: #","deviceTime":"2024-12-31T19:40:00""#),
-            Self.line("2026-11-29T10:00:55Z", 128, 82, 66, extra: #","deviceTime":"2025-01-01T00:04:00""#),
-            Self.line("2026-11-29T10:00:55Z", 128, 82, 66, extra: #","deviceTime":"2025-01-01T00:04:00""#),
-            Self.line("2026-11-29T10:02:55Z", 124, 80, 64, extra: #","deviceTime":"2025-01-01T00:06:00""#),
+            #"{"systolic":133,"diastolic":86,"pulse":71,"measuredAt":"2026-11-27T18:11:55Z","deviceTime":"2024-12-30T08:15:00","isManualEntry":false}"#,
+            #"{"systolic":126,"diastolic":84,"pulse":69,"measuredAt":"2026-11-29T05:36:55Z","deviceTime":"2024-12-31T19:40:00","isManualEntry":false}"#,
+            #"{"systolic":128,"diastolic":82,"pulse":66,"measuredAt":"2026-11-29T10:00:55Z","deviceTime":"2025-01-01T00:04:00","isManualEntry":false}"#,
+            #"{"systolic":128,"diastolic":82,"pulse":66,"measuredAt":"2026-11-29T10:00:55Z","deviceTime":"2025-01-01T00:04:00","isManualEntry":false}"#,
+            #"{"systolic":124,"diastolic":80,"pulse":64,"measuredAt":"2026-11-29T10:02:55Z","deviceTime":"2025-01-01T00:06:00","isManualEntry":false}"#,
         ]
+        // `cuff ingest` with the fixture's anchor writes exactly these lines.
+        let fixture = Corsano.packageRoot.appendingPathComponent("Tests/Fixtures/jsonl/session-replay.jsonl").path
+        let ingest = try Corsano.run(["cuff", "ingest", "--anchor-device", "2025-01-01T00:03:10",
+                                      "--anchor-phone", "2026-11-29T10:00:05Z", fixture])
+        #expect(ingest.status == 0)
+        #expect(ingest.lines == anchored)
         let env = ["CORSANO_STATE": dir.appendingPathComponent("s/state.sqlite3").path]
         let m1 = try Corsano.run(["replay-filter", "--first", "--scope", "cal-1", "--requested-at", "2026-11-29T10:00:30Z",
                                   "--now", "2026-11-29T10:01:00Z"], stdin: anchored[0...3].joined(separator: "\n") + "\n", env: env)
@@ -122,6 +128,16 @@ import Testing
         #expect(strict.status == 65)
         #expect(strict.stdout == good + "\n")
         #expect(!strict.stderr.contains("<stdin>:3"))
+    }
+
+    @Test func implausibleReadingsAreDroppedAsInvalid() throws {
+        let input = Self.line("2026-11-29T10:14:00Z", 400, 80) + "\n" + Self.line("2026-11-29T10:14:00Z", 80, 90) + "\n"
+        let r = try Corsano.run(["replay-filter", "--no-state", "--now", "2026-11-29T10:15:00Z"], stdin: input)
+        #expect(r.status == 0)
+        #expect(r.stdout == "")
+        #expect(r.stderr.contains("<stdin>:1: invalid: systolic: 400 mmHg outside 50-300\n"))
+        #expect(r.stderr.contains("<stdin>:2: invalid: systolic: 80 mmHg not above diastolic 90 mmHg\n"))
+        #expect(r.stderr.contains("dropped 2 (invalid 2)"))
     }
 
     @Test func missingFileIs66AndUnusableStoreIs74() throws {

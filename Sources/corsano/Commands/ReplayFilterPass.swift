@@ -101,10 +101,9 @@ struct ReplayFilterPass {
         }
     }
 
-    /// The `invalid` rule. Until `cuff ingest`'s `ReadingValidator` is on main this checks only
-    /// systolic > diastolic (DESIGN "Validation").
+    /// The `invalid` rule: `cuff ingest`'s plausibility ranges and systolic > diastolic.
     static func implausible(_ r: CuffReading) -> String? {
-        r.systolic > r.diastolic ? nil : "systolic \(r.systolic) mmHg not above diastolic \(r.diastolic) mmHg"
+        ReadingValidator.standard.validate(r)?.reason
     }
 
     private mutating func malformed(source: String, line: Int, text: UnsafeRawBufferPointer?, why: String) -> Next {
