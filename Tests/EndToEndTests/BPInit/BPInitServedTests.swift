@@ -1,0 +1,61 @@
+import CorsanoKit
+import Foundation
+import Testing
+
+/// bp-init against `corsano bracelet serve` over a real unix socket: signals at held steps with
+/// the plan checked in the served simulator's kept state, and a run on the real clock.
+@Suite struct BPInitServedTests {
+    typealias E = BPInitE2E
+
+    /// The plan the served bracelet holds now, asked over a fresh connection.
+    static func plan(of server: ServedSimulator) async throws -> BraceletPlan {
+        let client = try await server.client(clock: VirtualClock(start: Instant(secondsSinceEpoch: 1_795_000_000)))
+        let plan = try await client.currentPlan()
+        await client.close()
+        return plan
+    }
+
+    @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))].flatMap { s in
+        ["measuring", "measurementRecorded", "retryPrompt"].map { (s.0, s.1, $0) }
+    })
+    func signalAtHeldStepRestoresTheServedBraceletsPlan(signo: Int32, status: Int32, step: String) async throws {
+        let scenario = Scenario(nibp: NIBPScenario(attempts: [NIBPAttemptScript(session: false)]),
+                                faults: FaultScenario(holdAtStep: StepPoint(flow: "bp-init", step: step)))
+        let server = try ServedSimulator(.unix, scenario: scenario)
+        defer { server.stop() }
+        let dir = try E.directory()
+        let cuff = try E.file(dir, "cuff.jsonl", E.sixReadings)
+        let state = dir.appendingPathComponent("state.sqlite3").path
+        let live = try LiveCorsano(["bp-init", "--bracelet", server.listening, "--cuff", cuff, "--state", state] + E.now,
+                                   env: [:])
+        #expect(live.waitForLine(containing: #""step":"\#(step)""#))
+        #expect(try await Self.plan(of: server) == .nibpCalibration)
+        live.signal(signo)
+        let (exit, lines, stderr) = live.finish()
+        #expect(exit == status, "\(stderr)")
+        #expect(E.result(lines) == #"{"kind":"cancelledByUser"}"#)
+        #expect(E.names(lines).suffix(3) == ["planRestored", "readings", "finished"])
+        #expect(try await Self.plan(of: server) == BraceletPlan("monitoring"))
+        #expect(try PlanJournal(store: StateStore(path: state)).openEntries().isEmpty)
+    }
+
+    @Test func realClockRunOverTheBridge() async throws {
+        let server = try ServedSimulator(.unix)
+        defer { server.stop() }
+        // Stamped a few seconds after now in real time: within the backdate and max-age rules.
+        let now = Date()
+        let stamp = { (offset: Double) in ISO8601DateFormatter().string(from: now.addingTimeInterval(offset)) }
+        let cuff = #"{"systolic":121,"diastolic":79,"pulse":64,"measuredAt":"\#(stamp(5))"}"# + "\n"
+            + #"{"systolic":124,"diastolic":80,"pulse":66,"measuredAt":"\#(stamp(10))"}"# + "\n"
+        let r = try Corsano.run(["bp-init", "--bracelet", server.listening, "--clock", "real", "--no-state"], stdin: cuff)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(E.result(r.lines) == #"{"kind":"success","measurementCount":2}"#)
+        // Real time: the events carry wall-clock stamps, not the readings' (no virtual jump).
+        let started = E.events(r.lines).first?["at"] as? String ?? ""
+        #expect(started.hasPrefix(String(stamp(0).prefix(15))))
+        #expect(try await Self.plan(of: server) == BraceletPlan("monitoring"))
+        let withNow = try Corsano.run(["bp-init", "--bracelet", server.listening, "--clock", "real", "--now",
+                                       "2026-11-29T10:00:00Z", "--no-state"], stdin: cuff)
+        #expect(withNow.status == 64)
+    }
+}
