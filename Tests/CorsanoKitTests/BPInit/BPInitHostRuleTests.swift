@@ -58,10 +58,12 @@ import Testing
             .reading(F.reading(120, 80, nil, at: "2026-11-29T10:00:40Z")),
             .reading(F.reading(120, 80, 70, deviceTime: "2025-01-01T00:04:00")),
             .invalid(line: "{\"systolic\":\"x\"}", problem: "line 3: systolic: not an integer"),
+            .reading(F.reading(80, 120, 70, at: "2026-11-29T10:00:40Z")),
             .reading(F.reading(120, 80, offset: 10)), .reading(F.reading(121, 80, offset: 20)),
         ]
         let run = try await F.run(Scenario(), items)
-        #expect(run.dropReasons == ["incomplete", "unanchored", "invalid"])
+        #expect(run.dropReasons == ["incomplete", "unanchored", "invalid", "invalid"])
+        #expect(run.named("cuffReadingDropped")[3]["problem"] == .string("systolic: 80 mmHg not above diastolic 120 mmHg"))
         #expect(run.named("cuffReadingDropped")[2]["line"] == .string("{\"systolic\":\"x\"}"))
         #expect(run.result == .success(measurementCount: 2))
     }

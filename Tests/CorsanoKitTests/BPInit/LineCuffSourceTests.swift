@@ -101,10 +101,13 @@ import Testing
     @Test func badTextNamesTheProblem() {
         #expect(throws: ManualCuffEntry.Problem.notAReading("120 80 72")) { try ManualCuffEntry.parse("120 80 72", now: Self.now) }
         #expect(throws: ManualCuffEntry.Problem.notAReading("120/80")) { try ManualCuffEntry.parse("120/80", now: Self.now) }
-        #expect(throws: ManualCuffEntry.Problem.outOfRange(field: "pulse", value: 999, range: 20...250)) {
+        #expect(throws: ManualCuffEntry.Problem.implausible(ValidationIssue(field: "pulse", message: "999 bpm outside 20-250"))) {
             try ManualCuffEntry.parse("120/80 999", now: Self.now)
         }
-        #expect(throws: ManualCuffEntry.Problem.systolicNotAboveDiastolic) { try ManualCuffEntry.parse("80/120 70", now: Self.now) }
+        #expect(throws: ManualCuffEntry.Problem.implausible(
+            ValidationIssue(field: "systolic", message: "80 mmHg not above diastolic 120 mmHg"))) {
+            try ManualCuffEntry.parse("80/120 70", now: Self.now)
+        }
         #expect(throws: ManualCuffEntry.Problem.notAReading("99999999999999999999/80 70")) {
             try ManualCuffEntry.parse("99999999999999999999/80 70", now: Self.now)
         }

@@ -43,6 +43,11 @@ extension BPInitializationFlow {
             case .invalid(let line, let problem):
                 emitDropped("invalid", [("line", .string(line)), ("problem", .string(problem))])
             case .reading(let reading):
+                if let issue = ReadingValidator.standard.validate(reading) {
+                    // Implausible values (a decoding error, a unit mix-up) are never fed.
+                    emitDropped("invalid", [("reading", reading.json()), ("problem", .string(issue.reason))])
+                    continue
+                }
                 guard reading.pulse != nil else {
                     // The SDK's CuffReading requires a pulse (DESIGN "Data on the wire").
                     emitDropped("incomplete", [("reading", reading.json())])

@@ -5,43 +5,29 @@ public enum ManualCuffEntry {
     public enum Problem: Error, Equatable, Sendable, CustomStringConvertible {
         /// Not `SYS/DIA PULSE`.
         case notAReading(String)
-        /// A number outside its range (mmHg or bpm).
-        case outOfRange(field: String, value: Int, range: ClosedRange<Int>)
-        /// Systolic must be above diastolic.
-        case systolicNotAboveDiastolic
+        /// The numbers fail the plausibility rules `cuff ingest` applies (`ReadingValidator`).
+        case implausible(ValidationIssue)
 
         public var description: String {
             switch self {
             case .notAReading(let text): return "'\(text)' is not SYS/DIA PULSE, e.g. 120/80 72"
-            case .outOfRange(let field, let value, let range):
-                return "\(field) \(value) is outside \(range.lowerBound)-\(range.upperBound)"
-            case .systolicNotAboveDiastolic: return "systolic must be above diastolic"
+            case .implausible(let issue): return issue.reason
             }
         }
     }
 
-    /// Ranges a typed value must fall in: systolic, diastolic (mmHg), pulse (bpm).
-    public static let systolicRange = 50...300, diastolicRange = 20...200, pulseRange = 20...250
-
     /// Parses `120/80 72` (spaces around `/` allowed) into a manual reading stamped `now`.
     /// - Throws: `Problem` naming what is wrong.
     public static func parse(_ text: String, now: Instant) throws(Problem) -> CuffReading {
-        let trimmed = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).joined(separator: " ")
-        let halves = trimmed.split(separator: "/", maxSplits: 1).map { $0.trimmingSpaces }
-        guard halves.count == 2, let systolic = Int(halves[0]) else { throw .notAReading(trimmed) }
-        let rest = halves[1].split(separator: " ")
-        guard rest.count == 2, let diastolic = Int(rest[0]), let pulse = Int(rest[1]) else { throw .notAReading(trimmed) }
-        for (field, value, range) in [("systolic", systolic, systolicRange), ("diastolic", diastolic, diastolicRange),
-                                      ("pulse", pulse, pulseRange)] where !range.contains(value) {
-            throw .outOfRange(field: field, value: value, range: range)
-        }
-        guard systolic > diastolic else { throw .systolicNotAboveDiastolic }
-        return CuffReading(systolic: systolic, diastolic: diastolic, pulse: pulse, measuredAt: now, isManualEntry: true)
-    }
-}
-
-extension Substring {
-    fileprivate var trimmingSpaces: String {
-        String(drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
+        let shown = text.split(whereSeparator: isSpace).joined(separator: " ")
+        // "SYS" before the slash, "DIA PULSE" after it.
+        let words = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+            .map { $0.split(whereSeparator: isSpace) }
+        guard words.count == 2, words[0].count == 1, words[1].count == 2, let systolic = Int(words[0][0]),
+              let diastolic = Int(words[1][0]), let pulse = Int(words[1][1]) else { throw .notAReading(shown) }
+        let reading = CuffReading(systolic: systolic, diastolic: diastolic, pulse: pulse, measuredAt: now, isManualEntry: true)
+        if let issue = ReadingValidator.standard.validate(reading) { throw .implausible(issue) }
+        return reading
     }
 }
