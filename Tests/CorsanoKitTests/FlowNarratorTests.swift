@@ -92,3 +92,15 @@ import Testing
         ])
     }
 }
+
+@Suite struct TypedReadingProblemTests {
+    @Test func problemsInEnglishAndGerman() {
+        let en = Localizer(locale: .en), de = Localizer(locale: .de)
+        #expect(en.describe(typedReading: .notAReading("12O/80")) == "Not understood. Type systolic/diastolic pulse, for example 120/80 72.")
+        #expect(en.describe(typedReading: .outOfRange(field: "pulse", value: 400, range: 20...250))
+                == "Pulse 400 is outside the plausible range (20 to 250).")
+        #expect(de.describe(typedReading: .outOfRange(field: "systolic", value: 30, range: 50...300))
+                == "Systolisch 30 liegt außerhalb des plausiblen Bereichs (50 bis 300).")
+        #expect(de.describe(typedReading: .systolicNotAboveDiastolic) == "Der systolische Wert muss höher sein als der diastolische Wert.")
+    }
+}

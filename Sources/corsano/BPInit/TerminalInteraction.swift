@@ -14,13 +14,12 @@ struct TerminalInteraction: BPInitInteraction {
     }
 
     func confirmRetry(nextAttempt: Int, maxAttempts: Int) async throws -> Bool {
-        let yes = Set(localizer[.answersYes].split(separator: ",").map { $0.lowercased() })
         while true {
             guard case .line(let text) = try await lines.read(prompt: localizer[.retryQuestion], to: prompts) else {
                 return false
             }
             let answer = text.trimmingSpaces.lowercased()
-            if yes.contains(answer) { return true }
+            if localizer.isYes(answer) { return true }
             if !answer.isEmpty { return false }
         }
     }
@@ -51,7 +50,7 @@ struct TypedCuffSource: CuffSource {
                 do {
                     return .reading(try ManualCuffEntry.parse(text, now: clock.now()))
                 } catch {
-                    prompts.write("corsano: \(error)\n")
+                    prompts.write("corsano: " + localizer.describe(typedReading: error) + "\n")
                     prompt = localizer[.promptTypedReading]
                 }
             }

@@ -13,10 +13,10 @@ struct TerminalWearingInteraction: WearingOptInteraction {
     func pickPreparation(_ current: PreparationChoices) async throws -> PreparationChoices {
         var c = current
         // The choices are the flags' words, which read the same in every locale.
-        c.skinTone = try await pick("1. skin tone 1-6", current: String(c.skinTone)) { Int($0).flatMap { (1...6).contains($0) ? $0 : nil } }
-        c.hairDensity = try await pick("1. hair density " + UserProfileChoices.hairDensity.joined(separator: "/"),
+        c.skinTone = try await pick("1. " + localizer[.pickSkinTone], current: String(c.skinTone)) { Int($0).flatMap { (1...6).contains($0) ? $0 : nil } }
+        c.hairDensity = try await pick("1. " + localizer[.pickHairDensity, UserProfileChoices.hairDensity.joined(separator: "/")],
                                        current: c.hairDensity.rawValue, UserProfile.HairDensity.init(rawValue:))
-        c.wrist = try await pick("1. wrist " + UserProfileChoices.wrist.joined(separator: "/"),
+        c.wrist = try await pick("1. " + localizer[.pickWrist, UserProfileChoices.wrist.joined(separator: "/")],
                                  current: c.wrist.rawValue, UserProfile.Wrist.init(rawValue:))
         return c
     }
@@ -50,7 +50,7 @@ struct TerminalWearingInteraction: WearingOptInteraction {
 
     /// Shows `text` and waits for Enter; false on end of input.
     func enter(_ text: String) async throws -> Bool {
-        try await lines.read(prompt: text + " [Enter] ", to: prompts) != .end
+        try await lines.read(prompt: text + " " + localizer[.pressEnter] + " ", to: prompts) != .end
     }
 
     /// Asks `label [current]: ` until the answer parses; Enter keeps `current`.

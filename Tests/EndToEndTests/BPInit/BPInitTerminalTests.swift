@@ -34,7 +34,7 @@ struct BPInitTerminalTests {
         #expect(r.status == 0, "\(r.stdout)")
         #expect(r.stdout.contains(#""isManualEntry":true"#))
         #expect(r.stdout.contains(#""result":{"kind":"success","measurementCount":2}"#))
-        #expect(r.stdout.contains("is not SYS/DIA PULSE"))
+        #expect(r.stdout.contains("corsano: Not understood. Type systolic/diastolic pulse, for example 120/80 72."))
     }
 
     @Test func decliningTheRetryIsCancelledByUser() throws {

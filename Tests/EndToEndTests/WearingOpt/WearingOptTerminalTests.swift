@@ -19,7 +19,8 @@ import Testing
         // skin tone 5, hair and wrist kept, strap, placement, start, retry yes, supine, start.
         let (status, shown) = try Self.onTerminal(e2e, [], answers: ["5", "", "", "", "", "", "y", "2", ""])
         #expect(status == 0, "\(shown)")
-        #expect(shown.contains("skin tone 1-6 [3]: "))
+        #expect(shown.contains("1. Skin tone, 1 (lightest) to 6 (darkest) [3]: "))
+        #expect(shown.contains("1. Hair density at the wrist (none/low/medium/high) [low]: "))
         #expect(shown.contains("Start another attempt? [y/n] "))
         #expect(shown.contains(#""why":"strapTightness","serial":"SIM-287-0001","values":{"height":172,"weight":68,"wrist":"left","gender":"female","unit":"metric","birthdate":"1990-04-01","skinTone":5,"hairDensity":"low"}"#))
         #expect(shown.contains(#""step":"armedPreparing","attempt":2,"position":"supine","instructions":["lieOnBack","armAlongsideBody"]"#))
