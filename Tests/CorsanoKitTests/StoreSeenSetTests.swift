@@ -57,6 +57,26 @@ import Testing
         #expect(try other.contains(Self.key("2026-11-29T10:00:00Z", nil)) == false)
     }
 
+    /// Keys without a packed form (values outside 0...2046) live in the wide table, still exact.
+    @Test func implausibleValuesStillDeduplicateAcrossConnections() throws {
+        let path = try Self.tempStorePath()
+        let at = RFC3339.parseInstant("2026-11-29T10:00:00Z")!
+        let keys = [SeenKey(measuredAt: at, systolic: 3000, diastolic: 80, pulse: 60),
+                    SeenKey(measuredAt: at, systolic: -1, diastolic: -2, pulse: nil),
+                    SeenKey(measuredAt: at, systolic: 120, diastolic: 80, pulse: 2047),
+                    SeenKey(measuredAt: at, systolic: 2046, diastolic: 2046, pulse: 2046)]
+        let a = try StoreSeenSet(store: StateStore(path: path), scope: "default")
+        for k in keys { #expect(try a.insert(k) == true) }
+        #expect(try a.commitPending() == [])
+        let b = try StoreSeenSet(store: StateStore(path: path), scope: "default")
+        for k in keys {
+            #expect(try b.contains(k))
+            #expect(try b.insert(k) == true)  // provisional: the commit decides
+        }
+        #expect(try b.insert(SeenKey(measuredAt: at, systolic: 3000, diastolic: 81, pulse: 60)) == true)
+        #expect(try b.commitPending() == Set(keys))
+    }
+
     @Test func uncommittedBatchIsDroppedWithTheSet() throws {
         let path = try Self.tempStorePath()
         let store = try StateStore(path: path)

@@ -6,7 +6,7 @@
 /// (double hashing), so a flood of readings in one minute scatters instead of forming one run. Keys whose values do not fit the packing
 /// (pressures or pulse outside 0...2046) go to a plain `Set`.
 struct SeenKeyTable {
-    /// seconds, and nanos (30 bits) | systolic (11) | diastolic (11) | pulse + 1 (11; 0 = none).
+    /// seconds and `SeenKey.packedWord`.
     private struct Slot: Equatable {
         var seconds: Int64
         var packed: UInt64
@@ -74,13 +74,7 @@ struct SeenKeyTable {
     }
 
     private static func pack(_ key: SeenKey) -> Slot? {
-        let limit = 2046
-        guard (0...limit).contains(key.systolic), (0...limit).contains(key.diastolic) else { return nil }
-        let pulse = key.pulse.map { $0 + 1 } ?? 0
-        guard (0...limit + 1).contains(pulse) else { return nil }
-        let packed = UInt64(UInt32(bitPattern: key.measuredAt.nanoseconds)) << 33
-            | UInt64(key.systolic) << 22 | UInt64(key.diastolic) << 11 | UInt64(pulse)
-        return Slot(seconds: key.measuredAt.secondsSinceEpoch, packed: packed)
+        key.packedWord.map { Slot(seconds: key.measuredAt.secondsSinceEpoch, packed: $0) }
     }
 
     /// First slot (4 per 64-second bin, by time) and an odd probe stride (by hash).

@@ -4,13 +4,18 @@
 /// its tables here (seen-set, plan journal, audit log, last profile).
 enum StoreSchema {
     static let migrations: [String] = [
-        // 1: replay seen-set, per scope. key = instant (s, ns) AND systolic, diastolic, pulse.
-        // Scopes are numbered so the key compares integers only; a missing pulse is
-        // has_pulse = 0, pulse = 0 (NULL cannot be part of a unique key).
+        // 1: replay seen-set, per scope. key = instant AND systolic, diastolic, pulse, stored
+        // as (seconds, SeenKey.packedWord) so the B-tree compares two integers; keys without a
+        // packed form (implausible values) spell their fields out in seen_reading_wide. Scopes
+        // are numbered; a missing pulse there is has_pulse = 0 (NULL cannot be in a unique key).
         """
         CREATE TABLE seen_scope (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
         CREATE TABLE seen_reading (
-            scope INTEGER NOT NULL REFERENCES seen_scope(id), seconds INTEGER NOT NULL, nanos INTEGER NOT NULL,
+            scope INTEGER NOT NULL, seconds INTEGER NOT NULL, packed INTEGER NOT NULL,
+            PRIMARY KEY (scope, seconds, packed)
+        ) WITHOUT ROWID;
+        CREATE TABLE seen_reading_wide (
+            scope INTEGER NOT NULL, seconds INTEGER NOT NULL, nanos INTEGER NOT NULL,
             systolic INTEGER NOT NULL, diastolic INTEGER NOT NULL,
             has_pulse INTEGER NOT NULL, pulse INTEGER NOT NULL,
             PRIMARY KEY (scope, seconds, nanos, systolic, diastolic, has_pulse, pulse)

@@ -14,25 +14,28 @@ public final class StoreSeenSet: SeenSet {
     public let store: StateStore
     /// The scope name; keys in other scopes are not seen.
     public let scope: String
-    private let insertStatement: StoreStatement
-    private let containsStatement: StoreStatement
+    /// Insert and lookup for packed keys, then for wide ones.
+    private let insertPacked: StoreStatement, containsPacked: StoreStatement
+    private let insertWide: StoreStatement, containsWide: StoreStatement
     private var pending: [SeenKey] = []
     private var pendingKeys = SeenKeyTable(minimumCapacity: 1024)
 
-    private static let keyColumns = "scope = ?1 AND seconds = ?2 AND nanos = ?3 AND systolic = ?4 AND diastolic = ?5 AND has_pulse = ?6 AND pulse = ?7"
+    private static let wideColumns = "scope = ?1 AND seconds = ?2 AND nanos = ?3 AND systolic = ?4 AND diastolic = ?5 AND has_pulse = ?6 AND pulse = ?7"
 
     /// Opens the set for `scope` in `store`. - Throws: `StoreError`.
     public init(store: StateStore, scope: String) throws {
         self.store = store
         self.scope = scope
-        insertStatement = try store.prepare(
-            "INSERT OR IGNORE INTO seen_reading (scope, seconds, nanos, systolic, diastolic, has_pulse, pulse) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
-        containsStatement = try store.prepare("SELECT 1 FROM seen_reading WHERE \(Self.keyColumns) LIMIT 1")
+        insertPacked = try store.prepare("INSERT OR IGNORE INTO seen_reading (scope, seconds, packed) VALUES (?1, ?2, ?3)")
+        containsPacked = try store.prepare("SELECT 1 FROM seen_reading WHERE scope = ?1 AND seconds = ?2 AND packed = ?3")
+        insertWide = try store.prepare(
+            "INSERT OR IGNORE INTO seen_reading_wide (scope, seconds, nanos, systolic, diastolic, has_pulse, pulse) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
+        containsWide = try store.prepare("SELECT 1 FROM seen_reading_wide WHERE \(Self.wideColumns)")
         try store.prepare("INSERT OR IGNORE INTO seen_scope (name) VALUES (?1)").run([.text(scope)])
         guard let id = try store.prepare("SELECT id FROM seen_scope WHERE name = ?1").rows([.text(scope)]).first?.first?.int
         else { throw StoreError.failed(path: store.path, message: "seen-set scope \(scope) missing") }
         // Bindings survive sqlite3_reset: the scope is bound once.
-        for statement in [insertStatement, containsStatement] {
+        for statement in [insertPacked, containsPacked, insertWide, containsWide] {
             let rc = sqlite3_bind_int64(statement.handle, 1, id)
             guard rc == SQLITE_OK else { throw store.error(rc, "bind failed") }
         }
@@ -40,9 +43,9 @@ public final class StoreSeenSet: SeenSet {
 
     public func contains(_ key: SeenKey) throws -> Bool {
         if pendingKeys.contains(key) { return true }
-        try bind(containsStatement, key)
-        defer { sqlite3_reset(containsStatement.handle) }
-        return try containsStatement.step()
+        let statement = try bind(key, packed: containsPacked, wide: containsWide)
+        defer { sqlite3_reset(statement.handle) }
+        return try statement.step()
     }
 
     public func insert(_ key: SeenKey) -> Bool {
@@ -60,25 +63,36 @@ public final class StoreSeenSet: SeenSet {
         return try store.transaction {
             var lost: Set<SeenKey> = []
             for key in pending {
-                try bind(insertStatement, key)
-                defer { sqlite3_reset(insertStatement.handle) }
-                try insertStatement.step()
+                let statement = try bind(key, packed: insertPacked, wide: insertWide)
+                defer { sqlite3_reset(statement.handle) }
+                try statement.step()
                 if store.changes != 1 { lost.insert(key) }
             }
             return lost
         }
     }
 
-    /// Binds the key columns directly (this is the per-reading hot path: no array of values).
-    private func bind(_ statement: StoreStatement, _ key: SeenKey) throws {
-        let h = statement.handle
+    /// Binds `key` to the packed statement, or to the wide one when it has no packed form, and
+    /// returns the statement bound (the per-reading hot path: no array of values).
+    private func bind(_ key: SeenKey, packed: StoreStatement, wide: StoreStatement) throws -> StoreStatement {
+        let seconds = key.measuredAt.secondsSinceEpoch
+        if let word = key.packedWord {
+            let h = packed.handle
+            sqlite3_reset(h)
+            var rc = sqlite3_bind_int64(h, 2, seconds)
+            if rc == SQLITE_OK { rc = sqlite3_bind_int64(h, 3, Int64(bitPattern: word)) }
+            guard rc == SQLITE_OK else { throw store.error(rc, "bind failed") }
+            return packed
+        }
+        let h = wide.handle
         sqlite3_reset(h)
-        var rc = sqlite3_bind_int64(h, 2, key.measuredAt.secondsSinceEpoch)
+        var rc = sqlite3_bind_int64(h, 2, seconds)
         if rc == SQLITE_OK { rc = sqlite3_bind_int64(h, 3, Int64(key.measuredAt.nanoseconds)) }
         if rc == SQLITE_OK { rc = sqlite3_bind_int64(h, 4, Int64(key.systolic)) }
         if rc == SQLITE_OK { rc = sqlite3_bind_int64(h, 5, Int64(key.diastolic)) }
         if rc == SQLITE_OK { rc = sqlite3_bind_int64(h, 6, key.pulse == nil ? 0 : 1) }
         if rc == SQLITE_OK { rc = sqlite3_bind_int64(h, 7, Int64(key.pulse ?? 0)) }
         guard rc == SQLITE_OK else { throw store.error(rc, "bind failed") }
+        return wide
     }
 }

@@ -32,6 +32,13 @@ struct InputFile {
         return InputFile(name: operand, fd: fd, owned: true)
     }
 
+    /// True for a regular file: reading it never waits for a writer, so a caller may batch
+    /// across reads (a pipe, FIFO, socket or terminal may block at any read).
+    var isRegularFile: Bool {
+        var info = stat()
+        return fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
     /// Closes the descriptor unless it is stdin.
     func close() {
         if owned { _ = systemClose(fd) }

@@ -14,6 +14,9 @@ struct ReplayFilterBatch {
     /// Reports ready for stderr (unbuffered: one write per batch).
     private var reports: [UInt8] = []
 
+    /// Bytes of kept lines held.
+    var byteCount: Int { bytes.count }
+
     mutating func keep(_ line: UnsafeRawBufferPointer, key: SeenKey?, isReading: Bool, source: String, line number: Int) {
         let start = bytes.count
         bytes.append(contentsOf: UnsafeBufferPointer(start: line.baseAddress?.assumingMemoryBound(to: UInt8.self), count: line.count))

@@ -29,6 +29,9 @@ struct ReplayFilterPass {
         self.rejects = rejects
     }
 
+    /// Largest batch of kept bytes held while reading a regular file.
+    static let fileBatchBytes = 1 << 20
+
     /// Exit status once `finish()` ran: 3 for `--first` with nothing kept, 65 after a malformed
     /// line, else 0 (filtering is normal operation).
     var status: ExitStatus {
@@ -45,11 +48,13 @@ struct ReplayFilterPass {
         let reader = LineReader(source: FileDescriptorSource(fd: input.fd))
         // Lines are judged at the wall time their bytes arrived: that of the read delivering them.
         var arrival = options.now ?? CommandContext.wallClock()
+        // A read that may block (pipe, FIFO, terminal) first commits and writes what is decided;
+        // a regular file never blocks, so its batches may span reads (fewer, larger transactions).
+        let mayBlock = !input.isRegularFile
         do {
             while true {
-                // The next read may block: commit and write what is decided first.
                 let reads = !reader.bufferedLineAvailable
-                if reads { try commitBatch() }
+                if reads, mayBlock || batch.byteCount >= Self.fileBatchBytes { try commitBatch() }
                 guard let item = try reader.next() else { break }
                 if reads, options.now == nil { arrival = CommandContext.wallClock() }
                 let next: Next
