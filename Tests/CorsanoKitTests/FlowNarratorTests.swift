@@ -94,13 +94,27 @@ import Testing
 }
 
 @Suite struct TypedReadingProblemTests {
-    @Test func problemsInEnglishAndGerman() {
+    static func problem(_ text: String) -> ManualCuffEntry.Problem? {
+        do {
+            _ = try ManualCuffEntry.parse(text, now: Instant(secondsSinceEpoch: 0))
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func problemsInEnglishAndGerman() throws {
         let en = Localizer(locale: .en), de = Localizer(locale: .de)
-        #expect(en.describe(typedReading: .notAReading("12O/80")) == "Not understood. Type systolic/diastolic pulse, for example 120/80 72.")
-        #expect(en.describe(typedReading: .outOfRange(field: "pulse", value: 400, range: 20...250))
+        #expect(en.describe(typedReading: try #require(Self.problem("12O/80")))
+                == "Not understood. Type systolic/diastolic pulse, for example 120/80 72.")
+        #expect(en.describe(typedReading: try #require(Self.problem("120/80 400")))
                 == "Pulse 400 is outside the plausible range (20 to 250).")
-        #expect(de.describe(typedReading: .outOfRange(field: "systolic", value: 30, range: 50...300))
+        #expect(de.describe(typedReading: try #require(Self.problem("30/20 60")))
                 == "Systolisch 30 liegt außerhalb des plausiblen Bereichs (50 bis 300).")
-        #expect(de.describe(typedReading: .systolicNotAboveDiastolic) == "Der systolische Wert muss höher sein als der diastolische Wert.")
+        #expect(de.describe(typedReading: try #require(Self.problem("120/10 60")))
+                == "Diastolisch 10 liegt außerhalb des plausiblen Bereichs (20 bis 200).")
+        #expect(de.describe(typedReading: try #require(Self.problem("80/120 60")))
+                == "Der systolische Wert muss höher sein als der diastolische Wert.")
+        #expect(Self.problem("120/80 72") == nil)
     }
 }
