@@ -59,3 +59,62 @@ import Testing
         #expect(withNow.status == 64)
     }
 }
+
+/// A second signal exits at once even while the first one's clean-up hangs; the plan journal
+/// then repairs the bracelet at the next command that reaches it (DESIGN "Plan safety").
+@Suite struct BPInitSecondSignalTests {
+    typealias E = BPInitE2E
+
+    @Test func secondSignalExitsAtOnceAndTheJournalRepairsLater() async throws {
+        let scenario = Scenario(faults: FaultScenario(holdAtStep: StepPoint(flow: "bp-init", step: "measuring")))
+        let server = try ServedSimulator(.unix, scenario: scenario)
+        defer { server.stop() }
+        let dir = try E.directory()
+        let cuff = try E.file(dir, "cuff.jsonl", E.ingestedSession)
+        let state = dir.appendingPathComponent("state.sqlite3").path
+        let live = try LiveCorsano(["bp-init", "--bracelet", server.listening, "--cuff", cuff, "--state", state] + E.now,
+                                   env: [:])
+        #expect(live.waitForLine(containing: #""step":"measuring""#))
+        // The bridge stops answering: the restore after the first SIGINT waits on its request.
+        try await server.suspend()
+        live.signal(SIGINT)
+        try await Task.sleep(nanoseconds: 300_000_000)
+        let began = Date()
+        live.signal(SIGINT)
+        let (exit, lines, _) = live.finish()
+        #expect(exit == 130)
+        #expect(Date().timeIntervalSince(began) < 5)  // not the 10 s request timeout
+        #expect(!E.names(lines).contains("finished"))
+        // Nothing restored the plan from this process: the journal entry is still open.
+        #expect(try PlanJournal(store: StateStore(path: state)).openEntries().map(\.previousPlan) == [BraceletPlan("monitoring")])
+        kill(server.process.processIdentifier, SIGCONT)
+    }
+
+    @Test func runKilledMidFlowIsRepairedByTheNextRun() async throws {
+        let scenario = Scenario(faults: FaultScenario(holdAtStep: StepPoint(flow: "bp-init", step: "measuring")))
+        let server = try ServedSimulator(.unix, scenario: scenario)
+        defer { server.stop() }
+        let dir = try E.directory()
+        let cuff = try E.file(dir, "cuff.jsonl", E.ingestedSession)
+        let state = dir.appendingPathComponent("state.sqlite3").path
+        let args = ["bp-init", "--bracelet", server.listening, "--cuff", cuff, "--state", state] + E.now
+        let killed = try LiveCorsano(args, env: [:])
+        #expect(killed.waitForLine(containing: #""step":"measuring""#))
+        killed.signal(SIGKILL)
+        _ = killed.finish()
+        #expect(try await BPInitServedTests.plan(of: server) == .nibpCalibration)
+        // The next run repairs first (planRestored why=journal, a notice on stderr); the hold is
+        // per connection, so it too stops at measuring, and SIGTERM ends it cleanly.
+        let next = try LiveCorsano(args, env: [:])
+        #expect(next.waitForLine(containing: #""step":"measuring""#))
+        next.signal(SIGTERM)
+        let (status, lines, stderr) = next.finish()
+        #expect(status == 143)
+        #expect(lines.first { $0.contains(#""event":"planRestored""#) }?.contains(#""why":"journal""#) == true)
+        #expect(stderr.contains("restored plan monitoring"))
+        #expect(try await BPInitServedTests.plan(of: server) == BraceletPlan("monitoring"))
+        #expect(try PlanJournal(store: StateStore(path: state)).openEntries().isEmpty)
+        let history = try Corsano.run(["history", "--state", state])
+        #expect(history.stdout.contains("did not finish (killed)"))
+    }
+}
