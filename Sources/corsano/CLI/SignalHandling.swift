@@ -37,7 +37,8 @@ final class SignalHandling: @unchecked Sendable {
         }
         sources = made
         for (source, signo) in zip(sources, signals) {
-            source.setEventHandler { [weak self] in self?.deliver(signo) }
+            // `data` counts the signals since the last call: two sent back to back may arrive as one event.
+            source.setEventHandler { [weak self, source] in self?.deliver(signo, count: source.data) }
             source.resume()
         }
     }
@@ -71,11 +72,11 @@ final class SignalHandling: @unchecked Sendable {
         signal(SIGTERM, SIG_DFL)
     }
 
-    private func deliver(_ signo: Int32) {
+    private func deliver(_ signo: Int32, count: UInt) {
         let cancel = state.withLock { s -> (@Sendable () -> Void)?? in
             if s.received != nil { return .none }  // second signal
             s.received = signo
-            return .some(s.cancel)
+            return count > 1 ? .none : .some(s.cancel)
         }
         guard let cancel else {
             OutputWriter.stdout.flush()
