@@ -45,6 +45,10 @@ func dispatch(_ parsed: ParsedCommand, _ handler: CommandHandler, _ ctx: Command
     do {
         return try await handler(parsed, ctx)
     } catch {
+        if let l = LocalizedDiagnostics.localizer(for: parsed, ctx), let text = LocalizedDiagnostics.message(for: error, l) {
+            ctx.diagnose(text)
+            return ErrorTranslator.translate(error).status
+        }
         return report(error, ctx)
     }
 }

@@ -19,7 +19,8 @@ extension FlowNarrator {
         case "measuring":
             let index = event["index"]?.intValue ?? measurementsThisAttempt + 1
             let attempt = event["attempt"]?.intValue ?? attemptsFinished + 1
-            return [.title(l[.bpMeasuringTitle, index, attempt]), .text(l[.bpPressStart], tone: .action)]
+            return [.title(l[.bpMeasuringTitle, index, attempt]), .text(l[.bpPressStart], tone: .action),
+                    .text(l[.bpWaitingForCuff], tone: .note)]
         case "measurementRecorded":
             return [.text(l[.bpMeasurementRecorded], tone: .plain)]
         case "retryPrompt":

@@ -59,5 +59,5 @@ public enum L10nKey: String, CaseIterable, Sendable {
 
     // Errors a user sees at a prompt or at start
     case errorTypedReading, errorSystolicNotAboveDiastolic, errorValueOutOfRange, fieldSystolic, fieldDiastolic, fieldPulse
-    case errorBraceletUnavailable, errorWrongModel, errorFirmwareTooOld, errorCuffTimeout
+    case errorBraceletUnavailable, errorWrongModel, errorFirmwareTooOld
 }

@@ -116,7 +116,6 @@ extension StringTables {
         case .errorBraceletUnavailable: return "السوار غير متاح: {1}"
         case .errorWrongModel: return "هذا السوار من طراز {1}؛ يلزم طراز 287-2."
         case .errorFirmwareTooOld: return "البرنامج الثابت للسوار {1} قديم جدًا؛ يتطلب تحسين الارتداء الإصدار 7.0 أو أحدث."
-        case .errorCuffTimeout: return "لم تصل أي قراءة من الكفة خلال {1}."
         }
     }
 }

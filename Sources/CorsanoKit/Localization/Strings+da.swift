@@ -116,7 +116,6 @@ extension StringTables {
         case .errorBraceletUnavailable: return "Armbåndet er ikke tilgængeligt: {1}"
         case .errorWrongModel: return "Dette armbånd er en {1}; der kræves en 287-2."
         case .errorFirmwareTooOld: return "Armbåndets firmware {1} er for gammel; optimering af bæreposition kræver firmware 7.0 eller nyere."
-        case .errorCuffTimeout: return "Der kom ingen måling fra manchetten inden for {1}."
         }
     }
 }

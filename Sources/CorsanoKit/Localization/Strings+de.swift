@@ -116,7 +116,6 @@ extension StringTables {
         case .errorBraceletUnavailable: return "Das Armband ist nicht verfügbar: {1}"
         case .errorWrongModel: return "Dieses Armband ist ein {1}; erforderlich ist ein 287-2."
         case .errorFirmwareTooOld: return "Die Firmware {1} des Armbands ist zu alt; die Trageoptimierung benötigt Firmware 7.0 oder neuer."
-        case .errorCuffTimeout: return "Innerhalb von {1} kam kein Messwert der Manschette."
         }
     }
 }

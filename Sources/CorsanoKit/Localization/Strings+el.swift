@@ -116,7 +116,6 @@ extension StringTables {
         case .errorBraceletUnavailable: return "Το βραχιόλι δεν είναι διαθέσιμο: {1}"
         case .errorWrongModel: return "Αυτό το βραχιόλι είναι {1}· απαιτείται 287-2."
         case .errorFirmwareTooOld: return "Το υλικολογισμικό {1} του βραχιολιού είναι πολύ παλιό· η βελτιστοποίηση εφαρμογής απαιτεί υλικολογισμικό 7.0 ή νεότερο."
-        case .errorCuffTimeout: return "Δεν ελήφθη μέτρηση από την περιχειρίδα μέσα σε {1}."
         }
     }
 }

@@ -117,7 +117,6 @@ extension StringTables {
         case .errorBraceletUnavailable: return "The bracelet is not available: {1}"
         case .errorWrongModel: return "This bracelet is a {1}; a 287-2 is required."
         case .errorFirmwareTooOld: return "Bracelet firmware {1} is too old; wearing optimization needs firmware 7.0 or later."
-        case .errorCuffTimeout: return "No cuff reading arrived within {1}."
         }
     }
 }

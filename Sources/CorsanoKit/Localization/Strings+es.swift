@@ -116,7 +116,6 @@ extension StringTables {
         case .errorBraceletUnavailable: return "La pulsera no está disponible: {1}"
         case .errorWrongModel: return "Esta pulsera es un modelo {1}; se necesita un 287-2."
         case .errorFirmwareTooOld: return "El firmware {1} de la pulsera es demasiado antiguo; la optimización del ajuste requiere la versión 7.0 o posterior."
-        case .errorCuffTimeout: return "No ha llegado ninguna lectura del manguito en {1}."
         }
     }
 }

@@ -116,7 +116,6 @@ extension StringTables {
         case .errorBraceletUnavailable: return "Ranneke ei ole käytettävissä: {1}"
         case .errorWrongModel: return "Tämä ranneke on malli {1}; tarvitaan malli 287-2."
         case .errorFirmwareTooOld: return "Rannekkeen laiteohjelmisto {1} on liian vanha; käyttöasennon optimointi vaatii laiteohjelmiston 7.0 tai uudemman."
-        case .errorCuffTimeout: return "Mansetin mittaustulosta ei saatu ajassa {1}."
         }
     }
 }

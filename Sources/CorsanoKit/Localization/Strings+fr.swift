@@ -116,7 +116,6 @@ extension StringTables {
         case .errorBraceletUnavailable: return "Le bracelet n’est pas disponible : {1}"
         case .errorWrongModel: return "Ce bracelet est un {1} ; un 287-2 est nécessaire."
         case .errorFirmwareTooOld: return "Le micrologiciel {1} du bracelet est trop ancien ; l’optimisation du port nécessite la version 7.0 ou ultérieure."
-        case .errorCuffTimeout: return "Aucune mesure du brassard n’est arrivée dans un délai de {1}."
         }
     }
 }

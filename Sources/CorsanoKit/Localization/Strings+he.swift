@@ -116,7 +116,6 @@ extension StringTables {
         case .errorBraceletUnavailable: return "הצמיד אינו זמין: {1}"
         case .errorWrongModel: return "הצמיד הזה הוא {1}; נדרש 287-2."
         case .errorFirmwareTooOld: return "הקושחה {1} של הצמיד ישנה מדי; מיטוב הענידה דורש קושחה 7.0 ומעלה."
-        case .errorCuffTimeout: return "לא התקבלה תוצאה מהשרוול בתוך {1}."
         }
     }
 }

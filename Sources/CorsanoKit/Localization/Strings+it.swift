@@ -116,7 +116,6 @@ extension StringTables {
         case .errorBraceletUnavailable: return "Il braccialetto non è disponibile: {1}"
         case .errorWrongModel: return "Questo braccialetto è un {1}; è necessario un 287-2."
         case .errorFirmwareTooOld: return "Il firmware {1} del braccialetto è troppo vecchio; l’ottimizzazione dell’indossamento richiede il firmware 7.0 o successivo."
-        case .errorCuffTimeout: return "Nessuna misurazione del bracciale è arrivata entro {1}."
         }
     }
 }

@@ -116,7 +116,6 @@ extension StringTables {
         case .errorBraceletUnavailable: return "სამაჯური მიუწვდომელია: {1}"
         case .errorWrongModel: return "ეს სამაჯური არის {1}; საჭიროა 287-2."
         case .errorFirmwareTooOld: return "სამაჯურის ჩაშენებული პროგრამა {1} ძალიან ძველია; ტარების ოპტიმიზაციას 7.0 ან უფრო ახალი ვერსია სჭირდება."
-        case .errorCuffTimeout: return "{1}-ის განმავლობაში მანჟეტიდან ჩვენება არ მოსულა."
         }
     }
 }

@@ -116,7 +116,6 @@ extension StringTables {
         case .errorBraceletUnavailable: return "Armbåndet er ikke tilgjengelig: {1}"
         case .errorWrongModel: return "Dette armbåndet er en {1}; det kreves en 287-2."
         case .errorFirmwareTooOld: return "Armbåndets fastvare {1} er for gammel; optimalisering av bæreposisjon krever fastvare 7.0 eller nyere."
-        case .errorCuffTimeout: return "Ingen måling fra mansjetten kom innen {1}."
         }
     }
 }

@@ -116,7 +116,6 @@ extension StringTables {
         case .errorBraceletUnavailable: return "De armband is niet beschikbaar: {1}"
         case .errorWrongModel: return "Deze armband is een {1}; een 287-2 is vereist."
         case .errorFirmwareTooOld: return "Firmware {1} van de armband is te oud; draagoptimalisatie vereist firmware 7.0 of nieuwer."
-        case .errorCuffTimeout: return "Binnen {1} is geen meetwaarde van de manchet binnengekomen."
         }
     }
 }

@@ -116,7 +116,6 @@ extension StringTables {
         case .errorBraceletUnavailable: return "Opaska jest niedostępna: {1}"
         case .errorWrongModel: return "Ta opaska to model {1}; wymagany jest model 287-2."
         case .errorFirmwareTooOld: return "Oprogramowanie sprzętowe opaski {1} jest zbyt stare; optymalizacja noszenia wymaga wersji 7.0 lub nowszej."
-        case .errorCuffTimeout: return "W ciągu {1} nie nadszedł żaden wynik z mankietu."
         }
     }
 }

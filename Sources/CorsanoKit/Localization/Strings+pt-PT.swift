@@ -116,7 +116,6 @@ extension StringTables {
         case .errorBraceletUnavailable: return "A pulseira não está disponível: {1}"
         case .errorWrongModel: return "Esta pulseira é um modelo {1}; é necessário um 287-2."
         case .errorFirmwareTooOld: return "O firmware {1} da pulseira é demasiado antigo; a otimização do uso requer o firmware 7.0 ou posterior."
-        case .errorCuffTimeout: return "Não chegou nenhuma medição da braçadeira em {1}."
         }
     }
 }

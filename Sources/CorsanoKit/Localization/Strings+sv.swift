@@ -116,7 +116,6 @@ extension StringTables {
         case .errorBraceletUnavailable: return "Armbandet är inte tillgängligt: {1}"
         case .errorWrongModel: return "Det här armbandet är en {1}; en 287-2 krävs."
         case .errorFirmwareTooOld: return "Armbandets firmware {1} är för gammal; optimering av bärposition kräver firmware 7.0 eller senare."
-        case .errorCuffTimeout: return "Inget mätvärde från manschetten kom inom {1}."
         }
     }
 }
