@@ -1,15 +1,23 @@
 import Foundation
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Runs a user's command with `sh -c` (DESIGN: `--cuff-cmd`, `--cuff-paired-cmd`, `--pair-cmd`):
 /// stdin from /dev/null, stdout captured, stderr passed through. Cancellable, with an optional
-/// real-time limit; either ends the wait at once and terminates the shell.
+/// real-time limit; either ends the wait at once and terminates the command.
+///
+/// Spawned with `posix_spawn` in its own process group, with SIGINT, SIGTERM and SIGPIPE back to
+/// their defaults (this process ignores them while a flow runs, and ignored signals are
+/// inherited), so SIGTERM to the group ends the shell and everything it started.
 enum ShellCommand {
     /// How a run ended.
     enum Outcome: Equatable {
         /// The shell exited (or was killed by a signal: 128 + signal); its whole stdout.
         case exited(status: Int32, output: [UInt8])
-        /// The limit passed first; the shell was terminated.
+        /// The limit passed first; the command was terminated.
         case timedOut
         /// The shell could not be started, with why.
         case failedToStart(String)
@@ -17,71 +25,118 @@ enum ShellCommand {
 
     /// Runs `command`, waiting at most `timeout` when given. - Throws: `CancellationError`.
     static func run(_ command: String, timeout: Duration?) async throws -> Outcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        process.standardInput = FileHandle.nullDevice
-        let output = Pipe()
-        process.standardOutput = output
-        let once = Once()
+        let once = Once<Outcome>()
+        let started = Mutex<pid_t>(0)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Outcome, any Error>) in
                 once.arm(continuation)
-                do {
-                    try process.run()
-                } catch {
-                    once.resume(.success(.failedToStart(String(describing: error))))
+                let spawned = spawn(command)
+                guard case .success(let (child, output)) = spawned else {
+                    if case .failure(let why) = spawned { once.resume(.success(.failedToStart(why.message))) }
                     return
                 }
-                if Task.isCancelled { process.terminate() ; once.resume(.failure(CancellationError())) }
+                started.withLock { $0 = child }
+                if Task.isCancelled, once.resume(.failure(CancellationError())) { kill(-child, SIGTERM) }
                 Thread {
-                    let data = output.fileHandleForReading.readDataToEndOfFile()
-                    process.waitUntilExit()
-                    let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus
-                                                                              : process.terminationStatus
-                    once.resume(.success(.exited(status: status, output: [UInt8](data))))
+                    let bytes = readAll(output)
+                    var status: Int32 = 0
+                    while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+                    let code = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+                    once.resume(.success(.exited(status: code, output: bytes)))
                 }.start()
                 if let timeout {
                     let (seconds, attoseconds) = timeout.components
                     let nanos = Int(clamping: max(0, seconds) * 1_000_000_000 + attoseconds / 1_000_000_000)
                     DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanos)) {
-                        if once.resume(.success(.timedOut)) { process.terminate() }
+                        if once.resume(.success(.timedOut)) { kill(-child, SIGTERM) }
                     }
                 }
             }
         } onCancel: {
-            if once.resume(.failure(CancellationError())), process.isRunning { process.terminate() }
+            let pid = started.withLock { $0 }
+            if once.resume(.failure(CancellationError())), pid > 0 { kill(-pid, SIGTERM) }
         }
     }
 
-    /// Resumes a continuation exactly once, from whichever side finishes first.
-    private final class Once: Sendable {
-        private let slot = Mutex<(armed: CheckedContinuation<Outcome, any Error>?, pending: Result<Outcome, any Error>?)>((nil, nil))
+    private struct SpawnError: Error { let message: String }
 
-        func arm(_ continuation: CheckedContinuation<Outcome, any Error>) {
-            let early = slot.withLock { s -> Result<Outcome, any Error>? in
-                if let p = s.pending { return p }
-                s.armed = continuation
-                return nil
-            }
-            if let early { continuation.resume(with: early) }
+    /// Starts `sh -c command` in a new process group; its pid and the read end of its stdout.
+    private static func spawn(_ command: String) -> Result<(pid_t, Int32), SpawnError> {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { return .failure(SpawnError(message: String(cString: strerror(errno)))) }
+        var attrs = posix_spawnattr_t()
+        var actions = posix_spawn_file_actions_t()
+        posix_spawnattr_init(&attrs)
+        posix_spawn_file_actions_init(&actions)
+        defer {
+            posix_spawnattr_destroy(&attrs)
+            posix_spawn_file_actions_destroy(&actions)
         }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signo in [SIGINT, SIGTERM, SIGPIPE] { sigaddset(&defaults, signo) }
+        posix_spawnattr_setsigdefault(&attrs, &defaults)
+        posix_spawnattr_setpgroup(&attrs, 0)
+        posix_spawnattr_setflags(&attrs, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF))
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
+        posix_spawn_file_actions_addclose(&actions, fds[0])
+        posix_spawn_file_actions_addclose(&actions, fds[1])
+        let words: [String] = ["/bin/sh", "-c", command]
+        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, "/bin/sh", &actions, &attrs, argv, environ)
+        close(fds[1])
+        guard rc == 0 else {
+            close(fds[0])
+            return .failure(SpawnError(message: String(cString: strerror(rc))))
+        }
+        return .success((pid, fds[0]))
+    }
 
-        /// True when this call was the one that resumed.
-        @discardableResult
-        func resume(_ result: Result<Outcome, any Error>) -> Bool {
-            let (continuation, first) = slot.withLock { s -> (CheckedContinuation<Outcome, any Error>?, Bool) in
-                if let c = s.armed {
-                    s.armed = nil
-                    s.pending = result
-                    return (c, true)
-                }
-                if s.pending != nil { return (nil, false) }
-                s.pending = result  // cancelled before armed
-                return (nil, true)
-            }
-            continuation?.resume(with: result)
-            return first
+    /// Every byte from `fd` until end of input; closes it.
+    private static func readAll(_ fd: Int32) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n > 0 { bytes += chunk[0..<n] } else if n < 0, errno == EINTR { continue } else { break }
         }
+        close(fd)
+        return bytes
+    }
+}
+
+/// Resumes a continuation exactly once, from whichever side finishes first.
+final class Once<Value: Sendable>: Sendable {
+    private let slot = Mutex<(armed: CheckedContinuation<Value, any Error>?, done: Bool, early: Result<Value, any Error>?)>(
+        (nil, false, nil))
+
+    /// Hands over the continuation; resumes it at once when a result came first.
+    func arm(_ continuation: CheckedContinuation<Value, any Error>) {
+        let early = slot.withLock { s -> Result<Value, any Error>? in
+            if let e = s.early { return e }
+            s.armed = continuation
+            return nil
+        }
+        if let early { continuation.resume(with: early) }
+    }
+
+    /// True when this call was the one that resumed (or will resume, once armed).
+    @discardableResult
+    func resume(_ result: Result<Value, any Error>) -> Bool {
+        let (continuation, first) = slot.withLock { s -> (CheckedContinuation<Value, any Error>?, Bool) in
+            if s.done { return (nil, false) }
+            s.done = true
+            if let c = s.armed {
+                s.armed = nil
+                return (c, true)
+            }
+            s.early = result
+            return (nil, true)
+        }
+        continuation?.resume(with: result)
+        return first
     }
 }

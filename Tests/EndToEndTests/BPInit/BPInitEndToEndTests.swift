@@ -133,6 +133,19 @@ import Testing
         #expect(E.result(failing.lines) == #"{"error":{"kind":"noReading"},"kind":"cuffError"}"#)
     }
 
+    @Test func cuffTimeoutEndsASilentWaitAsNoReading() throws {
+        let began = Date()
+        let slow = try Corsano.run(["bp-init", "--no-state", "--cuff-cmd", "sleep 30", "--cuff-timeout", "1"])
+        #expect(slow.status == 3)
+        #expect(slow.stderr.contains("--cuff-cmd gave no reading within --cuff-timeout"))
+        #expect(E.result(slow.lines) == #"{"error":{"kind":"noReading"},"kind":"cuffError"}"#)
+        let silent = try LiveCorsano(["bp-init", "--no-state", "--cuff-timeout", "1"], env: [:])
+        let (status, lines, _) = silent.finish()  // stdin stays open and silent until the exit
+        #expect(status == 3)
+        #expect(E.result(lines) == #"{"error":{"kind":"noReading"},"kind":"cuffError"}"#)
+        #expect(Date().timeIntervalSince(began) < 20)
+    }
+
     @Test func retriesAndExhaustedBudgetExitOne() throws {
         let dir = try E.directory()
         let scenario = try E.file(dir, "s.json", #"{"nibp":{"attempts":[{"session":false},{"session":false},{"session":false}]}}"#)

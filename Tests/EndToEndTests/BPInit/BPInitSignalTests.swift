@@ -48,6 +48,19 @@ import Testing
         #expect(lines.contains { $0.contains(#""event":"planRestored""#) })
     }
 
+    @Test func signalWhileTheCuffCommandRunsEndsItToo() throws {
+        let live = try LiveCorsano(["bp-init", "--no-state", "--cuff-cmd", "sleep 30; echo late"], env: [:])
+        #expect(live.waitForLine(containing: #""step":"measuring""#))
+        Thread.sleep(forTimeInterval: 0.2)
+        let began = Date()
+        live.signal(SIGINT)
+        // finish() reads stderr to its end: a surviving `sleep` would hold it open for 30 s.
+        let (exit, lines, _) = live.finish()
+        #expect(exit == 130)
+        #expect(E.result(lines) == #"{"kind":"cancelledByUser"}"#)
+        #expect(Date().timeIntervalSince(began) < 10)
+    }
+
     @Test(arguments: steps)
     func disconnectAtStepIsBraceletDisconnected(step: String) throws {
         let dir = try E.directory()
