@@ -88,6 +88,12 @@ public final class CuffIngester {
         while !stopped, let item = try reader.next() {
             switch item {
             case .line(let number, let bytes):
+                // Hot path: a reading line goes straight to `accept`, no record/outcome wrapping
+                // (copying those enums cost more than parsing); other lines take the general path.
+                if !ble, case .success(.reading(var reading)) = ReadingLineParser.parse(bytes) {
+                    try accept(&reading, source: name, line: number) { String(decoding: bytes, as: UTF8.self) }
+                    continue
+                }
                 let record = ble ? Self.bleRecord(bytes) : Self.jsonRecord(bytes)
                 try handle(record, source: name, line: number) { String(decoding: bytes, as: UTF8.self) }
             case .tooLong(let number, let count):
@@ -119,27 +125,36 @@ public final class CuffIngester {
     /// Counts and routes one record's result.
     private func handle(_ result: Result<IngestRecord, IngestIssue>, source: String, line: Int,
                         raw: () -> String) throws {
-        let outcome: IngestNormalizer.Outcome
         switch result {
-        case .success(let record): outcome = normalizer.finish(record)
-        case .failure(let issue): outcome = .reject(issue.reason)
-        }
-        switch outcome {
-        case .none:
+        case .success(.none):
             return
-        case .write(let reading, let notes):
-            counts.read += 1
-            for note in notes { try sink.note(source: source, line: line, message: note) }
-            try sink.write(reading)
-            counts.written += 1
-        case .skip(let why):
+        case .success(.reading(var reading)):
+            try accept(&reading, source: source, line: line, raw: raw)
+        case .success(.skipped(let why)):
             counts.read += 1
             counts.skipped[why, default: 0] += 1
-        case .reject(let reason):
+        case .failure(let issue):
             counts.read += 1
-            counts.rejected += 1
-            try sink.reject(IngestReject(source: source, line: line, reason: reason, raw: raw()))
-            if strict { stopped = true }
+            try reject(issue.reason, source: source, line: line, raw: raw)
         }
+    }
+
+    /// Finishes, counts and writes (or rejects) one reading.
+    private func accept(_ reading: inout CuffReading, source: String, line: Int, raw: () -> String) throws {
+        counts.read += 1
+        switch normalizer.finish(reading: &reading) {
+        case .keep(let note):
+            if let note { try sink.note(source: source, line: line, message: note) }
+            try sink.write(reading)
+            counts.written += 1
+        case .reject(let reason):
+            try reject(reason, source: source, line: line, raw: raw)
+        }
+    }
+
+    private func reject(_ reason: String, source: String, line: Int, raw: () -> String) throws {
+        counts.rejected += 1
+        try sink.reject(IngestReject(source: source, line: line, reason: reason, raw: raw()))
+        if strict { stopped = true }
     }
 }

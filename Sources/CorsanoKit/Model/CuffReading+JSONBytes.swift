@@ -58,7 +58,16 @@ extension CuffReading {
 public enum JSONBytes {
     /// Appends `value` in decimal.
     public static func appendInt(_ value: Int, to out: inout [UInt8]) {
-        RFC3339.appendPadded(value, 1, &out)
+        switch value {
+        case 0..<10:
+            out.append(UInt8(48 + value))
+        case 10..<100:
+            out.append(UInt8(48 + value / 10)); out.append(UInt8(48 + value % 10))
+        case 100..<1000:
+            out.append(UInt8(48 + value / 100)); out.append(UInt8(48 + value / 10 % 10)); out.append(UInt8(48 + value % 10))
+        default:
+            RFC3339.appendPadded(value, 1, &out)
+        }
     }
 
     /// Appends `s` quoted, escaping `"`, `\` and control characters as `JSONString.append` does.

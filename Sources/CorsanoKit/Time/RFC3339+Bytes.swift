@@ -26,12 +26,25 @@ extension RFC3339 {
     }
 
     private static func appendStamp(_ y: Int, _ mo: Int, _ d: Int, _ h: Int, _ mi: Int, _ s: Int, to out: inout [UInt8]) {
-        appendPadded(y, 4, &out); out.append(UInt8(ascii: "-"))
-        appendPadded(mo, 2, &out); out.append(UInt8(ascii: "-"))
-        appendPadded(d, 2, &out); out.append(UInt8(ascii: "T"))
-        appendPadded(h, 2, &out); out.append(UInt8(ascii: ":"))
-        appendPadded(mi, 2, &out); out.append(UInt8(ascii: ":"))
-        appendPadded(s, 2, &out)
+        guard (0...9999).contains(y) else {
+            // Outside four-digit years (never produced from parsed input): the general path.
+            appendPadded(y, 4, &out); out.append(UInt8(ascii: "-"))
+            appendPadded(mo, 2, &out); out.append(UInt8(ascii: "-"))
+            appendPadded(d, 2, &out); out.append(UInt8(ascii: "T"))
+            appendPadded(h, 2, &out); out.append(UInt8(ascii: ":"))
+            appendPadded(mi, 2, &out); out.append(UInt8(ascii: ":"))
+            appendPadded(s, 2, &out)
+            return
+        }
+        // One 19-byte block written on the stack and appended once (the ingest hot path).
+        var block: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &block) { b in
+            func two(_ v: Int, _ at: Int) { b[at] = UInt8(48 + v / 10 % 10); b[at + 1] = UInt8(48 + v % 10) }
+            two(y / 100, 0); two(y, 2); b[4] = UInt8(ascii: "-")
+            two(mo, 5); b[7] = UInt8(ascii: "-"); two(d, 8); b[10] = UInt8(ascii: "T")
+            two(h, 11); b[13] = UInt8(ascii: ":"); two(mi, 14); b[16] = UInt8(ascii: ":"); two(s, 17)
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: b[0..<19]))
+        }
     }
 
     /// Appends a non-negative `value` zero-padded to `width` digits (more digits when larger);

@@ -97,3 +97,12 @@ import Testing
         #expect(RFC3339.parseNaive("0099-02-03T04:05:06")?.description == "0099-02-03T04:05:06")
     }
 }
+
+@Suite struct JSONBytesIntTests {
+    @Test(arguments: [0, 9, 10, 99, 100, 999, 1000, 12_345, -1, -10, Int.max, Int.min])
+    func decimalLikeString(_ value: Int) {
+        var out: [UInt8] = []
+        JSONBytes.appendInt(value, to: &out)
+        #expect(String(decoding: out, as: UTF8.self) == String(value))
+    }
+}

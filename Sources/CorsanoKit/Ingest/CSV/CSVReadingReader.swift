@@ -8,6 +8,7 @@ public struct CSVReadingReader: Sendable {
     /// The mapped header, once read.
     public private(set) var header: CSVHeader?
     private var headerLine = 0
+    private var headerUnusable = false
     private var delimiter: UInt8 = 44
 
     /// Creates a reader expecting a header first.
@@ -21,10 +22,13 @@ public struct CSVReadingReader: Sendable {
             let mapped = CSVHeader(cells: CSVFields.split(record.bytes, delimiter: delimiter).cells)
             self.header = mapped
             headerLine = record.line
-            if let problem = mapped.problem { throw problem }
+            if let problem = mapped.problem {
+                headerUnusable = true
+                throw problem
+            }
             return .none
         }
-        if header.problem != nil { throw IngestIssue("header: line \(headerLine) names no systolic and diastolic columns") }
+        if headerUnusable { throw IngestIssue("header: line \(headerLine) names no systolic and diastolic columns") }
         let (cells, unterminated) = CSVFields.split(record.bytes, delimiter: delimiter)
         if unterminated { throw IngestIssue("record: quoted cell not closed") }
         if cells.allSatisfy({ $0.trimmingBlanks.isEmpty }) { return .none }

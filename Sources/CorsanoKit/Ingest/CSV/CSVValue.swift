@@ -12,11 +12,15 @@ public enum CSVValue {
 
     /// True for cells that mean "no value": empty, `-`, `--`, `null`, `n/a`.
     public static func isMissing(_ cell: String) -> Bool {
-        switch cell.trimmingBlanks.lowercased() {
-        case "", "-", "--", "null", "n/a", "na", "none": return true
-        default: return false
-        }
+        var utf8 = cell.utf8[...]
+        while let f = utf8.first, f == 32 || f == 9 { utf8 = utf8.dropFirst() }
+        while let l = utf8.last, l == 32 || l == 9 { utf8 = utf8.dropLast() }
+        guard utf8.count <= 4 else { return false }
+        let word = utf8.map { (65...90).contains($0) ? $0 | 0x20 : $0 }  // ASCII lowercase
+        return missingWords.contains(word)
     }
+
+    private static let missingWords: Set<[UInt8]> = Set(["", "-", "--", "null", "n/a", "na", "none"].map { Array($0.utf8) })
 
     /// Reads `120`, `120.5`, `120,5` (decimal comma), `120 mmHg`, `64bpm`; the unit (one of `units`)
     /// is returned lowercased. Only digits, one decimal separator and a sign are read as the

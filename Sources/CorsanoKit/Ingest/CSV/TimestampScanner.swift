@@ -8,6 +8,8 @@ struct TimestampScanner {
     var atEnd: Bool { i == b.count }
 
     static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+    static let fullMonths = ["january", "february", "march", "april", "may", "june", "july", "august", "september",
+                             "october", "november", "december"]
 
     /// (year, month, day) in one of the date forms; nil when none matches.
     mutating func date() -> (Int, Int, Int)? {
@@ -85,8 +87,7 @@ struct TimestampScanner {
         }
         _ = take(".")
         guard word.count >= 3, let index = Self.months.firstIndex(of: String(word.prefix(3))) else { return nil }
-        let full = ["january", "february", "march", "april", "may", "june", "july", "august", "september",
-                    "october", "november", "december"][index]
+        let full = Self.fullMonths[index]
         guard word.count == 3 || full.hasPrefix(word) || (index == 8 && word == "sept") else { return nil }
         return index + 1
     }

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Builds and runs one libFuzzer target over the CorsanoKit sources it needs.
+#   scripts/fuzz.sh ble|csv|json [RUNS]     RUNS defaults to 1000000
+#   FUZZ_SECONDS=N scripts/fuzz.sh TARGET   run for N seconds instead (the CI smoke)
+# Targets: fuzz/TARGET.swift. Seed corpora come from ../shared/fixtures (BLE vectors, CSV
+# exports, reading lines); the growing corpus and the binary live in fuzz/out/TARGET (ignored).
+# SWIFT_BACKTRACE=enable=no: with the backtracer on, a crash hangs instead of reporting.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+target=${1:?usage: scripts/fuzz.sh ble|csv|json [RUNS]}
+runs=${2:-1000000}
+K=Sources/CorsanoKit
+base=("$K"/Model/*.swift "$K"/Time/*.swift "$K"/JSON/JSONValue.swift "$K"/Ingest/IngestIssue.swift
+      "$K"/Ingest/ReadingValidator.swift "$K"/Ingest/BLE/*.swift "$K"/Ingest/Time/ClockAnchor.swift)
+case "$target" in
+  ble)  sources=("${base[@]}") ;;
+  csv)  sources=("${base[@]}" "$K"/Ingest/CSV/*.swift "$K"/Ingest/IngestRecord.swift) ;;
+  json) sources=("${base[@]}" "$K"/JSON/FastReadingScanner.swift "$K"/JSON/ReadingFields.swift
+                 "$K"/JSON/ReadingLineError.swift "$K"/JSON/ReadingLineParser.swift) ;;
+  *) echo "fuzz.sh: unknown target '$target' (ble, csv, json)" >&2; exit 64 ;;
+esac
+
+fixtures=""
+for candidate in ../shared/fixtures ../../shared/fixtures; do
+  [ -d "$candidate" ] && { fixtures=$candidate; break; }
+done
+out=fuzz/out/$target
+mkdir -p "$out/corpus"
+if [ -n "$fixtures" ]; then
+  python3 - "$target" "$fixtures" "$out/corpus" <<'PY'
+import json, os, subprocess, sys
+target, fixtures, corpus = sys.argv[1:]
+def put(name, data):
+    with open(os.path.join(corpus, "seed-" + name), "wb") as f: f.write(data)
+if target == "ble":
+    for i, v in enumerate(json.load(open(os.path.join(fixtures, "ble/bpm-vectors.json")))):
+        put(f"{i}", v["hex"].encode())
+        put(f"{i}-line", f"2026-11-29T10:00:05Z\t{v['characteristic']} {v['hex']}".encode())
+        put(f"{i}-raw", bytes.fromhex(v["hex"]))
+elif target == "csv":
+    d = os.path.join(fixtures, "csv")
+    for name in sorted(os.listdir(d)):
+        put(name, b"\x03" + open(os.path.join(d, name), "rb").read())
+else:
+    lines = open(os.path.join(fixtures, "jsonl/session-replay.jsonl"), "rb").read().splitlines()
+    gen = subprocess.run([sys.executable, os.path.join(fixtures, "bench/gen_readings.py"), "20", "3"],
+                         capture_output=True, check=True).stdout.splitlines()
+    extra = [b'{"systolic":120,"diastolic":80,"receivedAt":"a\\"b\\u0001","userId":{"x":[1,2.5e3]},"isManualEntry":true}',
+             b'{"error":"noReading"}', b'{"systolic":1e2,"diastolic":8E1,"measuredAt":"2026-11-29T10:00:00.123+05:30"}']
+    for i, line in enumerate(lines + gen + extra): put(f"{i}", line)
+PY
+fi
+
+echo "building fuzz/$target.swift ($(echo "${sources[@]}" | wc -w) core sources)" >&2
+# ld.gold warns once per ASan register thunk ("Cannot export local symbol"): noise, filtered.
+swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name "Fuzz$target" \
+  "${sources[@]}" "fuzz/$target.swift" -o "$out/fuzz-$target" 2> >(grep -v "Cannot export local symbol" >&2)
+
+limit=(-runs="$runs")
+[ -n "${FUZZ_SECONDS:-}" ] && limit=(-max_total_time="$FUZZ_SECONDS")
+dict=()
+[ -f "fuzz/$target.dict" ] && dict=(-dict="fuzz/$target.dict")
+export SWIFT_BACKTRACE=enable=no
+# A small quarantine: ASan's default 256 MB makes every allocation fault in fresh pages (2x slower).
+export ASAN_OPTIONS=${ASAN_OPTIONS:-quarantine_size_mb=16:malloc_context_size=5}
+exec "$out/fuzz-$target" "${limit[@]}" "${dict[@]}" -max_len=4096 -timeout=10 -print_final_stats=1 \
+  -artifact_prefix="$out/" "$out/corpus"
