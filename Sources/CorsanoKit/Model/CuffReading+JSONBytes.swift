@@ -5,52 +5,53 @@
 extension CuffReading {
     /// Appends this reading as one compact JSON line, without the newline.
     public func appendJSONLine(to out: inout [UInt8], includeDerivedMAP: Bool = false) {
-        out.append(contentsOf: Keys.systolic)
-        JSONBytes.appendInt(systolic, to: &out)
-        out.append(contentsOf: Keys.diastolic)
-        JSONBytes.appendInt(diastolic, to: &out)
-        if let pulse {
-            out.append(contentsOf: Keys.pulse)
-            JSONBytes.appendInt(pulse, to: &out)
+        let map = meanArterialPressure ?? (includeDerivedMAP ? effectiveMeanArterialPressure : nil)
+        // Everything but receivedAt and provenance is composed on the stack (at most ~240
+        // bytes) and appended in one call; the usual line costs one array append.
+        ByteBlock.with { block in
+            block.write(#"{"systolic":"#)
+            block.write(systolic)
+            block.write(#","diastolic":"#)
+            block.write(diastolic)
+            if let pulse {
+                block.write(#","pulse":"#)
+                block.write(pulse)
+            }
+            if let map {
+                block.write(#","meanArterialPressure":"#)
+                block.write(map)
+            }
+            if let measuredAt {
+                block.write(#","measuredAt":""#)
+                if !block.write(measuredAt) {
+                    block.flush(to: &out)
+                    RFC3339.append(measuredAt, to: &out)
+                }
+                block.write(#"""#)
+            }
+            if let deviceTime {
+                block.write(#","deviceTime":""#)
+                block.write(deviceTime)  // room: at most 219 bytes are written up to here
+                block.write(#"""#)
+            }
+            if let receivedAt {
+                block.write(#","receivedAt":"#)
+                block.flush(to: &out)
+                JSONBytes.appendString(receivedAt, to: &out)
+            }
+            block.write(isManualEntry ? #","isManualEntry":true"# : #","isManualEntry":false"#)
+            if !provenance.isEmpty {
+                block.flush(to: &out)
+                for field in provenance {
+                    out.append(44)
+                    JSONBytes.appendString(field.name, to: &out)
+                    out.append(58)
+                    out.append(contentsOf: field.rawJSON.utf8)
+                }
+            }
+            block.write("}")
+            block.flush(to: &out)
         }
-        if let map = meanArterialPressure ?? (includeDerivedMAP ? effectiveMeanArterialPressure : nil) {
-            out.append(contentsOf: Keys.map)
-            JSONBytes.appendInt(map, to: &out)
-        }
-        if let measuredAt {
-            out.append(contentsOf: Keys.measuredAt)
-            RFC3339.append(measuredAt, to: &out)
-            out.append(34)
-        }
-        if let deviceTime {
-            out.append(contentsOf: Keys.deviceTime)
-            RFC3339.append(deviceTime, to: &out)
-            out.append(34)
-        }
-        if let receivedAt {
-            out.append(contentsOf: Keys.receivedAt)
-            JSONBytes.appendString(receivedAt, to: &out)
-        }
-        out.append(contentsOf: isManualEntry ? Keys.manualTrue : Keys.manualFalse)
-        for field in provenance {
-            out.append(44)
-            JSONBytes.appendString(field.name, to: &out)
-            out.append(58)
-            out.append(contentsOf: field.rawJSON.utf8)
-        }
-        out.append(125)
-    }
-
-    private enum Keys {
-        static let systolic = Array(#"{"systolic":"#.utf8)
-        static let diastolic = Array(#","diastolic":"#.utf8)
-        static let pulse = Array(#","pulse":"#.utf8)
-        static let map = Array(#","meanArterialPressure":"#.utf8)
-        static let measuredAt = Array(#","measuredAt":""#.utf8)
-        static let deviceTime = Array(#","deviceTime":""#.utf8)
-        static let receivedAt = Array(#","receivedAt":"#.utf8)
-        static let manualTrue = Array(#","isManualEntry":true"#.utf8)
-        static let manualFalse = Array(#","isManualEntry":false"#.utf8)
     }
 }
 
@@ -58,15 +59,9 @@ extension CuffReading {
 public enum JSONBytes {
     /// Appends `value` in decimal.
     public static func appendInt(_ value: Int, to out: inout [UInt8]) {
-        switch value {
-        case 0..<10:
-            out.append(UInt8(48 + value))
-        case 10..<100:
-            out.append(UInt8(48 + value / 10)); out.append(UInt8(48 + value % 10))
-        case 100..<1000:
-            out.append(UInt8(48 + value / 100)); out.append(UInt8(48 + value / 10 % 10)); out.append(UInt8(48 + value % 10))
-        default:
-            RFC3339.appendPadded(value, 1, &out)
+        ByteBlock.with { block in
+            block.write(value)
+            block.flush(to: &out)
         }
     }
 

@@ -79,6 +79,12 @@ import Testing
                     isManualEntry: true,
                     provenance: [ProvenanceField(name: "us\"er", rawJSON: "1"), ProvenanceField(name: "s", rawJSON: #"{"a":[1,2]}"#)]),
         CuffReading(systolic: 120, diastolic: 80, pulse: nil, measuredAt: Instant(secondsSinceEpoch: -1, nanoseconds: 1)),
+        // The longest fixed part: four 20-byte integers, a 30-byte stamp, a device time.
+        CuffReading(systolic: Int.min, diastolic: Int.min, pulse: Int.min, meanArterialPressure: Int.min,
+                    measuredAt: Instant(secondsSinceEpoch: 253_402_300_799, nanoseconds: 999_999_999),
+                    deviceTime: RFC3339.parseNaive("9999-12-31T23:59:59"), isManualEntry: true),
+        CuffReading(systolic: 120, diastolic: 80, pulse: 60, measuredAt: Instant(secondsSinceEpoch: 400_000_000_000)),
+        CuffReading(systolic: 120, diastolic: 80, pulse: 60, measuredAt: Instant(secondsSinceEpoch: -70_000_000_000, nanoseconds: 5)),
         CuffReading(systolic: 120, diastolic: 80, pulse: nil, measuredAt: Instant(secondsSinceEpoch: 253_402_300_799)),
     ]
 
