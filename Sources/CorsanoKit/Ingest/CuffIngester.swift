@@ -130,6 +130,10 @@ public final class CuffIngester {
             return
         case .success(.reading(var reading)):
             try accept(&reading, source: source, line: line, raw: raw)
+        case .success(.cuffFailure(let failure)):
+            counts.read += 1
+            try sink.write(cuffFailure: failure)
+            counts.written += 1
         case .success(.skipped(let why)):
             counts.read += 1
             counts.skipped[why, default: 0] += 1

@@ -4,6 +4,9 @@ public enum IngestRecord: Equatable, Sendable {
     case reading(CuffReading)
     /// A record that is deliberately not a reading; counted, never an error.
     case skipped(SkipReason)
+    /// A jsonl cuff failure line (`{"error":"noReading"}`): passed on, so a consumer such as
+    /// `bp-init` still ends with `cuffError` (as `replay-filter` passes it on).
+    case cuffFailure(CuffError)
     /// No record at all: an empty line, a comment, a CSV header.
     case none
 }
@@ -14,6 +17,4 @@ public enum SkipReason: String, CaseIterable, Sendable {
     case intermediateCuffPressure = "intermediate cuff pressure (0x2A36)"
     /// A row with no pressure values (e.g. a Withings heart-rate-only row).
     case noPressure = "no pressure values"
-    /// A jsonl cuff failure line (`{"error":"noReading"}`): no reading to normalize.
-    case cuffFailure = "cuff failure lines"
 }

@@ -54,6 +54,8 @@ public struct IngestCounts: Equatable, Sendable {
 public protocol IngestSink: AnyObject {
     /// A good reading, in input order.
     func write(_ reading: CuffReading) throws
+    /// A cuff failure line, passed on in order (`{"error":"noReading"}`).
+    func write(cuffFailure: CuffError) throws
     /// A record that was rejected.
     func reject(_ reject: IngestReject) throws
     /// A change made to a written reading (`FILE:LINE: note: ...`).

@@ -68,6 +68,7 @@ import Testing
         let (sink, ingester) = try IngestRun.run(text, chunk: 11, deriveMAP: true)
         #expect(sink.lines == [
             #"{"systolic":120,"diastolic":80,"pulse":60,"meanArterialPressure":93,"measuredAt":"2026-11-29T10:00:00Z","isManualEntry":false,"source":"omron"}"#,
+            "error noReading",
             #"{"systolic":120,"diastolic":80,"meanArterialPressure":93,"isManualEntry":false}"#,
         ])
         #expect(sink.rejects.map(\.message) == [
@@ -78,7 +79,7 @@ import Testing
         ])
         #expect(sink.rejects[2].raw == "not json")
         #expect(sink.notes == ["in:7: meanArterialPressure: 150 mmHg not between diastolic 80 and systolic 120; dropped as not reported"])
-        #expect(ingester.counts.summary == "read 7, written 2, skipped 1 (cuff failure lines: 1), rejected 4")
+        #expect(ingester.counts.summary == "read 7, written 3, skipped 0, rejected 4")
     }
 
     @Test func strictStopsAtTheFirstReject() throws {

@@ -13,6 +13,7 @@ final class RecordingSink: IngestSink {
         reading.appendJSONLine(to: &bytes)
         lines.append(String(decoding: bytes, as: UTF8.self))
     }
+    func write(cuffFailure: CuffError) { lines.append("error \(cuffFailure)") }
     func reject(_ reject: IngestReject) { rejects.append(reject) }
     func note(source: String, line: Int, message: String) { notes.append("\(source):\(line): \(message)") }
     func willRead() { reads += 1 }

@@ -26,6 +26,18 @@ final class IngestOutput: IngestSink {
         if pending.count >= Self.batch { push() }
     }
 
+    func write(cuffFailure: CuffError) {
+        let text: String
+        switch cuffFailure {
+        case .noReading: text = "noReading"
+        case .cuffDisconnected: text = "cuffDisconnected"
+        case .unknown(let message): text = message
+        case .staleReading: text = "staleReading"
+        }
+        pending.append(contentsOf: JSONValue.object([("error", .string(text))]).serialized.utf8)
+        pending.append(10)
+    }
+
     private func push() {
         guard !pending.isEmpty else { return }
         pending.withUnsafeBufferPointer { ctx.stdout.write(bytes: $0) }
