@@ -26,7 +26,7 @@ private func read(_ bytes: [UInt8], chunk: Int) -> [String] {
                 r.appendJSONLine(to: &line)
                 out.append("\(record.line) " + String(decoding: line, as: UTF8.self))
             case .skipped(let why): out.append("\(record.line) skip \(why.rawValue)")
-            case .none: out.append("\(record.line) none")
+            case .none, .cuffFailure: out.append("\(record.line) none")
             }
         } catch {
             out.append("\(record.line) reject \(error.reason)")

@@ -26,7 +26,7 @@ func readCSV(_ bytes: [UInt8], chunk: Int) -> [CSVExpect] {
             switch try reader.read(record) {
             case .reading(let r): out.append(.line(record.line, r.jsonLine()))
             case .skipped(let why): out.append(.skip(record.line, why))
-            case .none: break
+            case .none, .cuffFailure: break
             }
         } catch {
             out.append(.reject(record.line, error.reason))

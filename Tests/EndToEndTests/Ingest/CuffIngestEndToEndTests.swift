@@ -130,6 +130,14 @@ import Testing
                             #"{"systolic":120,"diastolic":80,"meanArterialPressure":95,"isManualEntry":false}"#])
     }
 
+    @Test func cuffFailureLinesArePassedOnInOrder() throws {
+        let input = "{\"systolic\":120,\"diastolic\":80}\n{\"error\":\"noReading\"}\n{\"error\":\"cuff \\\"E3\\\"\"}\n"
+        let r = try Corsano.run(["cuff", "ingest"], stdin: input)
+        #expect(r.status == 0)
+        #expect(r.lines == [#"{"systolic":120,"diastolic":80,"isManualEntry":false}"#, #"{"error":"noReading"}"#, #"{"error":"cuff \"E3\""}"#])
+        #expect(r.stderr == "corsano: cuff ingest: read 3, written 3, skipped 0, rejected 0\n")
+    }
+
     @Test func closedStdoutExits141Quietly() throws {
         let big = FileManager.default.temporaryDirectory.appendingPathComponent("ingest-big-\(UUID().uuidString).jsonl")
         let line = #"{"systolic":120,"diastolic":80,"pulse":60,"measuredAt":"2026-11-29T10:00:00Z","isManualEntry":false}"# + "\n"
