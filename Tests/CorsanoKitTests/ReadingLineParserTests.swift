@@ -97,6 +97,8 @@ import Testing
         (#"{"systolic":true,"diastolic":80}"#, .invalidField("systolic", "not an integer")),
         (#"{"systolic":99999999999999999999,"diastolic":80}"#, .invalidField("systolic", "integer out of range")),
         (#"{"systolic":-9223372036854775809,"diastolic":80}"#, .invalidField("systolic", "integer out of range")),
+        (#"{"systolic":9223372036854775808,"diastolic":80}"#, .invalidField("systolic", "integer out of range")),
+        (#"{"systolic":18446744073709551615,"diastolic":80,"x":"\u0041"}"#, .invalidField("systolic", "integer out of range")),
         (#"{"systolic":120,"diastolic":80,"pulse":[64]}"#, .invalidField("pulse", "not an integer")),
         (#"{"systolic":120,"diastolic":80,"measuredAt":"2026-11-29 10:15"}"#, .invalidField("measuredAt", "not an RFC 3339 time")),
         (#"{"systolic":120,"diastolic":80,"measuredAt":"2026-02-30T10:15:00Z"}"#, .invalidField("measuredAt", "not an RFC 3339 time")),

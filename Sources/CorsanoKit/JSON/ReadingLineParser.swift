@@ -63,7 +63,12 @@ public enum ReadingLineParser {
             if type(of: number) == boolType { try body(.bool(number.boolValue)); return }
             let objCType = String(cString: number.objCType)
             if !(number is NSDecimalNumber), objCType != "d", objCType != "f" {
-                try body(.integer(number.intValue))
+                // "Q": 2^63..<2^64 arrives unsigned; `intValue` would wrap it negative.
+                if objCType == "Q" {
+                    try body(Int(exactly: number.uint64Value).map { .integer($0) } ?? .hugeInteger)
+                } else {
+                    try body(.integer(Int(number.int64Value)))
+                }
                 return
             }
             // Beyond 2^53 a double no longer names one integer: out of range rather than a guess.

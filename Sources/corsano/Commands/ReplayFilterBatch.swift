@@ -37,23 +37,31 @@ struct ReplayFilterBatch {
             entries.removeAll(keepingCapacity: true)
             reports.removeAll(keepingCapacity: true)
         }
+        // Kept lines sit back to back in `bytes`: write each run between lost claims at once.
+        var run = 0..<0
+        func flushRun() {
+            if !run.isEmpty { bytes.withUnsafeBufferPointer { stdout.write(bytes: UnsafeBufferPointer(rebasing: $0[run])) } }
+        }
         for entry in entries {
             switch entry {
             case .kept(let range, let key, let isReading, let source, let line):
-                if let key, lost.contains(key) {
+                if let key, !lost.isEmpty, lost.contains(key) {
+                    flushRun()
+                    run = range.upperBound..<range.upperBound
                     counts.dropped[.duplicate, default: 0] += 1
                     let report = ReplayFilterReport(source: source, line: line, reason: DropReason.duplicate.rawValue,
                                                     detail: nil, age: nil)
                     record(report, reading: String(decoding: bytes[range.dropLast()], as: UTF8.self), text: nil, rejects)
                     continue
                 }
-                bytes.withUnsafeBufferPointer { stdout.write(bytes: UnsafeBufferPointer(rebasing: $0[range])) }
+                run = run.isEmpty ? range : run.lowerBound..<range.upperBound
                 counts.emitted += 1
                 if isReading { counts.emittedReadings += 1 }
             case .dropped(let report, let reading, let text):
                 record(report, reading: reading, text: text, rejects)
             }
         }
+        flushRun()
         stdout.flush()
         if !reports.isEmpty { reports.withUnsafeBufferPointer { stderr.write(bytes: $0) } }
         rejects?.flush()
