@@ -36,11 +36,17 @@ final class SignalHandling: @unchecked Sendable {
             made.append(DispatchSource.makeSignalSource(signal: signo, queue: Self.queue))
         }
         sources = made
+        let registered = DispatchGroup()
         for (source, signo) in zip(sources, signals) {
             // `data` counts the signals since the last call: two sent back to back may arrive as one event.
             source.setEventHandler { [weak self, source] in self?.deliver(signo, count: source.data) }
+            registered.enter()
+            source.setRegistrationHandler { registered.leave() }
             source.resume()
         }
+        // resume() registers with the kernel asynchronously; until then SIG_IGN drops the signal,
+        // so a signal sent right after the flow starts (a fast virtual-clock run) was lost.
+        _ = registered.wait(timeout: .now() + 5)
     }
 
     /// Starts handling SIGINT and SIGTERM for this process.

@@ -31,6 +31,9 @@ import Glibc
         }
         #expect(text.contains(#""step":"running""#))
         kill(process.processIdentifier, signo)
+        // A lost signal must fail the test, not hang it.
+        let pid = process.processIdentifier
+        DispatchQueue.global().asyncAfter(deadline: .now() + 30) { if process.isRunning { kill(pid, SIGKILL) } }
         text += String(decoding: reader.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == status)
