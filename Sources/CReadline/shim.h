@@ -1,3 +1,32 @@
 #include <stdio.h>
+#include <string.h>
 #include <readline/readline.h>
 #include <readline/history.h>
+
+/* Accessors for readline's global variables: Swift 6 refuses direct use of imported mutable
+   globals, and the REPL touches them only from its editor thread. */
+
+/* Settings of the REPL: no signal handling by readline, its name, word breaks, TAB hook. */
+static inline void corsano_rl_configure(rl_completion_func_t *complete) {
+    rl_readline_name = "corsano";
+    rl_catch_signals = 0;
+    rl_catch_sigwinch = 0;
+    rl_completer_word_break_characters = " \t\n=";
+    rl_attempted_completion_function = complete;
+}
+
+/* The line being edited (never NULL). */
+static inline const char *corsano_rl_line_buffer(void) {
+    return rl_line_buffer ? rl_line_buffer : "";
+}
+
+/* 1: readline must not fall back to file-name completion. */
+static inline void corsano_rl_set_completion_over(int over) {
+    rl_attempted_completion_over = over;
+}
+
+/* 1 when `line` equals the newest history entry. */
+static inline int corsano_history_last_is(const char *line) {
+    HIST_ENTRY *last = history_length > 0 ? history_get(history_base + history_length - 1) : NULL;
+    return last && last->line && strcmp(last->line, line) == 0;
+}

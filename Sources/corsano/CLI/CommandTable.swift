@@ -138,7 +138,7 @@ enum CommandTable {
     ]
 
     /// The command whose words start `argv` (longest match), and how many words it used.
-    static func lookup(_ argv: [String]) -> (CommandSpec, Int)? {
+    static func lookup(_ argv: [String], in commands: [CommandSpec] = commands) -> (CommandSpec, Int)? {
         commands
             .filter { argv.count >= $0.words.count && Array(argv.prefix($0.words.count)) == $0.words }
             .max { $0.words.count < $1.words.count }

@@ -14,13 +14,15 @@ enum StateLocation {
         }
         if let path = args.string("state") { return path }
         if let path = environment["CORSANO_STATE"], !path.isEmpty { return path }
-        let base: String
+        return stateDirectory(environment: environment) + "/state.sqlite3"
+    }
+
+    /// `$XDG_STATE_HOME/corsano`, else `~/.local/state/corsano` (also home of the REPL history).
+    static func stateDirectory(environment: [String: String]) -> String {
         if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
-            base = xdg  // the spec ignores relative values
-        } else {
-            base = (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state"
+            return xdg + "/corsano"  // the spec ignores relative values
         }
-        return base + "/corsano/state.sqlite3"
+        return (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state/corsano"
     }
 
     /// Opens the store for this run, creating its directory.

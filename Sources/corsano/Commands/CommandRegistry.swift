@@ -13,6 +13,7 @@ enum CommandRegistry {
         "completion": CompletionCommand.run,
         "cuff ingest": CuffIngestCommand.run,
         "bracelet serve": BraceletServeCommand.run,
+        "repl": REPLCommand.run,
     ]
 }
 

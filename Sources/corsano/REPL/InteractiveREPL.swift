@@ -1,0 +1,77 @@
+import CorsanoKit
+
+/// `corsano repl` on a terminal: readline prompt, history, TAB completion; each line runs as a
+/// task that Control-C cancels (a flow ends `cancelledByUser`, the shell stays); Control-D quits.
+/// While a flow runs, a `cuff>` prompt takes typed readings (manual entries) for it.
+struct InteractiveREPL {
+    let session: REPLSession
+    let ctx: CommandContext
+
+    func run() async -> ExitStatus {
+        let history = REPLHistory(environment: ctx.environment)
+        history.load()
+        let running = RunningCommand()
+        let editor: LineEditor
+        do {
+            editor = try LineEditor(history: history, onInterrupt: { running.cancel() })
+        } catch {
+            ctx.diagnose("repl: cannot start the line editor: \(error)")
+            return .ioError
+        }
+        editor.start()
+        var lineCtx = ctx
+        lineCtx.stdout = OutputWriter(fd: editor.outputWriteEnd, capacity: 0)
+        lineCtx.stderr = lineCtx.stdout
+        lineCtx.stdinIsTerminal = false  // commands never read the terminal: the editor does
+        lineCtx.stdout.line("corsano \(HelpRenderer.version): 'help' lists the commands; TAB completes, Control-C cancels, Control-D quits.")
+        while !session.quitRequested {
+            guard case .line(let line) = await editor.readLine(prompt: "corsano> ", interruptEnds: false) else { break }
+            await runLine(line, editor: editor, running: running, ctx: lineCtx)
+        }
+        history.save()
+        editor.stop()
+        return .success
+    }
+
+    private func runLine(_ line: String, editor: LineEditor, running: RunningCommand, ctx: CommandContext) async {
+        let words: [String]
+        do {
+            words = try REPLLexer.words(line)
+        } catch {
+            ctx.diagnose("unclosed quote")
+            return
+        }
+        guard let first = words.first, !first.hasPrefix("#") else { return }
+        editor.openFlowPrompts()
+        let typed = TypedReadings(editor: editor, ctx: ctx)
+        let task = Task { [session] in
+            try await session.run(words, ctx, feed: .queueThenTyped { pipe in typed.start(feeding: pipe) })
+        }
+        running.set(task)
+        let result = await task.result
+        running.clear()
+        LineEditor.reclaimSignals()
+        editor.closeFlowPrompts()
+        await typed.finish()
+        switch result {
+        case .success(let status) where status != .success:
+            ctx.stdout.line("[exit status \(status.rawValue)]")
+        case .failure(let error):
+            let (message, status) = ErrorTranslator.translate(error)
+            ctx.diagnose(message ?? "cancelled")
+            ctx.stdout.line("[exit status \(status.rawValue)]")
+        default:
+            break
+        }
+    }
+}
+
+/// The command task a Control-C cancels.
+final class RunningCommand: @unchecked Sendable {
+    private let lock = NSLockLite()
+    private var task: Task<ExitStatus, any Error>?
+
+    func set(_ task: Task<ExitStatus, any Error>) { lock.locked { self.task = task } }
+    func clear() { lock.locked { task = nil } }
+    func cancel() { lock.locked { task }?.cancel() }
+}

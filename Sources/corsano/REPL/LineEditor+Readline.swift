@@ -1,0 +1,39 @@
+import CReadline
+import Foundation
+
+/// The wake pipe's write end, for the SIGINT/SIGWINCH handler (a plain Int32: async-signal-safe).
+nonisolated(unsafe) private var signalWakeFD: Int32 = -1
+
+/// readline's settings and the process's SIGINT/SIGWINCH handling while the REPL runs.
+extension LineEditor {
+    /// readline does not catch signals (the editor does, see `installSignalHandler`); TAB asks
+    /// `REPLCompletion`; words break at blanks and `=` (`--clock=vi` completes `vi`).
+    func configureReadline() {
+        corsano_rl_configure { text, start, end in
+            REPLCompletion.attempt(text: text, start: start, end: end)
+        }
+    }
+
+    /// SIGINT and SIGWINCH write a byte to the wake pipe; the editor thread acts on it. A write to
+    /// a pipe is async-signal-safe; nothing else is done in the handler.
+    static func installSignalHandler(wakeFD: Int32) {
+        signalWakeFD = wakeFD
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { signo in
+            var byte: UInt8 = signo == SIGWINCH ? 0x77 : 0x69  // "w", "i"
+            let saved = errno
+            _ = write(signalWakeFD, &byte, 1)
+            errno = saved
+        }
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = SA_RESTART
+        sigaction(SIGINT, &action, nil)
+        sigaction(SIGWINCH, &action, nil)
+    }
+
+    /// Puts the REPL's SIGINT handler back (a command may have changed the disposition).
+    static func reclaimSignals() {
+        guard signalWakeFD >= 0 else { return }
+        installSignalHandler(wakeFD: signalWakeFD)
+    }
+}

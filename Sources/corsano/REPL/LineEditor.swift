@@ -1,0 +1,118 @@
+import CReadline
+import Foundation
+
+/// GNU readline on a thread of its own, in its callback ("alternate") interface, so that a flow
+/// running on the Swift concurrency pool can print above the line being typed and be interrupted.
+///
+/// The editor thread is the only one that calls readline. It polls three descriptors: the
+/// terminal (while a line is asked for), a pipe carrying command output, which it prints above
+/// the prompt, and a wake pipe written by other threads and by the SIGINT handler.
+/// Readline is process-global, so there is one editor (`shared`); its C callbacks reach it there.
+final class LineEditor: @unchecked Sendable {
+    /// What a request for a line ends with.
+    enum Event: Equatable {
+        case line(String)
+        /// Control-D on an empty line (or the terminal closed).
+        case endOfInput
+        /// Control-C, for a request made with `interruptEnds`.
+        case interrupted
+    }
+
+    struct Request {
+        let prompt: String
+        let interruptEnds: Bool
+        let done: @Sendable (Event) -> Void
+    }
+
+    nonisolated(unsafe) static var shared: LineEditor?
+
+    /// Where commands write: printed above the prompt by the editor thread.
+    let outputWriteEnd: Int32
+    let outputReadEnd: Int32
+    let wakeReadEnd: Int32
+    private let wakeWriteEnd: Int32
+    private let lock = NSLockLite()
+    private var pending: Request?
+    /// Signalled by the editor thread when it has finished.
+    let finished = DispatchSemaphore(value: 0)
+    /// False outside a running command: a flow's prompt (`interruptEnds`) then ends at once.
+    private var flowPromptsOpen = false
+    /// Called on the editor thread for every Control-C (the REPL cancels a running command).
+    private let onInterrupt: @Sendable () -> Void
+    let history: REPLHistory
+
+    // Editor-thread state: only the editor thread touches these.
+    var active: Request?
+    var partialOutput: [UInt8] = []
+
+    init(history: REPLHistory, onInterrupt: @escaping @Sendable () -> Void) throws {
+        var out: [Int32] = [0, 0], wake: [Int32] = [0, 0]
+        guard pipe(&out) == 0, pipe(&wake) == 0 else { throw EditorError.cannotStart("pipe: \(errno)") }
+        (outputReadEnd, outputWriteEnd) = (out[0], out[1])
+        (wakeReadEnd, wakeWriteEnd) = (wake[0], wake[1])
+        _ = fcntl(wakeWriteEnd, F_SETFL, fcntl(wakeWriteEnd, F_GETFL) | O_NONBLOCK)
+        self.history = history
+        self.onInterrupt = onInterrupt
+    }
+
+    enum EditorError: Error { case cannotStart(String) }
+
+    /// Starts the editor thread and takes SIGINT over (readline's own signal handling is off).
+    func start() {
+        LineEditor.shared = self
+        Self.installSignalHandler(wakeFD: wakeWriteEnd)
+        configureReadline()
+        let thread = Thread { [self] in loop() }
+        thread.name = "corsano-readline"
+        thread.start()
+    }
+
+    /// Asks for one line at `prompt`; returns when it is entered, at Control-D, or (with
+    /// `interruptEnds`) at Control-C. Without it Control-C clears the line and asks again.
+    func readLine(prompt: String, interruptEnds: Bool) async -> Event {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Event, Never>) in
+            let request = Request(prompt: prompt, interruptEnds: interruptEnds, done: { continuation.resume(returning: $0) })
+            let refused = lock.locked { () -> Bool in
+                if interruptEnds, !flowPromptsOpen { return true }
+                pending = request
+                return false
+            }
+            if refused { request.done(.interrupted) } else { wake(0x72) }
+        }
+    }
+
+    /// A command starts: its flow may ask for lines (`interruptEnds` requests).
+    func openFlowPrompts() { lock.locked { flowPromptsOpen = true } }
+
+    /// A command ended: a flow prompt still asked for or showing ends `.interrupted`, and no new
+    /// one is shown until the next command.
+    func closeFlowPrompts() {
+        let dropped = lock.locked { () -> Request? in
+            flowPromptsOpen = false
+            guard let p = pending, p.interruptEnds else { return nil }
+            pending = nil
+            return p
+        }
+        dropped?.done(.interrupted)
+        wake(0x63)
+    }
+
+    /// Stops the editor thread after it has printed all pending output, and waits for it.
+    func stop() {
+        wake(0x71)
+        finished.wait()
+    }
+
+    /// The request waiting to be shown (taken by the editor thread).
+    func takePending() -> Request? {
+        lock.locked { defer { pending = nil }; return pending }
+    }
+
+    /// Runs the REPL's Control-C callback.
+    func onInterruptCallback() { onInterrupt() }
+
+    private func wake(_ byte: UInt8) {
+        var b = byte
+        _ = write(wakeWriteEnd, &b, 1)
+    }
+}

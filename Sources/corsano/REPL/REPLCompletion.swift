@@ -1,0 +1,50 @@
+import CReadline
+import Foundation
+
+/// TAB in the REPL: readline's `rl_attempted_completion_function`, answered from the command
+/// table through `CompletionEngine` (commands, two-word subcommands, flags, `.choice` values),
+/// falling back to readline's own file-name completion where a path is expected.
+///
+/// readline calls this on the editor thread only; the candidate list lives in a static between
+/// the attempt and the generator calls that hand the candidates out one by one.
+enum REPLCompletion {
+    nonisolated(unsafe) private static var candidates: [String] = []
+    nonisolated(unsafe) private static var nextCandidate = 0
+
+    static func attempt(text: UnsafePointer<CChar>?, start: Int32, end: Int32) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
+        let line = String(cString: corsano_rl_line_buffer())
+        let prefix = String(decoding: Array(line.utf8.prefix(Int(start))), as: UTF8.self)
+        let current = text.map { String(cString: $0) } ?? ""
+        guard let offer = offer(prefix: prefix, current: current) else {
+            corsano_rl_set_completion_over(1)
+            return nil
+        }
+        switch offer {
+        case .files:
+            corsano_rl_set_completion_over(0)  // readline completes file names
+            return nil
+        case .words(let words):
+            corsano_rl_set_completion_over(1)
+            candidates = words
+            nextCandidate = 0
+            guard let text else { return nil }
+            return rl_completion_matches(text) { _, _ in
+                guard REPLCompletion.nextCandidate < REPLCompletion.candidates.count else { return nil }
+                defer { REPLCompletion.nextCandidate += 1 }
+                return strdup(REPLCompletion.candidates[REPLCompletion.nextCandidate])
+            }
+        }
+    }
+
+    /// What to offer for `current` after the line's `prefix` (the text before the word).
+    /// nil when the prefix cannot be split (an open quote).
+    static func offer(prefix: String, current: String) -> CompletionEngine.Offer? {
+        guard var words = try? REPLLexer.words(prefix) else { return nil }
+        var valueOf: String?
+        if prefix.hasSuffix("="), let last = words.last, last.hasPrefix("--"), last.hasSuffix("=") {
+            valueOf = String(last.dropFirst(2).dropLast())
+            words.removeLast()
+        }
+        return REPLGrammar.completion.complete(words: words, current: current, valueOf: valueOf)
+    }
+}

@@ -1,0 +1,37 @@
+/// The REPL's words: every command of the table (minus `repl` itself) plus the session commands
+/// (`connect`, `status`, `cuff add`, `quit`). Described as `CommandSpec`s so
+/// TAB completion and `help` treat them like the table's commands.
+enum REPLGrammar {
+    static let sessionCommands: [CommandSpec] = [
+        CommandSpec(words: ["connect"], summary: "Use the bracelet at URI for the following commands.",
+                    operands: "URI", operandKind: .uri,
+                    details: "sim, sim:SCENARIO.json, unix:PATH, tcp:HOST:PORT or exec:CMD.", options: [CommandTable.help]),
+        CommandSpec(words: ["status"], summary: "Show the bracelet, its plan, the stored profile and the queued readings.",
+                    operands: "", operandKind: nil, details: "Connects with the session's bracelet unless --bracelet is given.",
+                    options: CommandTable.bracelet + [CommandTable.help]),
+        CommandSpec(words: ["cuff", "add"], summary: "Queue a cuff reading for the next flow.",
+                    operands: "SYS/DIA PULSE [at TIME]", operandKind: .text,
+                    details: "Without 'at' the reading is a manual entry; with it, measured at TIME (RFC 3339).",
+                    options: []),
+        CommandSpec(words: ["quit"], summary: "Leave the shell (also Control-D).",
+                    operands: "", operandKind: nil, details: "", options: []),
+    ]
+
+    /// Everything a REPL line may start with.
+    static let commands: [CommandSpec] = CommandTable.commands.filter { $0.words != ["repl"] } + sessionCommands
+
+    /// Completion over the REPL's words.
+    static let completion = CompletionEngine(tree: CompletionTree(commands: commands))
+
+    /// `help` inside the REPL: the table's commands, then the session commands.
+    static func overview() -> String {
+        var out = "Commands (as on the command line, without 'corsano'):\n"
+        let width = (commands.map(\.name.count).max() ?? 0) + 4
+        for spec in commands {
+            if spec.words == ["help"] { continue }
+            out += "  " + spec.name + String(repeating: " ", count: width - spec.name.count) + spec.summary + "\n"
+        }
+        out += "\nhelp COMMAND shows a command's options. TAB completes; Control-C cancels; Control-D quits.\n"
+        return out
+    }
+}

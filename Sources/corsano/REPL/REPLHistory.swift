@@ -1,0 +1,38 @@
+import CReadline
+import Foundation
+
+/// The REPL's line history in `$XDG_STATE_HOME/corsano/history` (falling back to
+/// `~/.local/state/corsano/history`), read at start and appended to after every line, so that a
+/// session killed hard keeps what it had typed. Capped at `limit` lines.
+struct REPLHistory: Sendable {
+    let path: String
+    static let limit: Int32 = 1000
+
+    init(environment: [String: String]) {
+        path = StateLocation.stateDirectory(environment: environment) + "/history"
+    }
+
+    /// Creates the file's directory and loads earlier sessions' lines.
+    func load() {
+        let directory = (path as NSString).deletingLastPathComponent
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        if !FileManager.default.fileExists(atPath: path) {
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
+        }
+        stifle_history(Self.limit)
+        read_history(path)
+    }
+
+    /// Records `line` (not blank ones, nor a repeat of the previous line).
+    func add(_ line: String) {
+        guard line.contains(where: { !$0.isWhitespace }) else { return }
+        if corsano_history_last_is(line) != 0 { return }
+        add_history(line)
+        append_history(1, path)
+    }
+
+    /// Trims the file to the last `limit` lines.
+    func save() {
+        history_truncate_file(path, Self.limit)
+    }
+}

@@ -1,0 +1,76 @@
+import CorsanoKit
+
+/// The session commands, which exist only in the REPL: `connect`, `status`, `cuff add`, `quit`.
+extension REPLSession {
+    /// Runs `words` when they are a session command; nil when they are not one.
+    /// - Throws: `UsageError`, `BraceletError`, `StoreError`.
+    func runSessionCommand(_ words: [String], _ ctx: CommandContext) async throws -> ExitStatus? {
+        guard let (spec, used) = CommandTable.lookup(words, in: REPLGrammar.sessionCommands) else { return nil }
+        let operands = Array(words.dropFirst(used))
+        switch spec.name {
+        case "cuff add":
+            let reading = try CuffQueue.reading(operands)
+            cuffQueue.add(reading)
+            ctx.stdout.line("queued \(Self.describe(reading)) (\(cuffQueue.queued.count) waiting for the next bp-init)")
+        case "quit":
+            quit()
+        case "connect":
+            let parsed = try ArgumentParser.parse(operands, as: spec)
+            guard parsed.operands.count == 1 else { throw UsageError.missing("connect: name one bracelet URI, e.g. connect sim") }
+            if parsed.flag("help") { ctx.stdout.write(HelpRenderer.help(for: spec)); return .success }
+            let uri = parsed.operands[0]
+            let session = try await connect(["--bracelet", uri], ctx)
+            await session.bracelet.close()
+            braceletURI = uri
+            ctx.stdout.line("connected to \(uri): \(Self.describe(session.identity))")
+        case "status":
+            let parsed = try ArgumentParser.parse(operands, as: spec)
+            if parsed.flag("help") { ctx.stdout.write(HelpRenderer.help(for: spec)); return .success }
+            try await status(operands, ctx)
+        default:
+            return nil
+        }
+        return .success
+    }
+
+    /// Connects to the session's bracelet (or the one `words` name), as `status` would.
+    private func connect(_ words: [String], _ ctx: CommandContext) async throws -> BraceletSession {
+        let spec = REPLGrammar.sessionCommands.first { $0.words == ["status"] }!
+        var words = words
+        if let uri = braceletURI, !words.contains("--bracelet") { words += ["--bracelet", uri] }
+        return try await BraceletConnector.connect(try ArgumentParser.parse(words, as: spec), ctx, flow: nil)
+    }
+
+    private func status(_ words: [String], _ ctx: CommandContext) async throws {
+        let session = try await connect(words, ctx)
+        let plan: BraceletPlan, profile: UserProfile?
+        do {
+            plan = try await session.bracelet.currentPlan()
+            profile = try await session.bracelet.readProfile()
+            await session.bracelet.close()
+        } catch {
+            await session.bracelet.close()
+            throw error
+        }
+        ctx.stdout.line("bracelet  \(Self.describe(session.identity))")
+        ctx.stdout.line("plan      \(plan.name)")
+        ctx.stdout.line("profile   " + (profile.map(Self.describe) ?? "none on the bracelet"))
+        let queued = cuffQueue.queued
+        ctx.stdout.line("queued    " + (queued.isEmpty ? "no cuff readings" : queued.map(Self.describe).joined(separator: ", ")))
+    }
+
+    static func describe(_ identity: BraceletIdentity) -> String {
+        "model \(identity.model), firmware \(identity.firmware), serial \(identity.serial)"
+    }
+
+    static func describe(_ reading: CuffReading) -> String {
+        var text = "\(reading.systolic)/\(reading.diastolic) \(reading.pulse.map(String.init) ?? "-")"
+        if let at = reading.measuredAt { text += " at " + RFC3339.format(at) } else if reading.isManualEntry { text += " (manual)" }
+        return text
+    }
+
+    static func describe(_ profile: UserProfile) -> String {
+        "\(profile.heightCm) cm, \(profile.weightKg) kg, \(profile.wrist.rawValue) wrist, \(profile.gender.rawValue), "
+            + "\(profile.unit.rawValue), born \(profile.birthdate), skin tone \(profile.skinTone), hair \(profile.hairDensity.rawValue)"
+    }
+}

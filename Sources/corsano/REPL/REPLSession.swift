@@ -1,0 +1,94 @@
+import CorsanoKit
+
+/// One REPL session: the bracelet chosen by `connect`, the queued cuff readings, the state-store
+/// choice of `corsano repl`, and how one line runs. Table commands are parsed by the same
+/// `ArgumentParser` and run by the same `CommandRegistry` handlers as on the command line, with
+/// the session's bracelet and state options filled in where the line gives none.
+final class REPLSession: @unchecked Sendable {
+    /// `connect URI`, else `corsano repl --bracelet`, else nil (the command's own default).
+    var braceletURI: String?
+    /// `--state FILE` / `--no-state` of `corsano repl`, passed to every command that takes them.
+    let stateWords: [String]
+    let cuffQueue = CuffQueue()
+    /// Set by `quit`.
+    private(set) var quitRequested = false
+
+    /// Ends the session after the current line (`quit`).
+    func quit() { quitRequested = true }
+
+    init(options: ParsedCommand) {
+        braceletURI = options.string("bracelet")
+        stateWords = options.flag("no-state") ? ["--no-state"] : options.string("state").map { ["--state", $0] } ?? []
+    }
+
+    /// How a line that starts a flow gets its cuff readings while it runs.
+    enum CuffFeed {
+        /// Send what is queued, then end the input (scripted sessions).
+        case queueOnly
+        /// Send what is queued and keep the pipe open for readings typed during the flow.
+        case queueThenTyped((CuffPipe) -> Void)
+    }
+
+    /// Runs one line's words. - Throws: whatever the command throws (the caller reports it).
+    func run(_ words: [String], _ ctx: CommandContext, feed: CuffFeed) async throws -> ExitStatus {
+        guard let first = words.first else { return .success }
+        if let status = try await runSessionCommand(words, ctx) { return status }
+        if first == "repl" { throw UsageError.conflict("repl: already in the REPL") }
+        var parsed = try ArgumentParser.parse(words)
+        if parsed.flag("help") {
+            ctx.stdout.write(HelpRenderer.help(for: parsed.spec))
+            return .success
+        }
+        if parsed.spec.words == ["help"] { return try help(parsed.operands, ctx) }
+        try refuseStandardInput(parsed)
+        parsed = try ArgumentParser.parse(words + sessionDefaults(for: parsed))
+        guard let handler = CommandRegistry.handlers[parsed.spec.name] else {
+            throw UsageError.conflict("\(parsed.spec.name): not available in this build")
+        }
+        guard parsed.spec.words == ["bp-init"], parsed.string("cuff") == nil, parsed.string("cuff-cmd") == nil else {
+            return try await handler(parsed, ctx)
+        }
+        let pipe = try cuffQueue.handOff()
+        defer { pipe.close() }
+        switch feed {
+        case .queueOnly: pipe.endInput()
+        case .queueThenTyped(let attach): attach(pipe)
+        }
+        return try await handler(try ArgumentParser.parse(words + sessionDefaults(for: parsed) + ["--cuff", pipe.path]), ctx)
+    }
+
+    /// The session's `--bracelet` and state options for `parsed`'s command, where the line gave none.
+    private func sessionDefaults(for parsed: ParsedCommand) -> [String] {
+        var extra: [String] = []
+        if let uri = braceletURI, case .uri? = parsed.spec.option("bracelet")?.value, parsed.string("bracelet") == nil {
+            extra += ["--bracelet", uri]
+        }
+        if parsed.spec.option("state") != nil, parsed.string("state") == nil, !parsed.flag("no-state") {
+            extra += stateWords
+        }
+        return extra
+    }
+
+    /// The REPL owns standard input: a command may not read it.
+    private func refuseStandardInput(_ parsed: ParsedCommand) throws {
+        let name = parsed.spec.name
+        if parsed.spec.operandKind == .path, parsed.operands.isEmpty || parsed.operands.contains("-") {
+            throw UsageError.missing("\(name): in the REPL, name the input FILE (standard input is the REPL's)")
+        }
+        if parsed.string("cuff") == "-" {
+            throw UsageError.badValue(option: "cuff", value: "-", expected: "a FILE in the REPL (standard input is the REPL's); or queue readings with 'cuff add'")
+        }
+    }
+
+    private func help(_ operands: [String], _ ctx: CommandContext) throws -> ExitStatus {
+        guard !operands.isEmpty else {
+            ctx.stdout.write(REPLGrammar.overview())
+            return .success
+        }
+        guard let (spec, used) = CommandTable.lookup(operands, in: REPLGrammar.commands), used == operands.count else {
+            throw UsageError.unknownCommand(operands.joined(separator: " "))
+        }
+        ctx.stdout.write(HelpRenderer.help(for: spec))
+        return .success
+    }
+}
