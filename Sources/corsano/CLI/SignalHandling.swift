@@ -49,8 +49,26 @@ final class SignalHandling: @unchecked Sendable {
         _ = registered.wait(timeout: .now() + 5)
     }
 
-    /// Starts handling SIGINT and SIGTERM for this process.
-    static func install() -> SignalHandling { SignalHandling(signals: [SIGINT, SIGTERM]) }
+    /// Starts handling SIGINT and SIGTERM for this process. Inside the REPL (`hostedByREPL`)
+    /// the REPL keeps the signals: the handling only receives the Control-Cs it forwards.
+    static func install() -> SignalHandling {
+        guard hosted.withLock({ $0.on }) else { return SignalHandling(signals: [SIGINT, SIGTERM]) }
+        let handling = SignalHandling(signals: [])
+        hosted.withLock { $0.current = handling }
+        return handling
+    }
+
+    /// The REPL owns SIGINT for its whole life (readline's prompt must survive a flow), so a
+    /// command's handling must neither change the dispositions nor exit on a second signal.
+    private static let hosted = Mutex<(on: Bool, current: SignalHandling?)>((false, nil))
+
+    /// Called once by the REPL before it runs commands.
+    static func hostInREPL() { hosted.withLock { $0.on = true } }
+
+    /// The REPL's Control-C: cancels the running flow, as SIGINT would outside the REPL.
+    static func forwardInterrupt() {
+        hosted.withLock { $0.current }?.deliver(SIGINT)
+    }
 
     /// The first signal received (SIGINT or SIGTERM), if any.
     var received: Int32? { state.withLock { $0.received } }
@@ -73,6 +91,10 @@ final class SignalHandling: @unchecked Sendable {
 
     /// Stops handling: the default dispositions come back.
     func uninstall() {
+        if sources.isEmpty {  // hosted by the REPL: its handler stays
+            Self.hosted.withLock { if $0.current === self { $0.current = nil } }
+            return
+        }
         for source in sources { source.cancel() }
         signal(SIGINT, SIG_DFL)
         signal(SIGTERM, SIG_DFL)
@@ -85,6 +107,7 @@ final class SignalHandling: @unchecked Sendable {
             return count > 1 ? .none : .some(s.cancel)
         }
         guard let cancel else {
+            if sources.isEmpty { return }  // hosted by the REPL: the shell stays
             OutputWriter.stdout.flush()
             _exit(Self.status(for: signo).rawValue)
         }

@@ -13,11 +13,15 @@ struct InteractiveREPL {
         let running = RunningCommand()
         let editor: LineEditor
         do {
-            editor = try LineEditor(history: history, onInterrupt: { running.cancel() })
+            editor = try LineEditor(history: history, onInterrupt: {
+                running.cancel()
+                SignalHandling.forwardInterrupt()
+            })
         } catch {
             ctx.diagnose("repl: cannot start the line editor: \(error)")
             return .ioError
         }
+        SignalHandling.hostInREPL()
         editor.start()
         var lineCtx = ctx
         lineCtx.stdout = OutputWriter(fd: editor.outputWriteEnd, capacity: 0)

@@ -1,0 +1,42 @@
+import Testing
+@testable import corsano
+
+/// The REPL's TAB answers (`REPLCompletion.offer`) agree with the bash completion table and know
+/// the session commands.
+@Suite struct REPLCompletionTests {
+    /// `line` is what was typed; its last word (after the last blank or `=`) is being completed.
+    static func offer(_ line: String) -> CompletionEngine.Offer? {
+        let cut = line.lastIndex { $0 == " " || $0 == "=" }.map { line.index(after: $0) } ?? line.startIndex
+        return REPLCompletion.offer(prefix: String(line[..<cut]), current: String(line[cut...]))
+    }
+
+    @Test(arguments: CompletionTests.bashCases.filter { !$0.expected.contains { $0.hasPrefix("dump") } && !$0.line.hasPrefix("corsano --") })
+    func agreesWithBash(line: String, expected: [String]) {
+        let typed = String(line.dropFirst("corsano ".count))
+        guard case .words(let words)? = Self.offer(typed) else {
+            Issue.record("\(typed): no word list")
+            return
+        }
+        // The REPL adds its session words (`cuff add`, `connect`, ...) and has no `repl`.
+        let extra: Set = ["add", "connect", "quit"]
+        #expect(words.filter { !extra.contains($0) }.sorted() == expected.filter { $0 != "repl" }.sorted(), "\(typed)")
+    }
+
+    @Test(arguments: [
+        ("cuff ", CompletionEngine.Offer.words(["ingest", "add"])),
+        ("co", .words(["completion", "connect"])),
+        ("st", .words(["status"])),
+        ("status --clock ", .words(["real", "virtual"])),
+        ("help cuff ", .words(["ingest", "add"])),
+        ("bp-init --cuff ", .files),
+        ("cuff ingest ", .files),
+        ("bp-init --now ", .words([])),
+    ])
+    func knowsSessionCommands(line: String, expected: CompletionEngine.Offer) {
+        #expect(Self.offer(line) == expected, "\(line)")
+    }
+
+    @Test func anOpenQuoteOffersNothing() {
+        #expect(REPLCompletion.offer(prefix: "cuff ingest 'my ", current: "fi") == nil)
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+
+/// A terminal for end-to-end REPL tests: `corsano` runs in a detached tmux session on a private
+/// server; keys go in with send-keys, the screen comes back with capture-pane. Waits poll the
+/// screen against a deadline instead of sleeping.
+final class Tmux {
+    let server = "corsano-test-\(UUID().uuidString.prefix(8))"
+    let stateHome: URL
+
+    /// Starts `corsano ARGS` in an 120x40 terminal with its own XDG_STATE_HOME (or `stateHome`).
+    init(_ args: [String], stateHome: URL? = nil, env: [String: String] = [:]) throws {
+        self.stateHome = stateHome ?? FileManager.default.temporaryDirectory
+            .appendingPathComponent("corsano-tmux-\(UUID().uuidString)")
+        var environment = ["XDG_STATE_HOME": self.stateHome.path, "TERM": "xterm", "NO_COLOR": "1",
+                           "HOME": self.stateHome.path, "LANG": "C.UTF-8"]
+        for (k, v) in env { environment[k] = v }
+        let exports = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.quote($0.value))" }.joined(separator: " ")
+        let command = "env \(exports) \(Self.quote(Corsano.binary.path)) \(args.map(Self.quote).joined(separator: " "))"
+            + "; echo \"[exited $?]\"; sleep 60"
+        // The tmux server outlives this call and keeps every descriptor it inherits, so tmux runs
+        // through system(3) with plain files, never pipes a reader waits on.
+        #expect(try tmux(["new-session", "-d", "-x", "120", "-y", "40", command]).status == 0, "tmux new-session failed")
+    }
+
+    deinit { _ = try? tmux(["kill-server"]) }
+
+    /// Types `keys` (tmux key names like `Tab`, `Enter`, `C-c`, `Up`; other words are literal).
+    func send(_ keys: String...) throws {
+        for key in keys {
+            let named = ["Tab", "Enter", "C-c", "C-d", "C-u", "Up", "Down", "Escape"].contains(key)
+            _ = try tmux(["send-keys", "-t", "0"] + (named ? [key] : ["-l", "--", key]))
+        }
+    }
+
+    /// The visible screen, trailing blank lines dropped.
+    func screen() throws -> String {
+        try tmux(["capture-pane", "-p", "-t", "0"]).stdout
+            .split(separator: "\n", omittingEmptySubsequences: false)
+            .map { String($0).replacing(/\s+$/, with: "") }
+            .joined(separator: "\n").replacing(/\n+$/, with: "")
+    }
+
+    /// Polls the screen until `predicate` holds; fails the test with the screen after `timeout` s.
+    @discardableResult
+    func waitFor(_ what: String, timeout: Double = 15, sourceLocation: SourceLocation = #_sourceLocation,
+                 _ predicate: (String) -> Bool) throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        var last = ""
+        while Date() < deadline {
+            last = try screen()
+            if predicate(last) { return last }
+            Thread.sleep(forTimeInterval: 0.03)
+        }
+        Issue.record("timed out waiting for \(what); screen:\n\(last)", sourceLocation: sourceLocation)
+        return last
+    }
+
+    /// Waits until the screen contains `text`.
+    @discardableResult
+    func waitFor(_ text: String, timeout: Double = 15, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        try waitFor("'\(text)'", timeout: timeout, sourceLocation: sourceLocation) { $0.contains(text) }
+    }
+
+    /// The last non-empty line of the screen.
+    func lastLine() throws -> String {
+        try screen().split(separator: "\n").last.map(String.init) ?? ""
+    }
+
+    private func tmux(_ args: [String]) throws -> (status: Int32, stdout: String) {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-out-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let line = (["tmux", "-L", server] + args).map(Self.quote).joined(separator: " ")
+        let status = system(line + " </dev/null >\(Self.quote(out.path)) 2>&1")
+        let text = (try? String(contentsOf: out, encoding: .utf8)) ?? ""
+        return (status, text)
+    }
+
+    static func quote(_ s: String) -> String { "'" + s.replacing("'", with: "'\\''") + "'" }
+}
