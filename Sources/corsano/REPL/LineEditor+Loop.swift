@@ -30,7 +30,7 @@ extension LineEditor {
             case 0x72 /* r */: beginPendingRequest()
             case 0x69 /* i */: interrupt()
             case 0x77 /* w */: rl_resize_terminal()
-            case 0x63 /* c */: if active?.interruptEnds == true { abandonLine(); finishActive(.interrupted) }
+            case 0x63 /* c */: if active?.interruptEnds == true { dismissLine(); finishActive(.interrupted) }
             case 0x71 /* q */:
                 drainOutput()
                 return false
@@ -66,6 +66,15 @@ extension LineEditor {
         rl_free_line_state()
         rl_replace_line("", 0)
         rl_callback_handler_remove()
+    }
+
+    /// Takes a prompt nobody answers any more (its flow ended) off the screen.
+    private func dismissLine() {
+        rl_clear_visible_line()
+        rl_free_line_state()
+        rl_replace_line("", 0)
+        rl_callback_handler_remove()
+        writeOut(Array("\r".utf8))
     }
 
     /// readline's line handler (on this thread): nil is end of input.

@@ -1,5 +1,5 @@
 /// The REPL's words: every command of the table (minus `repl` itself) plus the session commands
-/// (`connect`, `status`, `cuff add`, `quit`). Described as `CommandSpec`s so
+/// (`connect`, `status`, `cuff add`, `profile show|set`, `quit`). Described as `CommandSpec`s so
 /// TAB completion and `help` treat them like the table's commands.
 enum REPLGrammar {
     static let sessionCommands: [CommandSpec] = [
@@ -13,6 +13,14 @@ enum REPLGrammar {
                     operands: "SYS/DIA PULSE [at TIME]", operandKind: .text,
                     details: "Without 'at' the reading is a manual entry; with it, measured at TIME (RFC 3339).",
                     options: []),
+        CommandSpec(words: ["profile", "show"], summary: "Print the profile stored for the session's bracelet.",
+                    operands: "", operandKind: nil, details: "The profile the state store keeps for the bracelet's serial (what wearing-opt --no-preparation pushes).",
+                    options: [CommandTable.help]),
+        CommandSpec(words: ["profile", "set"], summary: "Change fields of the profile stored for the session's bracelet.",
+                    operands: "", operandKind: nil,
+                    details: "Takes the profile options of 'profile push'; fields not given keep their stored values. Stores, does not push: 'profile push --from' or 'wearing-opt --no-preparation' sends it.",
+                    options: (CommandTable.commands.first { $0.words == ["profile", "push"] }?.options ?? [])
+                        .filter { ProfileInput.flags.map(\.1).contains($0.name) } + [CommandTable.help]),
         CommandSpec(words: ["quit"], summary: "Leave the shell (also Control-D).",
                     operands: "", operandKind: nil, details: "", options: []),
     ]

@@ -27,6 +27,11 @@ extension REPLSession {
             let parsed = try ArgumentParser.parse(operands, as: spec)
             if parsed.flag("help") { ctx.stdout.write(HelpRenderer.help(for: spec)); return .success }
             try await status(operands, ctx)
+        case "profile show", "profile set":
+            let parsed = try ArgumentParser.parse(operands, as: spec)
+            if parsed.flag("help") { ctx.stdout.write(HelpRenderer.help(for: spec)); return .success }
+            if !parsed.operands.isEmpty { throw UsageError.unexpectedOperand(parsed.operands[0], command: spec.name) }
+            try await profile(set: spec.name == "profile set" ? parsed : nil, ctx)
         default:
             return nil
         }
@@ -34,7 +39,7 @@ extension REPLSession {
     }
 
     /// Connects to the session's bracelet (or the one `words` name), as `status` would.
-    private func connect(_ words: [String], _ ctx: CommandContext) async throws -> BraceletSession {
+    func connect(_ words: [String], _ ctx: CommandContext) async throws -> BraceletSession {
         let spec = REPLGrammar.sessionCommands.first { $0.words == ["status"] }!
         var words = words
         if let uri = braceletURI, !words.contains("--bracelet") { words += ["--bracelet", uri] }
@@ -55,6 +60,8 @@ extension REPLSession {
         ctx.stdout.line("bracelet  \(Self.describe(session.identity))")
         ctx.stdout.line("plan      \(plan.name)")
         ctx.stdout.line("profile   " + (profile.map(Self.describe) ?? "none on the bracelet"))
+        let stored = try ProfileStore(store: try stateStore(ctx)).load(serial: session.identity.serial)
+        ctx.stdout.line("stored    " + (stored.map(Self.describe) ?? "no profile stored for \(session.identity.serial)"))
         let queued = cuffQueue.queued
         ctx.stdout.line("queued    " + (queued.isEmpty ? "no cuff readings" : queued.map(Self.describe).joined(separator: ", ")))
     }

@@ -13,6 +13,16 @@ final class REPLSession: @unchecked Sendable {
     /// Set by `quit`.
     private(set) var quitRequested = false
 
+    private var sessionStore: StateStore?
+
+    /// The in-memory store of a `--no-state` session, made on first use.
+    func memoryStore() throws -> StateStore {
+        if let sessionStore { return sessionStore }
+        let store = try StateStore(path: nil)
+        sessionStore = store
+        return store
+    }
+
     /// Ends the session after the current line (`quit`).
     func quit() { quitRequested = true }
 
@@ -41,7 +51,8 @@ final class REPLSession: @unchecked Sendable {
         }
         if parsed.spec.words == ["help"] { return try help(parsed.operands, ctx) }
         try refuseStandardInput(parsed)
-        parsed = try ArgumentParser.parse(words + sessionDefaults(for: parsed))
+        let full = words + sessionDefaults(for: parsed)
+        parsed = try ArgumentParser.parse(full)
         guard let handler = CommandRegistry.handlers[parsed.spec.name] else {
             throw UsageError.conflict("\(parsed.spec.name): not available in this build")
         }
@@ -54,7 +65,7 @@ final class REPLSession: @unchecked Sendable {
         case .queueOnly: pipe.endInput()
         case .queueThenTyped(let attach): attach(pipe)
         }
-        return try await handler(try ArgumentParser.parse(words + sessionDefaults(for: parsed) + ["--cuff", pipe.path]), ctx)
+        return try await handler(try ArgumentParser.parse(full + ["--cuff", pipe.path]), ctx)
     }
 
     /// The session's `--bracelet` and state options for `parsed`'s command, where the line gave none.

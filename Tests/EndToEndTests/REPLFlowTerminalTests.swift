@@ -1,0 +1,59 @@
+import CorsanoKit
+import Foundation
+import Testing
+
+/// Flows inside the interactive REPL (tmux): the `cuff add` queue and typed readings feed
+/// bp-init; Control-C during a held flow cancels it, restores the served bracelet's plan, and
+/// returns to the prompt.
+@Suite(.serialized) struct REPLFlowTerminalTests {
+    @Test func cuffAddQueueAndTypedReadingFeedBpInit() throws {
+        let term = try Tmux(["repl", "--no-state"])
+        try term.waitFor("corsano>")
+        try term.send("cuff add 120/80 72", "Enter")
+        try term.waitFor("queued 120/80 72 (manual) (1 waiting for the next bp-init)")
+        try term.send("bp-init --no-preparation", "Enter")
+        // The queued reading is measurement 1; the flow then waits at its cuff prompt.
+        try term.waitFor("Systolic 120 mmHg, diastolic 80 mmHg, pulse 72 bpm (typed in)")
+        try term.waitFor("cuff> prompt for measurement 2") { $0.contains("Measurement 2, attempt 1") && $0.hasSuffix("cuff>") }
+        try term.send("122/81 70", "Enter")
+        let screen = try term.waitFor("the prompt after the flow") { $0.contains("Result: calibrated, measurements: 2") && $0.hasSuffix("corsano>") }
+        #expect(screen.contains("- Measurement 1, attempt 1: 120/80 mmHg, pulse 72 bpm (accepted)"))
+        #expect(screen.contains("- Measurement 2, attempt 1: 122/81 mmHg, pulse 70 bpm (accepted)"))
+        #expect(!screen.contains("[exit status"))
+        try term.send("status", "Enter")
+        try term.waitFor("queued    no cuff readings")  // the flow took the queue
+    }
+
+    @Test func controlCDuringAHeldFlowRestoresThePlanAndKeepsTheShell() async throws {
+        let scenario = Scenario(faults: FaultScenario(holdAtStep: StepPoint(flow: "bp-init", step: "measuring", occurrence: 2)))
+        let server = try ServedSimulator(.unix, scenario: scenario)
+        defer { server.stop() }
+        let term = try Tmux(["repl", "--no-state"])
+        try term.waitFor("corsano>")
+        try term.send("connect \(server.listening)", "Enter")
+        try term.waitFor("connected to \(server.listening): model 287-2")
+        try term.send("cuff add 120/80 72", "Enter", "bp-init --no-preparation", "Enter")
+        try term.waitFor("the flow held at measurement 2") { $0.contains("Measurement 2, attempt 1") && $0.hasSuffix("cuff>") }
+        let held = try await plan(of: server)
+        let heldScreen = try term.screen()
+        #expect(held == .nibpCalibration, "screen:\n\(heldScreen)")
+
+        try term.send("C-c")
+        let screen = try term.waitFor("the prompt after Control-C") { $0.contains("[exit status 130]") && $0.hasSuffix("corsano>") }
+        #expect(screen.contains("The bracelet's previous plan (monitoring) was restored."))
+        #expect(screen.contains("Result: cancelled"))
+        #expect(try await plan(of: server) == BraceletPlan("monitoring"))
+        try term.send("status", "Enter")
+        try term.waitFor("plan      monitoring")
+        try term.send("quit", "Enter")
+        try term.waitFor("[exited 0]")
+    }
+
+    /// The plan the served bracelet holds, asked over a fresh connection.
+    private func plan(of server: ServedSimulator) async throws -> BraceletPlan {
+        let r = try Corsano.run(["repl", "--no-state"], stdin: "status --bracelet \(server.listening)\n")
+        let line = r.stdout.split(separator: "\n").first { $0.hasPrefix("plan ") }
+        #expect(line != nil, "status: \(r.stdout) \(r.stderr)")
+        return BraceletPlan(String(line?.split(separator: " ").last ?? ""))
+    }
+}
