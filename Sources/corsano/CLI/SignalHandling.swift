@@ -67,7 +67,7 @@ final class SignalHandling: @unchecked Sendable {
 
     /// The REPL's Control-C: cancels the running flow, as SIGINT would outside the REPL.
     static func forwardInterrupt() {
-        hosted.withLock { $0.current }?.deliver(SIGINT)
+        hosted.withLock { $0.current }?.deliver(SIGINT, count: 1)
     }
 
     /// The first signal received (SIGINT or SIGTERM), if any.
