@@ -129,5 +129,10 @@ struct ReadingFields {
 @inline(__always) func memcmpEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
     guard a.count == b.count else { return false }
     guard let pa = a.baseAddress, let pb = b.baseAddress else { return true }
+    // Field names and literals are short: a loop beats a call into libc.
+    if a.count <= 24 {
+        for i in 0..<a.count where pa[i] != pb[i] { return false }
+        return true
+    }
     return memcmp(pa, pb, a.count) == 0
 }
