@@ -49,6 +49,30 @@ import Testing
         try term.waitFor("[exited 0]")
     }
 
+    @Test func sigtermDuringAHeldFlowRestoresThePlanAndExits143() async throws {
+        let scenario = Scenario(faults: FaultScenario(holdAtStep: StepPoint(flow: "bp-init", step: "measuring")))
+        let server = try ServedSimulator(.unix, scenario: scenario)
+        defer { server.stop() }
+        let term = try Tmux(["repl", "--no-state", "--bracelet", server.listening])
+        try term.waitFor("corsano>")
+        try term.send("bp-init --no-preparation", "Enter")
+        try term.waitFor("the flow held at measurement 1") { $0.contains("Measurement 1, attempt 1") && $0.hasSuffix("cuff>") }
+        let pid = try #require(try term.programID())
+        kill(pid, SIGTERM)
+        let screen = try term.waitFor("[exited 143]")
+        #expect(screen.contains("The bracelet's previous plan (monitoring) was restored."))
+        #expect(try await plan(of: server) == BraceletPlan("monitoring"))
+    }
+
+    @Test func sigtermAtThePromptExits143() throws {
+        let term = try Tmux(["repl", "--no-state"])
+        try term.waitFor("corsano>")
+        try term.send("half typed")
+        try term.waitFor("corsano> half typed")
+        kill(try #require(try term.programID()), SIGTERM)
+        try term.waitFor("[exited 143]")
+    }
+
     /// The plan the served bracelet holds, asked over a fresh connection.
     private func plan(of server: ServedSimulator) async throws -> BraceletPlan {
         let r = try Corsano.run(["repl", "--no-state"], stdin: "status --bracelet \(server.listening)\n")

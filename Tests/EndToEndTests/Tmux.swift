@@ -62,6 +62,13 @@ final class Tmux {
         try waitFor("'\(text)'", timeout: timeout, sourceLocation: sourceLocation) { $0.contains(text) }
     }
 
+    /// The pid of the program running in the pane (the child of the pane's shell).
+    func programID() throws -> pid_t? {
+        let shell = try tmux(["list-panes", "-t", "0", "-F", "#{pane_pid}"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let children = try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)
+        return children?.split(separator: " ").first.flatMap { pid_t($0) }
+    }
+
     /// The last non-empty line of the screen.
     func lastLine() throws -> String {
         try screen().split(separator: "\n").last.map(String.init) ?? ""

@@ -65,9 +65,10 @@ final class SignalHandling: @unchecked Sendable {
     /// Called once by the REPL before it runs commands.
     static func hostInREPL() { hosted.withLock { $0.on = true } }
 
-    /// The REPL's Control-C: cancels the running flow, as SIGINT would outside the REPL.
-    static func forwardInterrupt() {
-        hosted.withLock { $0.current }?.deliver(SIGINT, count: 1)
+    /// A signal the REPL caught (Control-C is SIGINT): cancels the running flow, as the signal
+    /// would outside the REPL.
+    static func forwardInterrupt(_ signo: Int32 = SIGINT) {
+        hosted.withLock { $0.current }?.deliver(signo, count: 1)
     }
 
     /// The first signal received (SIGINT or SIGTERM), if any.

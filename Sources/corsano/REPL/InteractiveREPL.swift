@@ -1,5 +1,9 @@
 import CorsanoKit
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `corsano repl` on a terminal: readline prompt, history, TAB completion; each line runs as a
 /// task that Control-C cancels (a flow ends `cancelledByUser`, the shell stays); Control-D quits.
 /// While a flow runs, a `cuff>` prompt takes typed readings (manual entries) for it.
@@ -21,20 +25,27 @@ struct InteractiveREPL {
             ctx.diagnose("repl: cannot start the line editor: \(error)")
             return .ioError
         }
-        SignalHandling.hostInREPL()
+        let terminated = Flag()
+        REPLSignals.install([SIGTERM]) { _ in
+            // SIGTERM: the running flow ends cancelled (plan restored), then the shell exits 143.
+            terminated.set()
+            running.cancel()
+            SignalHandling.forwardInterrupt(SIGTERM)
+            editor.endInput()
+        }
         editor.start()
         var lineCtx = ctx
         lineCtx.stdout = OutputWriter(fd: editor.outputWriteEnd, capacity: 0)
         lineCtx.stderr = lineCtx.stdout
         lineCtx.stdinIsTerminal = false  // commands never read the terminal: the editor does
         lineCtx.stdout.line("corsano \(HelpRenderer.version): 'help' lists the commands; TAB completes, Control-C cancels, Control-D quits.")
-        while !session.quitRequested {
+        while !session.quitRequested, !terminated.isSet {
             guard case .line(let line) = await editor.readLine(prompt: "corsano> ", interruptEnds: false) else { break }
             await runLine(line, editor: editor, running: running, ctx: lineCtx)
         }
         history.save()
         editor.stop()
-        return .success
+        return terminated.isSet ? .terminated : .success
     }
 
     private func runLine(_ line: String, editor: LineEditor, running: RunningCommand, ctx: CommandContext) async {
@@ -78,4 +89,12 @@ final class RunningCommand: @unchecked Sendable {
     func set(_ task: Task<ExitStatus, any Error>) { lock.locked { self.task = task } }
     func clear() { lock.locked { task = nil } }
     func cancel() { lock.locked { task }?.cancel() }
+}
+
+/// A flag set from another thread.
+final class Flag: @unchecked Sendable {
+    private let lock = NSLockLite()
+    private var value = false
+    var isSet: Bool { lock.locked { value } }
+    func set() { lock.locked { value = true } }
 }

@@ -30,6 +30,9 @@ extension LineEditor {
             case 0x72 /* r */: beginPendingRequest()
             case 0x69 /* i */: interrupt()
             case 0x77 /* w */: rl_resize_terminal()
+            case 0x74 /* t */:
+                if active != nil { dismissLine() }
+                finishActive(.endOfInput)
             case 0x63 /* c */: if active?.interruptEnds == true { dismissLine(); finishActive(.interrupted) }
             case 0x71 /* q */:
                 drainOutput()

@@ -97,6 +97,9 @@ final class LineEditor: @unchecked Sendable {
         wake(0x63)
     }
 
+    /// Ends the line being asked for as if Control-D was typed (SIGTERM at the prompt).
+    func endInput() { wake(0x74) }
+
     /// Stops the editor thread after it has printed all pending output, and waits for it.
     func stop() {
         wake(0x71)

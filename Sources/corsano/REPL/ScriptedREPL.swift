@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `corsano repl` with standard input not a terminal: commands line by line, without readline
 /// (it echoes when piped), prompts or history. A failing line is reported as `LINE: message`;
 /// `--bail` stops there with that line's status, otherwise the run exits 1 if any line failed.
@@ -7,13 +11,19 @@ struct ScriptedREPL {
     let ctx: CommandContext
 
     func run() async -> ExitStatus {
+        let stop = ScriptStop()
+        REPLSignals.install([SIGINT, SIGTERM]) { signo in stop.signalled(signo) }
         var lineNumber = 0
         var failed = false
         while !session.quitRequested {
+            if let status = stop.status { return status }
             ctx.stdout.flush()
             guard let line = readLine(strippingNewline: true) else { break }
             lineNumber += 1
+            stop.running = true
             let status = await runLine(line, number: lineNumber)
+            stop.running = false
+            if let stopped = stop.status { return stopped }
             guard status != .success else { continue }
             failed = true
             if bail { return status }
@@ -52,5 +62,33 @@ struct ScriptedREPL {
     private func report(_ number: Int, _ message: String) {
         ctx.stdout.flush()
         ctx.stderr.line("\(number): \(message)")
+    }
+}
+
+/// A signal during a scripted session: it cancels the running command (a flow ends
+/// cancelledByUser with the plan restored) and the session stops after it with 130 (SIGINT) or
+/// 143 (SIGTERM); between commands, or at a second signal, the session exits at once.
+final class ScriptStop: @unchecked Sendable {
+    private let lock = NSLockLite()
+    private var caught: ExitStatus?
+    private var busy = false
+
+    var status: ExitStatus? { lock.locked { caught } }
+    var running: Bool {
+        get { lock.locked { busy } }
+        set { lock.locked { busy = newValue } }
+    }
+
+    func signalled(_ signo: Int32) {
+        let exitNow = lock.locked { () -> Bool in
+            defer { caught = caught ?? SignalHandling.status(for: signo) }
+            return caught != nil || !busy
+        }
+        guard exitNow else {
+            SignalHandling.forwardInterrupt(signo)
+            return
+        }
+        OutputWriter.stdout.flush()
+        _exit(SignalHandling.status(for: signo).rawValue)
     }
 }
