@@ -73,4 +73,19 @@ import Testing
             #expect(text.contains(line))
         }
     }
+
+    /// Every method of docs/bridge-protocol.md's table is described in corsano-bridge(7).
+    @Test func bridgePageNamesEveryProtocolMethod() throws {
+        let doc = try String(contentsOf: Corsano.packageRoot.appendingPathComponent("docs/bridge-protocol.md"), encoding: .utf8)
+        let table = doc.components(separatedBy: "## Methods").dropFirst().first?.components(separatedBy: "\n\n").dropFirst().first ?? ""
+        let methods = table.split(separator: "\n").compactMap { row -> String? in
+            guard row.hasPrefix("| `") else { return nil }
+            return row.dropFirst(3).split(separator: "`").first.map(String.init)
+        }
+        #expect(methods.count == 12)
+        let text = try Self.rendered("corsano-bridge.7")
+        for method in methods + ["disconnected", "cancel", "sim.waitUntilHeld", "sim.disconnect"] {
+            #expect(text.contains(method), "corsano-bridge(7) lacks \(method)")
+        }
+    }
 }
