@@ -58,4 +58,13 @@ import Testing
         try second.send("Up", "Up")
         try second.waitFor("corsano> cuff add 131/85 70")
     }
+
+    @Test func bareCorsanoOnATerminalOpensTheShell() throws {
+        let term = try Tmux([])
+        try term.waitFor("corsano>")
+        try term.send("help", "Enter")
+        try term.waitFor("  cuff add          Queue a cuff reading for the next flow.")
+        try term.send("quit", "Enter")
+        try term.waitFor("[exited 0]")
+    }
 }
