@@ -73,6 +73,23 @@ import Testing
         try term.waitFor("[exited 143]")
     }
 
+    @Test func controlCCancelsAFlowThatIsNotAskingForInput() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("corsano-hold-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let scenario = dir.appendingPathComponent("hold.json")
+        try Data(#"{"faults":{"holdAtStep":{"flow":"bp-init","step":"measuring"}}}"#.utf8).write(to: scenario)
+        let term = try Tmux(["repl", "--no-state"])
+        try term.waitFor("corsano>")
+        try term.send("bp-init --no-preparation --cuff /dev/null --bracelet sim:\(scenario.path)", "Enter")
+        try term.waitFor("Waiting for the cuff reading")
+        try term.send("C-c")
+        let screen = try term.waitFor("the prompt after Control-C") { $0.contains("[exit status 130]") && $0.hasSuffix("corsano>") }
+        #expect(screen.contains("\nThe bracelet's previous plan (monitoring) was restored.\n"))
+        #expect(screen.contains("Result: cancelled"))
+        try term.send("cuff add 120/80 72", "Enter")
+        try term.waitFor("queued 120/80 72 (manual)")
+    }
+
     /// The plan the served bracelet holds, asked over a fresh connection.
     private func plan(of server: ServedSimulator) async throws -> BraceletPlan {
         let r = try Corsano.run(["repl", "--no-state"], stdin: "status --bracelet \(server.listening)\n")

@@ -53,7 +53,10 @@ extension LineEditor {
     /// the line and show the prompt again; at a flow's prompt end the request.
     private func interrupt() {
         onInterruptCallback()
-        guard let request = active else { return }
+        guard let request = active else {
+            writeOut([UInt8(ascii: "\n")])  // after the terminal's own ^C echo
+            return
+        }
         abandonLine()
         if request.interruptEnds {
             finishActive(.interrupted)
