@@ -23,7 +23,12 @@ final class Tmux {
         #expect(try tmux(["new-session", "-d", "-x", "120", "-y", "40", command]).status == 0, "tmux new-session failed")
     }
 
-    deinit { _ = try? tmux(["kill-server"]) }
+    deinit {
+        _ = try? tmux(["kill-server"])
+        // tmux leaves its socket file behind.
+        let dir = ProcessInfo.processInfo.environment["TMUX_TMPDIR"] ?? "/tmp"
+        try? FileManager.default.removeItem(atPath: "\(dir)/tmux-\(getuid())/\(server)")
+    }
 
     /// Types `keys` (tmux key names like `Tab`, `Enter`, `C-c`, `Up`; other words are literal).
     func send(_ keys: String...) throws {
