@@ -87,7 +87,10 @@ public final class CuffIngester {
         reader.willRead = { [sink] in try sink.willRead() }
         while !stopped, let item = try reader.next() {
             switch item {
-            case .line(let number, let bytes):
+            case .line(let number, var bytes):
+                if number == 1, bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+                    bytes = UnsafeRawBufferPointer(rebasing: bytes.dropFirst(3))  // UTF-8 BOM
+                }
                 // Hot path: a reading line goes straight to `accept`, no record/outcome wrapping
                 // (copying those enums cost more than parsing); other lines take the general path.
                 if !ble, case .success(.reading(var reading)) = ReadingLineParser.parse(bytes) {

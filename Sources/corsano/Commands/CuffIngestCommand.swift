@@ -28,7 +28,9 @@ enum CuffIngestCommand {
         }
         output.finish()
         if ingester.normalizer.usedZone {
-            ctx.diagnose("cuff ingest: naive stamps read in zone \(basis.zone.identifier) (no --anchor-device/--anchor-phone; --tz to choose)")
+            ctx.diagnose(basis.anchor == nil
+                ? "cuff ingest: naive stamps read in zone \(basis.zone.identifier) (no --anchor-device/--anchor-phone; --tz to choose)"
+                : "cuff ingest: manual entries' naive stamps read in zone \(basis.zone.identifier) (never shifted by the anchor; --tz to choose)")
         }
         ctx.diagnose("cuff ingest: " + ingester.counts.summary)
         if let status { return status }

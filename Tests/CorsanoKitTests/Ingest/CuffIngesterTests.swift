@@ -43,6 +43,12 @@ import Testing
         #expect(ingester.counts.summary == "read 3, written 1, skipped 1 (intermediate cuff pressure (0x2A36): 1), rejected 1")
     }
 
+    @Test func byteOrderMarkBeforeAJSONLineIsSkipped() throws {
+        let (sink, _) = try IngestRun.run(Array("\u{FEFF}{\"systolic\":120,\"diastolic\":80}\n".utf8), chunk: 2)
+        #expect(sink.lines == [#"{"systolic":120,"diastolic":80,"isManualEntry":false}"#])
+        #expect(sink.rejects.isEmpty)
+    }
+
     @Test func unknownFormatAsksForFrom() {
         #expect(throws: IngestError.unknownFormat(source: "in", firstLine: "hello world")) {
             try IngestRun.run("\n\nhello world\n{\"systolic\":1}\n")
