@@ -100,6 +100,17 @@ import Testing
         #expect(run.planRestored)
     }
 
+    @Test func outOfRangeSettingsNeverTrap() async throws {
+        var config = BPInitializationConfig()
+        config.maxAttempts = 0             // acts as 1
+        config.deviationThresholdMmHg = -5 // acts as 0: any difference calls a third
+        let run = try await F.run(F.scenario(F.refusing(1)), readings: [F.reading(120, 80, offset: 1), F.reading(121, 80, offset: 2),
+                                                                     F.reading(122, 80, offset: 3)], config: config)
+        #expect(run.result == .failedAfterRetries(attemptCount: 1))
+        #expect(run.collected.count == 3)
+        #expect(BPInitializationConfig(maxReadingAge: .infinity).json["maxReadingAge"] == .int(Int.max))
+    }
+
     @Test func preparationToggleIsOnTheInstructionsStep() async throws {
         for include in [true, false] {
             let run = try await F.run(readings: [F.reading(120, 80, offset: 1), F.reading(121, 80, offset: 2)],

@@ -6,7 +6,10 @@ import Testing
 /// the simulator's hold-at-step and disconnect-at-step faults (issue 5 "Show").
 @Suite struct BPInitSignalTests {
     typealias E = BPInitE2E
-    static let steps = ["instructions", "measuring", "measurementRecorded", "retryPrompt"]
+    static let steps = ["needsCuffPairing", "instructions", "measuring", "measurementRecorded", "retryPrompt"]
+
+    /// needsCuffPairing is only entered when no cuff is paired.
+    static func extra(_ step: String) -> [String] { step == "needsCuffPairing" ? ["--cuff-paired-cmd", "false"] : [] }
 
     /// A scenario refusing attempt 1 (so retryPrompt is reached) with `fault` added.
     static func scenario(_ dir: URL, fault: String) throws -> String {
@@ -19,8 +22,8 @@ import Testing
         let scenario = try Self.scenario(dir, fault: #""holdAtStep":{"step":"\#(step)"}"#)
         let cuff = try E.file(dir, "cuff.jsonl", E.sixReadings)
         let state = dir.appendingPathComponent("state.sqlite3").path
-        let live = try LiveCorsano(["bp-init", "--bracelet", "sim:" + scenario, "--cuff", cuff, "--state", state] + E.now,
-                                   env: [:])
+        let live = try LiveCorsano(["bp-init", "--bracelet", "sim:" + scenario, "--cuff", cuff, "--state", state]
+                                   + E.now + Self.extra(step), env: [:])
         #expect(live.waitForLine(containing: #""step":"\#(step)""#))
         Thread.sleep(forTimeInterval: 0.05)  // the event is written just before the held call
         live.signal(signo)
@@ -30,7 +33,7 @@ import Testing
         #expect(E.names(lines).suffix(2) == ["readings", "finished"])
         #expect(E.steps(lines).last == step)
         // The plan was switched after instructions: restored, and the journal entry cleared.
-        #expect(lines.contains { $0.contains(#""event":"planRestored""#) } == (step != "instructions"))
+        #expect(lines.contains { $0.contains(#""event":"planRestored""#) } == !["needsCuffPairing", "instructions"].contains(step))
         #expect(try PlanJournal(store: StateStore(path: state)).openEntries().isEmpty)
         let history = try Corsano.run(["history", "--json", "--state", state])
         #expect(history.stdout.contains(#""result":{"kind":"cancelledByUser"}"#))
@@ -65,11 +68,27 @@ import Testing
     func disconnectAtStepIsBraceletDisconnected(step: String) throws {
         let dir = try E.directory()
         let scenario = try Self.scenario(dir, fault: #""disconnectAtStep":{"step":"\#(step)"}"#)
-        let r = try Corsano.run(["bp-init", "--bracelet", "sim:" + scenario] + E.now + ["--no-state"], stdin: E.sixReadings)
+        let r = try Corsano.run(["bp-init", "--bracelet", "sim:" + scenario] + E.now + ["--no-state"] + Self.extra(step),
+                                stdin: E.sixReadings)
         #expect(r.status == 4)
         #expect(E.result(r.lines) == #"{"kind":"braceletDisconnected"}"#)
         #expect(E.steps(r.lines).last == step)
         #expect(E.names(r.lines).suffix(2) == ["readings", "finished"])
+    }
+
+    /// At the terminal screens the calibration has concluded and the plan is restored: a
+    /// disconnect there leaves the result as it was (seed: cancelling is "before it concluded").
+    @Test func disconnectAtTerminalScreenKeepsTheResult() throws {
+        let dir = try E.directory()
+        let success = try E.file(dir, "s.json", #"{"faults":{"disconnectAtStep":{"step":"finalSuccess"}}}"#)
+        let r = try Corsano.run(["bp-init", "--bracelet", "sim:" + success] + E.now + ["--no-state"], stdin: E.sixReadings)
+        #expect(r.status == 0)
+        #expect(E.result(r.lines) == #"{"kind":"success","measurementCount":2}"#)
+        let failure = try E.file(dir, "f.json", #"{"nibp":{"attempts":[{"session":false}]},"faults":{"disconnectAtStep":{"step":"finalFailure"}}}"#)
+        let f = try Corsano.run(["bp-init", "--bracelet", "sim:" + failure, "--max-attempts", "1"] + E.now + ["--no-state"],
+                                stdin: E.sixReadings)
+        #expect(f.status == 1)
+        #expect(E.result(f.lines) == #"{"attemptCount":1,"kind":"failedAfterRetries"}"#)
     }
 
     @Test func disconnectWhileFeedingIsBraceletDisconnected() throws {

@@ -43,7 +43,7 @@ public struct BPInitializationConfig: Equatable, Sendable {
     /// |a - b| > threshold without trapping on any input value (an overflow is a deviation).
     private func exceedsThreshold(_ a: Int, _ b: Int) -> Bool {
         let (difference, overflow) = a.subtractingReportingOverflow(b)
-        return overflow || difference.magnitude > UInt(deviationThresholdMmHg)
+        return overflow || difference.magnitude > UInt(max(0, deviationThresholdMmHg))
     }
 
     /// The effective config as the `started` event's `config` object.
@@ -52,8 +52,8 @@ public struct BPInitializationConfig: Equatable, Sendable {
             ("deviationThresholdMmHg", .int(deviationThresholdMmHg)),
             ("maxAttempts", .int(maxAttempts)),
             ("includePreparation", .bool(includePreparation)),
-            ("maxReadingAge", maxReadingAge.map { .int(Int($0)) } ?? .null),
-            ("backdate", .int(Int(backdateSeconds))),
+            ("maxReadingAge", maxReadingAge.map { .int(CuffError.wholeSeconds($0)) } ?? .null),
+            ("backdate", .int(CuffError.wholeSeconds(backdateSeconds))),
             ("replayFilter", .bool(replayFilter)),
         ])
     }

@@ -77,22 +77,24 @@ public struct BPInitializationFlow: Sendable {
         try await enter(.instructions, [("preparation", .bool(config.includePreparation))])
         guard try await interaction.confirmStart() else { return .cancelledByUser }
         try await switchPlan()
-        for attempt in 1...config.maxAttempts {
+        // The init clamps to 1, but the property is settable: never form an empty range.
+        let budget = max(1, config.maxAttempts)
+        for attempt in 1...budget {
             let outcome = try await runAttempt(attempt, state)
             if outcome.accepted {
                 await restorePlan()
                 await enterTerminal(.finalSuccess)
                 return .success(measurementCount: outcome.measurements)
             }
-            guard attempt < config.maxAttempts else { break }
-            try await enter(.retryPrompt, [("attempt", .int(attempt)), ("maxAttempts", .int(config.maxAttempts))])
-            guard try await interaction.confirmRetry(nextAttempt: attempt + 1, maxAttempts: config.maxAttempts) else {
+            guard attempt < budget else { break }
+            try await enter(.retryPrompt, [("attempt", .int(attempt)), ("maxAttempts", .int(budget))])
+            guard try await interaction.confirmRetry(nextAttempt: attempt + 1, maxAttempts: budget) else {
                 return .cancelledByUser
             }
         }
         await restorePlan()
         await enterTerminal(.finalFailure)
-        return .failedAfterRetries(attemptCount: config.maxAttempts)
+        return .failedAfterRetries(attemptCount: budget)
     }
 
     /// Emits the `step` event and tells the bracelet side (a scenario may hold or disconnect).
