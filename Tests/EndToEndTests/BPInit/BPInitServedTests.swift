@@ -91,30 +91,30 @@ import Testing
     }
 
     @Test func runKilledMidFlowIsRepairedByTheNextRun() async throws {
-        let scenario = Scenario(faults: FaultScenario(holdAtStep: StepPoint(flow: "bp-init", step: "measuring")))
+        let scenario = Scenario(faults: FaultScenario(holdAtStep: StepPoint(flow: "bp-init", step: "measurementRecorded")))
         let server = try ServedSimulator(.unix, scenario: scenario)
         defer { server.stop() }
         let dir = try E.directory()
         let cuff = try E.file(dir, "cuff.jsonl", E.ingestedSession)
         let state = dir.appendingPathComponent("state.sqlite3").path
-        let args = ["bp-init", "--bracelet", server.listening, "--cuff", cuff, "--state", state] + E.now
-        let killed = try LiveCorsano(args, env: [:])
-        #expect(killed.waitForLine(containing: #""step":"measuring""#))
+        let args = ["bp-init", "--bracelet", server.listening, "--state", state] + E.now
+        let killed = try LiveCorsano(args + ["--cuff", cuff], env: [:])
+        #expect(killed.waitForLine(containing: #""step":"measurementRecorded""#))
         killed.signal(SIGKILL)
         _ = killed.finish()
         #expect(try await BPInitServedTests.plan(of: server) == .nibpCalibration)
-        // The next run repairs first (planRestored why=journal, a notice on stderr); the hold is
-        // per connection, so it too stops at measuring, and SIGTERM ends it cleanly.
-        let next = try LiveCorsano(args, env: [:])
-        #expect(next.waitForLine(containing: #""step":"measuring""#))
-        next.signal(SIGTERM)
-        let (status, lines, stderr) = next.finish()
-        #expect(status == 143)
-        #expect(lines.first { $0.contains(#""event":"planRestored""#) }?.contains(#""why":"journal""#) == true)
-        #expect(stderr.contains("restored plan monitoring"))
+        // The next run repairs first (planRestored why=journal, a notice on stderr), then runs out
+        // of cuff input at its first measurement (before the held step) and restores its own switch.
+        let next = try Corsano.run(args + ["--cuff", "/dev/null"])
+        #expect(next.status == 3)
+        let restores = next.lines.filter { $0.contains(#""event":"planRestored""#) }
+        #expect(restores.count == 2)
+        #expect(restores.first?.contains(#""why":"journal""#) == true)
+        #expect(next.stderr.contains("restored plan monitoring"))
         #expect(try await BPInitServedTests.plan(of: server) == BraceletPlan("monitoring"))
         #expect(try PlanJournal(store: StateStore(path: state)).openEntries().isEmpty)
         let history = try Corsano.run(["history", "--state", state])
         #expect(history.stdout.contains("did not finish (killed)"))
+        #expect(history.stdout.contains("128/82 mmHg, pulse 66 bpm  accepted"))
     }
 }
