@@ -36,7 +36,7 @@ enum ShellCommand {
                     return
                 }
                 started.withLock { $0 = child }
-                if Task.isCancelled, once.resume(.failure(CancellationError())) { kill(-child, SIGTERM) }
+                if Task.isCancelled { once.resume(.failure(CancellationError())) { kill(-child, SIGTERM) } }
                 Thread {
                     let bytes = readAll(output)
                     var status: Int32 = 0
@@ -48,13 +48,13 @@ enum ShellCommand {
                     let (seconds, attoseconds) = timeout.components
                     let nanos = Int(clamping: max(0, seconds) * 1_000_000_000 + attoseconds / 1_000_000_000)
                     DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanos)) {
-                        if once.resume(.success(.timedOut)) { kill(-child, SIGTERM) }
+                        once.resume(.success(.timedOut)) { kill(-child, SIGTERM) }
                     }
                 }
             }
         } onCancel: {
             let pid = started.withLock { $0 }
-            if once.resume(.failure(CancellationError())), pid > 0 { kill(-pid, SIGTERM) }
+            once.resume(.failure(CancellationError())) { if pid > 0 { kill(-pid, SIGTERM) } }
         }
     }
 
@@ -123,10 +123,12 @@ final class Once<Value: Sendable>: Sendable {
         if let early { continuation.resume(with: early) }
     }
 
-    /// True when this call was the one that resumed (or will resume, once armed).
+    /// True when this call was the one that resumed (or will resume, once armed). `first` runs
+    /// before the waiter resumes, only for that call: once resumed, the process may exit at
+    /// any moment, so a child must be signalled before.
     @discardableResult
-    func resume(_ result: Result<Value, any Error>) -> Bool {
-        let (continuation, first) = slot.withLock { s -> (CheckedContinuation<Value, any Error>?, Bool) in
+    func resume(_ result: Result<Value, any Error>, first: () -> Void = {}) -> Bool {
+        let (continuation, won) = slot.withLock { s -> (CheckedContinuation<Value, any Error>?, Bool) in
             if s.done { return (nil, false) }
             s.done = true
             if let c = s.armed {
@@ -136,7 +138,8 @@ final class Once<Value: Sendable>: Sendable {
             s.early = result
             return (nil, true)
         }
+        if won { first() }
         continuation?.resume(with: result)
-        return first
+        return won
     }
 }

@@ -134,8 +134,10 @@ import Testing
     }
 
     @Test func cuffTimeoutEndsASilentWaitAsNoReading() throws {
-        let began = Date()
-        let slow = try Corsano.run(["bp-init", "--no-state", "--cuff-cmd", "sleep 30", "--cuff-timeout", "1"])
+        let dir = try E.directory()
+        let survived = dir.appendingPathComponent("survived").path
+        // The command outlives the limit; it must be terminated with its children, not left behind.
+        let slow = try Corsano.run(["bp-init", "--no-state", "--cuff-cmd", "sleep 3; touch '\(survived)'", "--cuff-timeout", "1"])
         #expect(slow.status == 3)
         #expect(slow.stderr.contains("--cuff-cmd gave no reading within --cuff-timeout"))
         #expect(E.result(slow.lines) == #"{"error":{"kind":"noReading"},"kind":"cuffError"}"#)
@@ -143,7 +145,8 @@ import Testing
         let (status, lines, _) = silent.finish()  // stdin stays open and silent until the exit
         #expect(status == 3)
         #expect(E.result(lines) == #"{"error":{"kind":"noReading"},"kind":"cuffError"}"#)
-        #expect(Date().timeIntervalSince(began) < 20)
+        Thread.sleep(forTimeInterval: 3)
+        #expect(!FileManager.default.fileExists(atPath: survived))
     }
 
     @Test func retriesAndExhaustedBudgetExitOne() throws {
