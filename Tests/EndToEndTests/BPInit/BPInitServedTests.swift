@@ -78,7 +78,8 @@ import Testing
         // The bridge stops answering: the restore after the first SIGINT waits on its request.
         try await server.suspend()
         live.signal(SIGINT)
-        try await Task.sleep(nanoseconds: 300_000_000)
+        live.waitUntilDelivered(SIGINT)
+        try await Task.sleep(nanoseconds: 100_000_000)
         live.signal(SIGINT)
         let (exit, lines, _) = live.finish()
         #expect(exit == 130)

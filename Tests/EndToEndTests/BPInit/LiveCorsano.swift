@@ -59,6 +59,20 @@ final class LiveCorsano: @unchecked Sendable {
 
     func signal(_ signo: Int32) { kill(process.processIdentifier, signo) }
 
+    /// Waits until no `signo` is pending for the process (/proc/PID/status SigPnd, ShdPnd), so
+    /// another one sent now is a second delivery, not merged by the kernel into the first.
+    func waitUntilDelivered(_ signo: Int32, seconds: Double = 20) {
+        let bit = UInt64(1) << UInt64(signo - 1)
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
+            let masks = status.split(separator: "\n").filter { $0.hasPrefix("SigPnd:") || $0.hasPrefix("ShdPnd:") }
+                .compactMap { UInt64($0.split(separator: "\t").last ?? "", radix: 16) }
+            if masks.count == 2, masks.allSatisfy({ $0 & bit == 0 }) { return }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+    }
+
     func closeInput() { try? input.fileHandleForWriting.close() }
 
     /// Waits for exit (closing stdin first when `closingInput`); the status, every stdout line, and stderr.
