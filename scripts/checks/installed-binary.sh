@@ -25,6 +25,12 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 cp "$bin" "$tmp/corsano"
+# The Swift runtime is linked in: the copy loads no libswift*.so from the toolchain.
+if command -v ldd >/dev/null && ldd "$tmp/corsano" | grep -q 'libswift\|libFoundation'; then
+  echo "installed-binary: the release binary still loads Swift runtime libraries:" >&2
+  ldd "$tmp/corsano" | grep 'libswift\|libFoundation' >&2
+  exit 1
+fi
 cp "$root/examples/session-replay.jsonl" "$tmp/cuff.jsonl"
 mv "$root/.build" "$parked"
 
