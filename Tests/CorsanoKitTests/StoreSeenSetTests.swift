@@ -77,6 +77,24 @@ import Testing
         #expect(try b.commitPending() == Set(keys))
     }
 
+    /// Batches of 64-key chunks: a chunk holding an already-held key falls back to single inserts.
+    @Test func chunkedBatchesReportExactlyTheHeldKeys() throws {
+        let path = try Self.tempStorePath()
+        let base = RFC3339.parseInstant("2026-11-29T00:00:00Z")!
+        let keys = (0..<300).map { SeenKey(measuredAt: base.adding(seconds: Int64($0) * 60)!, systolic: 120, diastolic: 80, pulse: $0 % 7 == 0 ? nil : 60) }
+        let held = Set([keys[3], keys[64], keys[130], keys[299]])
+        let a = try StoreSeenSet(store: StateStore(path: path), scope: "s")
+        for k in held { #expect(try a.insert(k)) }
+        #expect(try a.commitPending() == [])
+        let b = try StoreSeenSet(store: StateStore(path: path), scope: "s")
+        for k in keys { #expect(try b.insert(k)) }
+        #expect(try b.commitPending() == held)
+        for k in keys { #expect(try b.contains(k)) }
+        let c = try StoreSeenSet(store: StateStore(path: path), scope: "s")
+        for k in keys { #expect(try c.insert(k)) }
+        #expect(try c.commitPending() == Set(keys))
+    }
+
     @Test func uncommittedBatchIsDroppedWithTheSet() throws {
         let path = try Self.tempStorePath()
         let store = try StateStore(path: path)

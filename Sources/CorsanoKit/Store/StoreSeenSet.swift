@@ -18,6 +18,8 @@ public final class StoreSeenSet: SeenSet {
     private let insertPacked: StoreStatement, containsPacked: StoreStatement
     private let insertWide: StoreStatement, containsWide: StoreStatement
     private var pending: [SeenKey] = []
+    private let scopeID: Int64
+    private var chunks: ChunkStatements?
     private var pendingKeys = SeenKeyTable(minimumCapacity: 1024)
 
     private static let wideColumns = "scope = ?1 AND seconds = ?2 AND nanos = ?3 AND systolic = ?4 AND diastolic = ?5 AND has_pulse = ?6 AND pulse = ?7"
@@ -34,6 +36,7 @@ public final class StoreSeenSet: SeenSet {
         try store.prepare("INSERT OR IGNORE INTO seen_scope (name) VALUES (?1)").run([.text(scope)])
         guard let id = try store.prepare("SELECT id FROM seen_scope WHERE name = ?1").rows([.text(scope)]).first?.first?.int
         else { throw StoreError.failed(path: store.path, message: "seen-set scope \(scope) missing") }
+        scopeID = id
         // Bindings survive sqlite3_reset: the scope is bound once.
         for statement in [insertPacked, containsPacked, insertWide, containsWide] {
             let rc = sqlite3_bind_int64(statement.handle, 1, id)
@@ -62,19 +65,40 @@ public final class StoreSeenSet: SeenSet {
         }
         return try store.transaction {
             var lost: Set<SeenKey> = []
-            for key in pending {
-                let statement = try bind(key, packed: insertPacked, wide: insertWide)
-                defer { sqlite3_reset(statement.handle) }
-                try statement.step()
-                if store.changes != 1 { lost.insert(key) }
+            var rest = pending[...]
+            while !rest.isEmpty {
+                if rest.count >= Self.chunkSize, let chunk = try insertChunk(rest.prefix(Self.chunkSize)) {
+                    if !chunk { try insertEach(rest.prefix(Self.chunkSize), lost: &lost) }
+                    rest = rest.dropFirst(Self.chunkSize)
+                } else {
+                    try insertEach(rest.prefix(1), lost: &lost)
+                    rest = rest.dropFirst()
+                }
             }
             return lost
         }
     }
 
+    func chunkStatements() throws -> ChunkStatements {
+        if let chunks { return chunks }
+        let made = try ChunkStatements(store: store, scope: scopeID)
+        chunks = made
+        return made
+    }
+
+    /// Inserts `keys` one statement each, collecting those already held.
+    func insertEach(_ keys: ArraySlice<SeenKey>, lost: inout Set<SeenKey>) throws {
+        for key in keys {
+            let statement = try bind(key, packed: insertPacked, wide: insertWide)
+            defer { sqlite3_reset(statement.handle) }
+            try statement.step()
+            if store.changes != 1 { lost.insert(key) }
+        }
+    }
+
     /// Binds `key` to the packed statement, or to the wide one when it has no packed form, and
     /// returns the statement bound (the per-reading hot path: no array of values).
-    private func bind(_ key: SeenKey, packed: StoreStatement, wide: StoreStatement) throws -> StoreStatement {
+    func bind(_ key: SeenKey, packed: StoreStatement, wide: StoreStatement) throws -> StoreStatement {
         let seconds = key.measuredAt.secondsSinceEpoch
         if let word = key.packedWord {
             let h = packed.handle
