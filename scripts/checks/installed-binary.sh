@@ -2,7 +2,7 @@
 # An installed binary needs nothing from the build folder (issue 8): build a release binary
 # with the Swift runtime linked in, copy it alone to an empty directory, move .build away, and
 # run the copy in German, Arabic and Georgian — by --lang and by the locale variables — on a
-# real flow (bp-init against the embedded simulator, text output), checking that each
+# real flow (bp-init and wearing-opt on the embedded simulator, text output), checking that each
 # language's own script appears. .build is put back on every way out.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -67,6 +67,13 @@ run "de via LANG" "Kalibrierung abgeschlossen" LANG=de_DE.UTF-8 -- "${flow[@]}"
 run "ar via LC_ALL" "اكتملت المعايرة" LC_ALL=ar_EG.UTF-8 LANG=de_DE.UTF-8 -- "${flow[@]}"
 run "ka via LC_MESSAGES" "კალიბრაცია დასრულდა" LC_MESSAGES=ka_GE.UTF-8 -- "${flow[@]}"
 run "en for C" "Press START on the BP cuff monitor." LANG=C -- "${flow[@]}"
+
+# Wearing optimization (progress bar, profile values) on a profile pushed to the simulator.
+(cd "$tmp" && env -i PATH=/usr/bin:/bin HOME="$tmp" ./corsano profile push --state state.sqlite3 --json \
+  --height 178 --weight 74 --wrist left --gender male --unit metric --birthdate 1980-04-02 \
+  --skin-tone 3 --hair-density low >/dev/null)
+run "wearing-opt ar" "اكتمل تحسين ارتداء السوار" -- wearing-opt --text --state state.sqlite3 --lang ar
+run "wearing-opt ka" "სიგნალის ხარისხი" LANG=ka_GE.UTF-8 -- wearing-opt --text --state state.sqlite3
 
 [ "$failures" -eq 0 ] || { echo "installed-binary: $failures failed" >&2; exit 1; }
 echo "installed-binary: the copied release binary speaks de, ar and ka without .build"
