@@ -88,7 +88,7 @@ extension StringTables {
         case .resultBraceletDisconnected: return "połączenie z opaską zostało przerwane"
         case .resultCuffNoReading: return "błąd mankietu, nie otrzymano wyniku pomiaru"
         case .resultCuffDisconnected: return "błąd mankietu, połączenie z mankietem zostało przerwane"
-        case .resultCuffStale: return "błąd mankietu, wynik pomiaru ma {1}"
+        case .resultCuffStale: return "błąd mankietu, wynik pomiaru pochodzi sprzed {1}"
         case .resultCuffFuture: return "błąd mankietu, wynik pomiaru ma datę o {1} w przyszłości (sprawdź zegar mankietu)"
         case .resultCuffUnknown: return "błąd mankietu: {1}"
         case .resultBPFailedAfterRetries: return "nie skalibrowano, próby: {1}"
