@@ -70,6 +70,43 @@ import Testing
         #expect(r.lines.filter { $0.contains(#""braceletAccepted":true"#) && $0.contains(#""event":"measurement""#) }.count == 2)
     }
 
+    @Test func ctrlCAtTheTerminalLeavesTheExecBridgeAliveToRestoreThePlan() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("corsano-ctrlc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let scenario = directory.appendingPathComponent("s.json")
+        try Data(#"{"faults":{"holdAtStep":{"flow":"bp-init","step":"measuring"}}}"#.utf8).write(to: scenario)
+        let state = directory.appendingPathComponent("state.sqlite3").path
+        let bridge = "exec:exec '\(Corsano.binary.path)' bracelet serve --stdio --scenario '\(scenario.path)'"
+        let process = Process()
+        process.executableURL = Corsano.binary
+        process.arguments = ["bp-init", "--bracelet", bridge, "--state", state, "--now", Self.now, "--no-preparation", "--cuff", "-"]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var seen = ""
+        while !seen.contains(#""step":"measuring""#) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            seen += String(decoding: chunk, as: UTF8.self)
+        }
+        #expect(seen.contains(#""step":"measuring""#))
+        // Foundation starts the run as the leader of its own process group, as a shell starts a
+        // foreground job: signalling the group is what Ctrl-C does.
+        let pid = process.processIdentifier
+        try #require(getpgid(pid) == pid && getpgid(pid) != getpgrp())
+        kill(-pid, SIGINT)
+        seen += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        try? input.fileHandleForWriting.close()
+        #expect(process.terminationStatus == 130)
+        #expect(seen.contains(#""event":"planRestored""#), "\(seen)")
+        #expect(seen.contains(#""result":{"kind":"cancelledByUser"}"#))
+        #expect(try PlanJournal(store: try StateStore(path: state)).openEntries() == [])
+    }
+
     @Test func bpInitThroughTCPUsesTheServedBracelet() throws {
         let server = try ServedSimulator(.tcp, scenario: Scenario(nibp: NIBPScenario(attempts: [NIBPAttemptScript(session: false)])))
         defer { server.stop() }

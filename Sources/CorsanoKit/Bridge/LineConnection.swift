@@ -18,7 +18,7 @@ public final class LineConnection: Sendable {
     let readFD: Int32
     let writeFD: Int32
     let isSocket: Bool
-    let child: ProcessBox?
+    let child: ChildProcess?
     /// True once the write side is closed; guards the fds against reuse after close.
     private let writeState = Mutex<Bool>(false)
     /// The read fd is closed once both the reader ended and `close()` was called.
@@ -33,7 +33,7 @@ public final class LineConnection: Sendable {
     }
 
     /// Wraps a pipe pair (`--stdio`, or a child's stdout and stdin); `child` is terminated on close.
-    init(readFD: Int32, writeFD: Int32, child: ProcessBox? = nil) {
+    init(readFD: Int32, writeFD: Int32, child: ChildProcess? = nil) {
         self.readFD = readFD
         self.writeFD = writeFD
         isSocket = false
@@ -118,9 +118,23 @@ public final class LineConnection: Sendable {
     }
 }
 
-/// A child process of an `exec:` bridge, terminated when its connection closes.
-final class ProcessBox: @unchecked Sendable {
-    let process: Process
-    init(_ process: Process) { self.process = process }
-    func terminate() { if process.isRunning { process.terminate() } }
+/// The child process of an `exec:` bridge: reaped by a waiter thread when it exits, and sent
+/// SIGTERM (its whole process group) when its connection closes while it still runs.
+final class ChildProcess: Sendable {
+    let pid: pid_t
+    private let exited = Mutex(false)
+
+    init(pid: pid_t) {
+        self.pid = pid
+        Thread { [self] in
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            exited.withLock { $0 = true }
+        }.start()
+    }
+
+    /// Asks the child's process group to end; never signals a reaped (possibly reused) pid.
+    func terminate() {
+        exited.withLock { gone in if !gone { _ = kill(-pid, SIGTERM) } }
+    }
 }
