@@ -41,17 +41,20 @@ _corsano() {
         'bp-init')
             case "$prev" in
                 --cuff|--state) _corsano_files; return 0 ;;
-                --cuff-cmd|--cuff-timeout|--cuff-paired-cmd|--pair-cmd|--threshold|--max-attempts|--max-reading-age|--backdate|--bracelet|--seed|--now|--request-timeout) return 0 ;;
+                --cuff-cmd|--cuff-timeout|--cuff-paired-cmd|--pair-cmd|--threshold|--max-attempts|--backdate|--seed|--now|--request-timeout) return 0 ;;
+                --max-reading-age) _corsano_words 'none'; return 0 ;;
+                --bracelet) _corsano_words 'sim sim: unix: tcp: exec:'; return 0 ;;
                 --clock) _corsano_words 'real virtual'; return 0 ;;
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
             esac
             _corsano_words '--cuff --cuff-cmd --cuff-timeout --cuff-paired-cmd --pair-cmd --threshold --max-attempts --no-preparation --max-reading-age --backdate --no-replay-filter --bracelet --seed --clock --now --request-timeout --json --text --lang --state --no-state --help'; return 0 ;;
         'wearing-opt')
             case "$prev" in
-                --max-attempts|--skin-tone|--bracelet|--seed|--now|--request-timeout) return 0 ;;
+                --max-attempts|--skin-tone|--seed|--now|--request-timeout) return 0 ;;
                 --position) _corsano_words 'seated supine'; return 0 ;;
                 --hair-density) _corsano_words 'none low medium high'; return 0 ;;
                 --wrist) _corsano_words 'left right'; return 0 ;;
+                --bracelet) _corsano_words 'sim sim: unix: tcp: exec:'; return 0 ;;
                 --clock) _corsano_words 'real virtual'; return 0 ;;
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
                 --state) _corsano_files; return 0 ;;
@@ -67,7 +70,8 @@ _corsano() {
             _corsano_files; return 0 ;;
         'replay-filter')
             case "$prev" in
-                --requested-at|--backdate|--max-reading-age|--now|--scope) return 0 ;;
+                --requested-at|--backdate|--now|--scope) return 0 ;;
+                --max-reading-age) _corsano_words 'none'; return 0 ;;
                 --rejects|--state) _corsano_files; return 0 ;;
             esac
             if [[ $cur == -* ]]; then _corsano_words '--requested-at --backdate --max-reading-age --now --first --scope --strict --rejects --state --no-state --help'; return 0; fi
@@ -75,19 +79,21 @@ _corsano() {
         'profile push')
             case "$prev" in
                 --from|--state) _corsano_files; return 0 ;;
-                --height|--weight|--birthdate|--skin-tone|--bracelet|--seed|--now|--request-timeout) return 0 ;;
+                --height|--weight|--birthdate|--skin-tone|--seed|--now|--request-timeout) return 0 ;;
                 --wrist) _corsano_words 'left right'; return 0 ;;
                 --gender) _corsano_words 'female male other'; return 0 ;;
                 --unit) _corsano_words 'metric imperial'; return 0 ;;
                 --hair-density) _corsano_words 'none low medium high'; return 0 ;;
+                --bracelet) _corsano_words 'sim sim: unix: tcp: exec:'; return 0 ;;
                 --clock) _corsano_words 'real virtual'; return 0 ;;
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
             esac
             _corsano_words '--from --height --weight --wrist --gender --unit --birthdate --skin-tone --hair-density --force --bracelet --seed --clock --now --request-timeout --json --text --lang --state --no-state --help'; return 0 ;;
         'bracelet serve')
             case "$prev" in
-                --listen|--seed) return 0 ;;
+                --listen) _corsano_words 'unix: tcp:'; return 0 ;;
                 --scenario) _corsano_files; return 0 ;;
+                --seed) return 0 ;;
             esac
             _corsano_words '--listen --stdio --scenario --seed --help'; return 0 ;;
         'history')
@@ -98,7 +104,7 @@ _corsano() {
             _corsano_words '--json --since --bracelet --state --no-state --help'; return 0 ;;
         'repl')
             case "$prev" in
-                --bracelet) return 0 ;;
+                --bracelet) _corsano_words 'sim sim: unix: tcp: exec:'; return 0 ;;
                 --state) _corsano_files; return 0 ;;
             esac
             _corsano_words '--bail --bracelet --state --no-state --help'; return 0 ;;
@@ -106,6 +112,7 @@ _corsano() {
             if [[ $cur == -* ]]; then _corsano_words '--help'; return 0; fi
             _corsano_words 'bash zsh fish'; return 0 ;;
         'help')
+            if [[ $cur == -* ]]; then _corsano_words '--help'; return 0; fi
             if (( cword == 2 )); then _corsano_words 'bp-init wearing-opt cuff replay-filter profile bracelet history repl completion help'; return 0; fi
             case "${words[2]}" in
                 cuff) (( cword == 3 )) && _corsano_words 'ingest' ;;

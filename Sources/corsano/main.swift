@@ -16,12 +16,24 @@ func runMain(_ argv: [String]) async -> ExitStatus {
         ctx.stderr.write(HelpRenderer.overview())
         return .usage
     }
-    if argv == ["--version"] || argv == ["version"] {
-        ctx.stdout.line("corsano \(HelpRenderer.version)")
+    // Global flags alone, in any mix: --help wins over --version (as with most GNU tools' help).
+    let global: Set<String> = ["--help", "-h", "--version"]
+    if argv == ["version"] || argv.allSatisfy(global.contains) {
+        if argv.contains("--help") || argv.contains("-h") {
+            ctx.stdout.write(HelpRenderer.overview())
+        } else {
+            ctx.stdout.line("corsano \(HelpRenderer.version)")
+        }
         return .success
     }
-    if argv == ["--help"] || argv == ["-h"] {
-        ctx.stdout.write(HelpRenderer.overview())
+    // A group word (`cuff`, `profile`, `bracelet`) alone lists its subcommands: on stderr with
+    // 64 (a command is missing), or on stdout with 0 when --help asked for it.
+    if let group = HelpRenderer.group(argv[0]), argv.count == 1 || (argv.count == 2 && ["--help", "-h"].contains(argv[1])) {
+        if argv.count == 1 {
+            ctx.stderr.write(group)
+            return .usage
+        }
+        ctx.stdout.write(group)
         return .success
     }
     let parsed: ParsedCommand
@@ -49,12 +61,12 @@ func dispatch(_ parsed: ParsedCommand, _ handler: CommandHandler, _ ctx: Command
             ctx.diagnose(text)
             return ErrorTranslator.translate(error).status
         }
-        return report(error, ctx)
+        return report(error, ctx, command: parsed.spec.name)
     }
 }
 
-func report(_ error: any Error, _ ctx: CommandContext) -> ExitStatus {
-    let (message, status) = ErrorTranslator.translate(error)
+func report(_ error: any Error, _ ctx: CommandContext, command: String? = nil) -> ExitStatus {
+    let (message, status) = ErrorTranslator.translate(error, command: command)
     if let message { ctx.diagnose(message) }
     return status
 }

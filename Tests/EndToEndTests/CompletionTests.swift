@@ -49,6 +49,12 @@ import Testing
         ("corsano help bp", ["bp-init"]),
         ("corsano help cuff ", ["ingest"]),
         ("corsano bp-init --now ", []),
+        ("corsano bp-init --bracelet ", ["sim", "sim:", "unix:", "tcp:", "exec:"]),
+        ("corsano bp-init --bracelet=u", ["unix:"]),
+        ("corsano bracelet serve --listen ", ["unix:", "tcp:"]),
+        ("corsano replay-filter --max-reading-age=", ["none"]),
+        ("corsano bp-init --max-reading-age ", ["none"]),
+        ("corsano bp-init --cuff-timeout ", []),
         ("corsano cuff ingest dump", ["dump-a.csv", "dump-b.jsonl"]),
         ("corsano bp-init --cuff dump-b", ["dump-b.jsonl"]),
     ]
@@ -87,6 +93,9 @@ import Testing
         ("corsano bp-init --clock ", ["real", "virtual"]),
         ("corsano cuff ingest --from=", ["--from=auto", "--from=ble", "--from=csv", "--from=jsonl"]),
         ("corsano help cuff ", ["ingest"]),
+        ("corsano bp-init --bracelet=", ["--bracelet=sim", "--bracelet=sim:", "--bracelet=unix:", "--bracelet=tcp:", "--bracelet=exec:"]),
+        ("corsano replay-filter --max-reading-age=", ["--max-reading-age=none"]),
+        ("corsano bp-init --lang=nl", ["--lang=nl", "--lang=nl-BE"]),
     ])
     func fishCompletes(line: String, expected: [String]) throws {
         let file = Corsano.packageRoot.appendingPathComponent("completions/corsano.fish").path
@@ -94,5 +103,16 @@ import Testing
         #expect(out.status == 0, "\(out.stderr)")
         let names = out.stdout.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") }
         #expect(names.sorted() == expected.sorted(), "\(line)")
+    }
+
+    /// zsh: an option with a value is declared `--name=` so `_arguments` completes the value both
+    /// as the next word and after `=` in the same word; URIs and `none` are offered like choices.
+    @Test func zshOffersValuesAfterEqualsAndForURIsAndNone() throws {
+        let r = try Corsano.run(["completion", "zsh"])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("'--from=[Input format (default auto).]:auto or jsonl or ble or csv:(auto jsonl ble csv)'"))
+        #expect(r.stdout.contains(#":uri:(sim sim\: unix\: tcp\: exec\:)'"#))
+        #expect(r.stdout.contains("'--max-reading-age=[Reject readings further than this from now, either direction (default 900).]:seconds or none:(none)'"))
+        #expect(r.stdout.contains("'--strict[Stop at the first bad record (exit 65).]'"))
     }
 }

@@ -15,7 +15,7 @@ import Testing
             status
             """)
         #expect(r.status == 1)
-        #expect(r.stderr == "4: unknown command 'frobnicate'; try 'corsano --help'\n")
+        #expect(r.stderr == "4: unknown command 'frobnicate'; try 'help'\n")
         #expect(r.stdout.contains("queued    120/80 72 (manual), 118/79 70 at 2026-11-29T10:00:00Z\n"))
         #expect(!r.stdout.contains("corsano>"))
     }

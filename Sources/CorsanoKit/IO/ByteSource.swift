@@ -17,6 +17,16 @@ public enum ByteSourceError: Error, Equatable, Sendable {
     case readFailed(errno: Int32)
 }
 
+extension ByteSourceError: CustomStringConvertible {
+    /// The system's text for the errno (`Is a directory`), so an interpolated error reads as
+    /// words rather than a Swift case dump.
+    public var description: String {
+        switch self {
+        case .readFailed(let code): return String(cString: strerror(code))
+        }
+    }
+}
+
 /// Reads a file descriptor with `read(2)`, retrying on EINTR. Does not own or close the descriptor.
 public struct FileDescriptorSource: ByteSource {
     /// The descriptor read from.

@@ -27,12 +27,18 @@ struct ParsedCommand {
         return v
     }
 
+    /// The largest seconds value a flag takes: 100 years, far beyond any wait or age that makes sense.
+    static let maxSeconds = 100 * 365 * 86_400
+
     /// `--name` as whole seconds; `.some(nil)` for `none` where allowed. - Throws: `UsageError.badValue`.
     func seconds(_ name: String) throws -> Int?? {
         guard let raw = string(name) else { return nil }
-        if raw == "none", case .seconds(true)? = spec.option(name)?.value { return .some(nil) }
-        guard let v = Int(raw), v >= 0, v <= 100 * 365 * 86_400 else {
-            throw UsageError.badValue(option: name, value: raw, expected: "a whole number of seconds")
+        let allowsNone: Bool
+        if case .seconds(true)? = spec.option(name)?.value { allowsNone = true } else { allowsNone = false }
+        if raw == "none", allowsNone { return .some(nil) }
+        guard let v = Int(raw), v >= 0, v <= Self.maxSeconds else {
+            throw UsageError.badValue(option: name, value: raw, expected: "a whole number of seconds from 0 to "
+                                      + "\(Self.maxSeconds) (100 years)" + (allowsNone ? ", or none" : ""))
         }
         return .some(v)
     }

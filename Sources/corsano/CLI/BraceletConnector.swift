@@ -19,24 +19,39 @@ enum BraceletConnector {
     /// - Throws: `UsageError` (bad URI, `--now` with the real clock), `ScenarioError`,
     ///   `BraceletError.unavailable`, `BraceletGateError` (exit 69).
     static func connect(_ args: ParsedCommand, _ ctx: CommandContext, flow: String?) async throws -> BraceletSession {
+        var options = try prepare(args, ctx)
+        try options.readScenario()
+        return try await connect(options, flow: flow)
+    }
+
+    /// Checks the bracelet options without connecting or reading files, so a command can refuse
+    /// a bad flag (64) before it opens input files (66), then read the scenario
+    /// (`BraceletConnectOptions.readScenario`) before it opens the state store (74): DESIGN "Exit status".
+    /// - Throws: `UsageError` naming the flag.
+    static func prepare(_ args: ParsedCommand, _ ctx: CommandContext) throws -> BraceletConnectOptions {
         let address = try self.address(args, ctx)
         let choice = args.string("clock")
         let start = try args.instant("now")
         if choice == "real", start != nil {
             throw UsageError.conflict("--now sets the virtual clock's start; it cannot be used with --clock real")
         }
-        let seed = UInt64(try args.integer("seed") ?? 1)
-        let timeout = try requestTimeout(args)
+        return BraceletConnectOptions(address: address, clockChoice: choice, start: start,
+                            seed: UInt64(try args.integer("seed") ?? 1), requestTimeout: try requestTimeout(args))
+    }
+
+    /// Connects as `options` say, identifies, and checks the bracelet can run `flow` (nil: no gate).
+    /// - Throws: `UsageError` (`--now` with a real clock), `BraceletError.unavailable`, `BraceletGateError` (exit 69).
+    static func connect(_ options: BraceletConnectOptions, flow: String?) async throws -> BraceletSession {
+        let (address, choice, start) = (options.address, options.clockChoice, options.start)
         let bracelet: any Bracelet
         let clock: any FlowClock
         var known: BraceletIdentity?
         switch address {
-        case .simulator(let path):
-            let scenario = try path.map { try Scenario.load(path: $0) } ?? Scenario()
+        case .simulator:
             clock = try makeClock(choice ?? "virtual", start: start)
-            bracelet = SimulatedBracelet(scenario: scenario, seed: seed, clock: clock)
+            bracelet = SimulatedBracelet(scenario: options.scenario ?? Scenario(), seed: options.seed, clock: clock)
         case .unix, .tcp, .exec:
-            let client = try BridgeClient.connect(address, requestTimeout: timeout)
+            let client = try BridgeClient.connect(address, requestTimeout: options.requestTimeout)
             do {
                 // A served simulator says so; its default clock is virtual like the in-process one.
                 let (identity, simulated) = try await client.hello()
@@ -93,5 +108,29 @@ enum BraceletConnector {
             return WallClock()
         }
         return VirtualClock(start: start ?? CommandContext.wallClock())
+    }
+}
+
+/// The bracelet options checked and the scenario read, before anything connects (`prepare`).
+struct BraceletConnectOptions {
+    let address: BraceletAddress
+    /// `--clock` as given; nil picks by bracelet kind.
+    let clockChoice: String?
+    /// `--now`.
+    let start: Instant?
+    let seed: UInt64
+    /// `--request-timeout`, seconds.
+    let requestTimeout: Double
+    /// The simulator's scenario once read (nil for a bridge, or before `readScenario`).
+    private(set) var scenario: Scenario?
+
+    init(address: BraceletAddress, clockChoice: String?, start: Instant?, seed: UInt64, requestTimeout: Double) {
+        (self.address, self.clockChoice, self.start, self.seed, self.requestTimeout) = (address, clockChoice, start, seed, requestTimeout)
+    }
+
+    /// Reads `sim:SCENARIO.json` (the built-in scenario for plain `sim`; nothing for a bridge).
+    /// - Throws: `ScenarioError.unreadable` (66), `.invalid` naming the file and field (65).
+    mutating func readScenario() throws {
+        if case .simulator(let path) = address { scenario = try path.map { try Scenario.load(path: $0) } ?? Scenario() }
     }
 }

@@ -35,7 +35,7 @@ enum CommandTable {
         CommandSpec(
             words: ["bp-init"], summary: "Run NIBP calibration against a reference cuff.",
             operands: "", operandKind: nil,
-            details: "Switches the bracelet to the NIBP-calibration plan, feeds 2 (or 3) cuff readings per attempt, retries up to --max-attempts, and restores the previous plan on every way out.",
+            details: "Switches the bracelet to the NIBP-calibration plan, feeds 2 (or 3) cuff readings per attempt, retries up to --max-attempts, and restores the previous plan on every way out. Cuff readings: JSON lines from --cuff FILE or stdin (-), one per --cuff-cmd run, or typed at the terminal (SYS/DIA PULSE). SIGINT (130) and SIGTERM (143) cancel the run and restore the plan. Exit: 0 success, 1 failedAfterRetries, 3 cuffError, 4 braceletDisconnected, 64 usage, 66 cuff or scenario file unreadable, 69 bracelet unavailable, 74 state store or output, 141 stdout closed.",
             options: [
                 OptionSpec("cuff", .path, "Cuff readings as JSON lines (default - when stdin is not a terminal)."),
                 OptionSpec("cuff-cmd", .command, "Run CMD once per measurement; first valid line of its stdout is the reading."),
@@ -134,7 +134,9 @@ enum CommandTable {
             details: "Generated from the command table.", options: [help]),
         CommandSpec(
             words: ["help"], summary: "Show help for a command.",
-            operands: "[COMMAND]", operandKind: nil, details: "", options: []),
+            operands: "[COMMAND]", operandKind: nil,
+            details: "Without COMMAND, lists every command; with a group word (cuff, profile, bracelet), lists its subcommands. Same text as 'corsano COMMAND --help'.",
+            options: [help]),
     ]
 
     /// The command whose words start `argv` (longest match), and how many words it used.

@@ -1,4 +1,5 @@
 import CorsanoKit
+import Foundation
 
 /// Input files that cannot be read (exit 66).
 enum InputError: Error, Equatable {
@@ -7,11 +8,13 @@ enum InputError: Error, Equatable {
 
 /// The one place errors become a message, a stream and an exit status (DESIGN "Exit status").
 enum ErrorTranslator {
-    /// What to print (on stderr, prefixed `corsano: `) and which status to exit with.
-    static func translate(_ error: any Error) -> (message: String?, status: ExitStatus) {
+    /// What to print (on stderr, prefixed `corsano: `) and which status to exit with; `command`
+    /// names what failed when the error is of no known kind.
+    /// `inREPL` words usage hints for the REPL (`try 'help'`).
+    static func translate(_ error: any Error, command: String? = nil, inREPL: Bool = false) -> (message: String?, status: ExitStatus) {
         switch error {
         case let e as UsageError:
-            return (e.message, .usage)
+            return (inREPL ? e.replMessage : e.message, .usage)
         case let e as InputError:
             switch e {
             case .cannotOpen(let path, let reason): return ("\(path): \(reason)", .noInput)
@@ -34,7 +37,9 @@ enum ErrorTranslator {
             return (e.message, .unavailable)
         case let e as ScenarioError:
             switch e {
-            case .unreadable(let path): return ("scenario \(path): cannot read", .noInput)
+            case .unreadable(let path):
+                let why = FileManager.default.fileExists(atPath: path) ? "cannot read" : "no such file"
+                return ("scenario \(path): \(why)", .noInput)
             case .invalid(let source, let message): return ("scenario \(source): \(message)", .dataError)
             }
         case let e as ProfileFileError:
@@ -43,8 +48,15 @@ enum ErrorTranslator {
             return (WearingOptCommand.message(e), .usage)
         case is CancellationError:
             return (nil, .interrupted)
+        case let e as ByteSourceError:
+            return ("\(command ?? "input"): read failed: \(e)", .noInput)
+        case let e as DecodingError:
+            return ("\(command ?? "input"): \(e.fieldMessage)", .dataError)
+        case let e as ListenError:
+            return (e.message, .ioError)
         default:
-            return ("\(error)", .ioError)
+            // No Swift case dump without saying which command failed and with what kind of error.
+            return ("\(command ?? "corsano") failed: \(String(describing: type(of: error))): \(error)", .ioError)
         }
     }
 

@@ -24,12 +24,20 @@ struct InputFile {
         return opened
     }
 
-    /// Opens `operand` (`-` is stdin). - Throws: `InputError.cannotOpen` naming the path.
+    /// Opens `operand` (`-` is stdin). A directory is refused here, at open, like a missing file
+    /// (Linux opens a directory for reading and fails only at the first read, after output began).
+    /// - Throws: `InputError.cannotOpen` naming the path.
     static func open(_ operand: String) throws -> InputFile {
         if operand == "-" { return InputFile(name: "<stdin>", fd: 0, owned: false) }
         let fd = systemOpen(operand, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw InputError.cannotOpen(path: operand, reason: String(cString: strerror(errno))) }
-        return InputFile(name: operand, fd: fd, owned: true)
+        let file = InputFile(name: operand, fd: fd, owned: true)
+        var info = stat()
+        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            file.close()
+            throw InputError.cannotOpen(path: operand, reason: String(cString: strerror(EISDIR)))
+        }
+        return file
     }
 
     /// True for a regular file: reading it never waits for a writer, so a caller may batch

@@ -45,4 +45,13 @@ enum StateLocation {
         }
         return try StateStore(path: path)
     }
+
+    /// Opens the store for a command that only reads it: nil when the file does not exist, so a
+    /// read never creates a store (or its directory). `--no-state` gives an empty in-memory one.
+    /// - Throws: `UsageError` (flags), `StoreError` naming the path (exit 74).
+    static func openExisting(_ args: ParsedCommand, environment: [String: String]) throws -> (store: StateStore?, path: String?) {
+        guard let path = try path(args, environment: environment) else { return (try StateStore(path: nil), nil) }
+        guard FileManager.default.fileExists(atPath: path) else { return (nil, path) }
+        return (try StateStore(path: path), path)
+    }
 }

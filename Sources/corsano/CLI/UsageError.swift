@@ -24,4 +24,15 @@ enum UsageError: Error, Equatable {
         case .conflict(let text), .missing(let text): return text
         }
     }
+
+    /// The message as the REPL shows it: hints name the REPL's own words (`help`, `help CMD`),
+    /// not the shell's `corsano --help`.
+    var replMessage: String {
+        switch self {
+        case .missingCommand: return "no command given; try 'help'"
+        case .unknownCommand(let c): return "unknown command '\(c)'; try 'help'"
+        case .unknownOption(let o, let c): return "\(c): unknown option '\(o)'; try 'help \(c)'"
+        default: return message
+        }
+    }
 }

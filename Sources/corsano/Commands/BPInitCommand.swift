@@ -3,8 +3,8 @@ import CorsanoKit
 /// `corsano bp-init`: NIBP calibration of a bracelet against a reference cuff (issue 5; seed
 /// bp-initialization; DESIGN "Events", "Exit status", "Time", "Host-side cuff rules").
 ///
-/// Order of checks follows DESIGN's precedence: flags (64), the cuff file (66), the state store
-/// (74), then the bracelet (69), then the flow's result.
+/// Order of checks follows DESIGN's precedence: flags (64), the cuff file and the scenario (66),
+/// the state store (74), then the bracelet (69), then the flow's result.
 enum BPInitCommand {
     static let flow = BPInitializationStep.flowName
 
@@ -12,9 +12,11 @@ enum BPInitCommand {
         let config = try BPInitOptions.config(args)
         let timeout = try BPInitOptions.cuffTimeout(args)
         let mode = try OutputMode.choose(args, stdoutIsTerminal: ctx.stdoutIsTerminal)
+        var bracelet = try BraceletConnector.prepare(args, ctx)
         let choice = try BPInitOptions.cuff(args, stdinIsTerminal: ctx.stdinIsTerminal)
+        try bracelet.readScenario()
         let store = try StateLocation.open(args, environment: ctx.environment)
-        let session = try await BraceletConnector.connect(args, ctx, flow: flow)
+        let session = try await BraceletConnector.connect(bracelet, flow: flow)
         let runID = RunID.make()
         let audit = AuditLogSink(log: AuditLog(store: store), bracelet: session.identity)
         let sink = EventFanOut([try EventSinks.stdout(args, ctx), audit, DroppedLineDiagnostics(ctx: ctx)])

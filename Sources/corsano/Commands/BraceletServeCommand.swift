@@ -23,7 +23,13 @@ enum BraceletServeCommand {
             return .success
         }
         let address = try listenAddress(listen)
-        let (listener, bound) = try BridgeSocket.listen(address)
+        let listener: Int32, bound: String
+        do {
+            (listener, bound) = try BridgeSocket.listen(address)
+        } catch BraceletError.unavailable(let why) {
+            // Our own socket that cannot be bound is an I/O error (74), not an absent bracelet (69).
+            throw ListenError.cannotListen(listen, reason: why)
+        }
         let stop = StopSignal()
         ctx.stdout.line(JSONValue.object([("listening", .string(bound))]).serialized)
         ctx.stdout.flush()
@@ -49,6 +55,21 @@ enum BraceletServeCommand {
         switch address {
         case .unix, .tcp: return address
         default: throw UsageError.badValue(option: "listen", value: uri, expected: expected)
+        }
+    }
+}
+
+/// `bracelet serve` could not bind or listen on its address (exit 74).
+enum ListenError: Error, Equatable {
+    /// `address` as given; `reason` from the socket layer (it names the address and the errno text).
+    case cannotListen(String, reason: String)
+
+    var message: String {
+        switch self {
+        case .cannotListen(let address, let reason):
+            // The socket layer prefixes its own spelling of the address; keep only the why.
+            let why = reason.range(of: ": ", options: .backwards).map { String(reason[$0.upperBound...]) } ?? reason
+            return "bracelet serve: cannot listen on \(address): \(why)"
         }
     }
 }

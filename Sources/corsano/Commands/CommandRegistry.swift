@@ -24,6 +24,10 @@ enum HelpCommand {
             ctx.stdout.write(HelpRenderer.overview())
             return .success
         }
+        if args.operands.count == 1, let group = HelpRenderer.group(args.operands[0]) {
+            ctx.stdout.write(group)
+            return .success
+        }
         guard let (spec, used) = CommandTable.lookup(args.operands), used == args.operands.count else {
             throw UsageError.unknownCommand(args.operands.joined(separator: " "))
         }

@@ -24,6 +24,10 @@ enum CuffIngestCommand {
                 output.finish()
                 status = report(error, ctx)
                 if case .unknownFormat = error { break }
+            } catch ByteSourceError.readFailed(let code) {
+                // A read that fails while the format is still being sniffed: name the input (66).
+                output.finish()
+                status = report(IngestError.unreadable(source: input.name, errno: code), ctx)
             }
         }
         output.finish()

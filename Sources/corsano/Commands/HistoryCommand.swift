@@ -7,8 +7,17 @@ import Foundation
 enum HistoryCommand {
     static func run(_ args: ParsedCommand, _ ctx: CommandContext) async throws -> ExitStatus {
         let since = try args.instant("since")
-        let store = try StateLocation.open(args, environment: ctx.environment)
+        let (opened, path) = try StateLocation.openExisting(args, environment: ctx.environment)
+        guard let store = opened else {
+            // Reading history never creates a store; say why nothing follows (man: EXIT STATUS).
+            ctx.diagnose("history: no runs recorded (no state store at \(path ?? "?"))")
+            return .success
+        }
         let runs = try AuditLog(store: store).runs(since: since, serial: args.string("bracelet"))
+        if runs.isEmpty {
+            ctx.diagnose("history: no runs recorded" + (since != nil || args.string("bracelet") != nil ? " that match" : "")
+                         + " in \(path ?? "the in-memory store")")
+        }
         if args.flag("json") {
             for run in runs { ctx.stdout.line(json(run).serialized) }
         } else {

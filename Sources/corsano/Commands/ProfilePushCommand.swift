@@ -14,8 +14,10 @@ enum ProfilePushCommand {
         // The caller's today: `--now` when given (the run's virtual start), else the wall clock.
         let today = CalendarDate(utcDateOf: try args.instant("now") ?? CommandContext.wallClock())
         let profile = try ProfileInput.profile(args, today: today)
+        var bracelet = try BraceletConnector.prepare(args, ctx)
+        try bracelet.readScenario()
         let store = try StateLocation.open(args, environment: ctx.environment)
-        let session = try await BraceletConnector.connect(args, ctx, flow: nil)
+        let session = try await BraceletConnector.connect(bracelet, flow: nil)
         let run = RunID.make()
         let sink = try EventSinks.stdout(args, ctx)
         do {

@@ -3,7 +3,7 @@ import CorsanoKit
 /// `corsano wearing-opt`: PPG wearing optimization on the bracelet (issue 6; seed
 /// wearing-optimization; DESIGN "Events", "Exit status", "Time").
 ///
-/// Order of checks follows DESIGN's precedence: flags (64), the state store (74), then the
+/// Order of checks follows DESIGN's precedence: flags (64), the scenario (66), the state store (74), then the
 /// bracelet (69: model 287-2, firmware >= 7.0), then the stored profile (64 with what to run),
 /// then the flow's result. Prompts only when stdin is a terminal; otherwise the answers come
 /// from the flags and the stored profile and every retry is taken.
@@ -13,8 +13,10 @@ enum WearingOptCommand {
     static func run(_ args: ParsedCommand, _ ctx: CommandContext) async throws -> ExitStatus {
         let config = try options(args)
         let mode = try OutputMode.choose(args, stdoutIsTerminal: ctx.stdoutIsTerminal)
+        var bracelet = try BraceletConnector.prepare(args, ctx)
+        try bracelet.readScenario()
         let store = try StateLocation.open(args, environment: ctx.environment)
-        let session = try await BraceletConnector.connect(args, ctx, flow: flow)
+        let session = try await BraceletConnector.connect(bracelet, flow: flow)
         let run = RunID.make()
         let audit = AuditLogSink(log: AuditLog(store: store), bracelet: session.identity)
         let sink = EventFanOut([try EventSinks.stdout(args, ctx), audit])

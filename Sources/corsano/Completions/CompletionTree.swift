@@ -42,15 +42,20 @@ struct CompletionTree {
     /// The long flags of `spec`, with dashes.
     static func flags(of spec: CommandSpec) -> [String] { spec.options.map { "--" + $0.name } }
 
-    /// What the value of `option` completes to.
+    /// What the value of `option` completes to. `--listen` takes only the socket schemes.
     static func values(of option: OptionSpec) -> Values {
-        values(of: option.value)
+        option.value == .uri && option.name == "listen" ? .words(["unix:", "tcp:"]) : values(of: option.value)
     }
+
+    /// The bracelet URI schemes (DESIGN "The bracelet port"): `sim` alone, or a prefix to go on from.
+    static let uriStarts = ["sim", "sim:", "unix:", "tcp:", "exec:"]
 
     /// What a value of `kind` completes to.
     static func values(of kind: ValueKind?) -> Values {
         switch kind {
         case .choice(let words)?: return .words(words)
+        case .uri?: return .words(uriStarts)
+        case .seconds(allowsNone: true)?: return .words(["none"])
         case .path?: return .files
         default: return .none
         }

@@ -70,7 +70,8 @@ enum ZshCompletion {
 
     private static func function(_ spec: CommandSpec, _ tree: CompletionTree) -> String {
         var specs = spec.options.map { option -> String in
-            var s = (option.repeatable ? "*" : "") + "--\(option.name)[\(bracketed(option.help))]"
+            // `--name=` takes the value in the next word or after `=` in the same word.
+            var s = (option.repeatable ? "*" : "") + "--\(option.name)\(option.value == nil ? "" : "=")[\(bracketed(option.help))]"
             if let value = option.value {
                 let message = (option.placeholder ?? value.placeholder).lowercased().replacing("|", with: " or ")
                 s += ":\(message):" + action(CompletionTree.values(of: option), tree)
@@ -94,7 +95,8 @@ enum ZshCompletion {
         switch values {
         case .none: return " "
         case .files: return "_files"
-        case .words(let words): return "(\(words.joined(separator: " ")))"
+        // A colon inside an action must be quoted, or `_arguments` reads the next argument spec.
+        case .words(let words): return "(\(words.map { $0.replacing(":", with: "\\:") }.joined(separator: " ")))"
         case .commands: return "(\(tree.firstWords.joined(separator: " ")))"
         }
     }

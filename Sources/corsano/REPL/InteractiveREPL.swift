@@ -72,7 +72,7 @@ struct InteractiveREPL {
         case .success(let status) where status != .success:
             ctx.stdout.line("[exit status \(status.rawValue)]")
         case .failure(let error):
-            let (message, status) = ErrorTranslator.translate(error)
+            let (message, status) = ErrorTranslator.translate(error, inREPL: true)
             ctx.diagnose(message ?? "cancelled")
             ctx.stdout.line("[exit status \(status.rawValue)]")
         default:

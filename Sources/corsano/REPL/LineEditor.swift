@@ -47,7 +47,7 @@ final class LineEditor: @unchecked Sendable {
 
     init(history: REPLHistory, onInterrupt: @escaping @Sendable () -> Void) throws {
         var out: [Int32] = [0, 0], wake: [Int32] = [0, 0]
-        guard pipe(&out) == 0, pipe(&wake) == 0 else { throw EditorError.cannotStart("pipe: \(errno)") }
+        guard pipe(&out) == 0, pipe(&wake) == 0 else { throw EditorError.cannotStart("pipe: \(String(cString: strerror(errno)))") }
         (outputReadEnd, outputWriteEnd) = (out[0], out[1])
         (wakeReadEnd, wakeWriteEnd) = (wake[0], wake[1])
         _ = fcntl(wakeWriteEnd, F_SETFL, fcntl(wakeWriteEnd, F_GETFL) | O_NONBLOCK)
@@ -55,7 +55,10 @@ final class LineEditor: @unchecked Sendable {
         self.onInterrupt = onInterrupt
     }
 
-    enum EditorError: Error { case cannotStart(String) }
+    enum EditorError: Error, CustomStringConvertible {
+        case cannotStart(String)
+        var description: String { switch self { case .cannotStart(let why): why } }
+    }
 
     /// Starts the editor thread and takes SIGINT over (readline's own signal handling is off).
     func start() {

@@ -46,7 +46,7 @@ struct ScriptedREPL {
             if status != .success { report(number, "\(first) exited with status \(status.rawValue)") }
             return status
         } catch {
-            let (message, status) = ErrorTranslator.translate(error)
+            let (message, status) = ErrorTranslator.translate(error, inREPL: true)
             report(number, message ?? "\(first) was cancelled")
             return status
         }

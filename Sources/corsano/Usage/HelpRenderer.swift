@@ -41,6 +41,19 @@ enum HelpRenderer {
         return out
     }
 
+    /// The subcommands of a group word (`cuff` → `cuff ingest`), nil when `word` is not one.
+    static func group(_ word: String) -> String? {
+        let members = CommandTable.commands.filter { $0.words.count > 1 && $0.words[0] == word }
+        guard !members.isEmpty else { return nil }
+        var out = "usage: corsano \(word) SUBCOMMAND [OPTIONS]\n\nSubcommands:\n"
+        let width = (members.map(\.name.count).max() ?? 0) + 4
+        for spec in members {
+            out += "  " + spec.name + String(repeating: " ", count: width - spec.name.count) + spec.summary + "\n"
+        }
+        out += "\nRun 'corsano \(members[0].name) --help' for a subcommand's options.\n"
+        return out
+    }
+
     static func wrap(_ text: String, width: Int, indent: String) -> String {
         var lines: [String] = []
         var line = indent

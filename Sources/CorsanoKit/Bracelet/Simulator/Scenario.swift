@@ -58,7 +58,7 @@ public struct Scenario: Codable, Equatable, Sendable {
         do {
             scenario = try JSONDecoder().decode(Scenario.self, from: data)
         } catch let error as DecodingError {
-            throw ScenarioError.invalid(source: source, message: ScenarioError.describe(error))
+            throw ScenarioError.invalid(source: source, message: error.fieldMessage)
         } catch {
             throw ScenarioError.invalid(source: source, message: "\(error)")
         }
@@ -84,21 +84,4 @@ public enum ScenarioError: Error, Equatable, Sendable {
     case unreadable(path: String)
     /// The JSON is malformed or a field has the wrong type or value (exit 65); names the field.
     case invalid(source: String, message: String)
-
-    static func describe(_ error: DecodingError) -> String {
-        func path(_ keys: [any CodingKey]) -> String {
-            let text = keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-            return text.hasPrefix(".") ? String(text.dropFirst()) : (text.isEmpty ? "(top level)" : text)
-        }
-        switch error {
-        case .typeMismatch(_, let ctx), .valueNotFound(_, let ctx):
-            return "field \(path(ctx.codingPath)): \(ctx.debugDescription)"
-        case .keyNotFound(let key, let ctx):
-            return "field \(path(ctx.codingPath + [key])): missing"
-        case .dataCorrupted(let ctx):
-            return ctx.codingPath.isEmpty ? "not valid JSON" : "field \(path(ctx.codingPath)): \(ctx.debugDescription)"
-        @unknown default:
-            return "\(error)"
-        }
-    }
 }
