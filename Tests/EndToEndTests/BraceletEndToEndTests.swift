@@ -61,6 +61,33 @@ import Testing
         #expect(try PlanJournal(store: try StateStore(path: state)).openEntries() == [])
     }
 
+    static let profile = #"{"heightCm":172,"weightKg":68,"wrist":"left","gender":"female","unit":"metric","birthdate":"1990-04-01","skinTone":3,"hairDensity":"low"}"#
+
+    /// DESIGN "The bracelet port": both flows need 287-2; wearing optimization needs firmware 7.0
+    /// or later compared as numbers. Over the served simulator, so the bridge path is gated too.
+    @Test(arguments: [
+        ("287-1", "7.4", "bp-init", Int32(69), "bp-init needs a 287-2 bracelet; this bracelet is model 287-1"),
+        ("287-1", "7.4", "wearing-opt", 69, "wearing-opt needs a 287-2 bracelet; this bracelet is model 287-1"),
+        ("287-2", "6.9", "bp-init", 0, ""),
+        ("287-2", "6.9", "wearing-opt", 69, "wearing-opt needs firmware 7.0 or later; this bracelet has firmware 6.9"),
+        ("287-2", "10.0", "bp-init", 0, ""),
+        ("287-2", "10.0", "wearing-opt", 0, ""),
+    ])
+    func gating(model: String, firmware: String, flow: String, status: Int32, message: String) throws {
+        let scenario = try Scenario.decode(Data(#"{"model":"\#(model)","firmware":"\#(firmware)","profile":\#(Self.profile)}"#.utf8), source: "-")
+        let server = try ServedSimulator(.unix, scenario: scenario)
+        defer { server.stop() }
+        let r = try Corsano.run([flow, "--bracelet", server.listening, "--now", Self.now, "--no-state", "--json"]
+                                + (flow == "bp-init" ? ["--no-preparation"] : []), stdin: flow == "bp-init" ? Self.readings : "")
+        #expect(r.status == status, "\(r.stderr)")
+        if status == 69 {
+            #expect(r.stderr.contains(message), "\(r.stderr)")
+            #expect(r.stdout.isEmpty)
+        } else {
+            #expect(r.lines.last?.contains(#""result":{"kind":"success""#) == true, "\(r.stdout)")
+        }
+    }
+
     @Test func bpInitThroughAnExecBridgeSucceedsOnTheVirtualClock() throws {
         let command = "exec '\(Corsano.binary.path)' bracelet serve --stdio --seed 3"
         let r = try Corsano.run(["bp-init", "--bracelet", "exec:" + command, "--now", Self.now, "--no-state", "--no-preparation"],
