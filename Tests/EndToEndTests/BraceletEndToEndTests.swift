@@ -35,6 +35,11 @@ import Testing
         defer { observer.shutdown() }
 
         let doomed = try LiveCorsano(args, env: [:])
+        // Never hang the suite: off the cooperative pool, end both processes after 60 s.
+        let (doomedRun, serverRun) = (doomed.process, server.process)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60) {
+            for p in [doomedRun, serverRun] where p.isRunning { kill(p.processIdentifier, SIGKILL) }
+        }
         try await Self.within(30) { try await observer.simulatorWaitUntilHeld() }
         #expect(try await observer.currentPlan() == .nibpCalibration)
         doomed.signal(SIGKILL)
@@ -113,6 +118,10 @@ import Testing
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
+        // Never hang the suite: whatever happens, the run is gone after 60 s (its bridge ends with it).
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60) {
+            if process.isRunning { kill(-process.processIdentifier, SIGKILL) }
+        }
         var seen = ""
         while !seen.contains(#""step":"measuring""#) {
             let chunk = output.fileHandleForReading.availableData
@@ -124,6 +133,7 @@ import Testing
         // foreground job: signalling the group is what Ctrl-C does.
         let pid = process.processIdentifier
         try #require(getpgid(pid) == pid && getpgid(pid) != getpgrp())
+        try Self.waitUntilCatching(SIGINT, pid: pid)
         kill(-pid, SIGINT)
         seen += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
@@ -132,6 +142,19 @@ import Testing
         #expect(seen.contains(#""event":"planRestored""#), "\(seen)")
         #expect(seen.contains(#""result":{"kind":"cancelledByUser"}"#))
         #expect(try PlanJournal(store: try StateStore(path: state)).openEntries() == [])
+    }
+
+    /// Waits (at most 10 s) until process `pid` has a handler for `signo` (SigCgt in
+    /// /proc/PID/status): a signal sent before that would be ignored, and the test would hang.
+    static func waitUntilCatching(_ signo: Int32, pid: Int32) throws {
+        for _ in 0..<1000 {
+            let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+            if let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }),
+               let mask = UInt64(line.dropFirst(7).trimmingCharacters(in: .whitespaces), radix: 16),
+               mask & (UInt64(1) << UInt64(signo - 1)) != 0 { return }
+            usleep(10_000)
+        }
+        throw BraceletError.unavailable("process \(pid) never caught signal \(signo)")
     }
 
     @Test func bpInitThroughTCPUsesTheServedBracelet() throws {
