@@ -47,10 +47,12 @@ extension BridgeClient {
 
     /// Call `id` ran out of time: fails it with `error`; a disconnect takes the link down.
     func expire(_ id: Int, _ error: BraceletError) {
+        // The link goes down before any caller resumes, so a caller never sees a live link
+        // after its request failed as a disconnect.
+        if error == .disconnected { return linkDown() }
         let (c, timer) = state.withLock { ($0.pending.removeValue(forKey: id), $0.timers.removeValue(forKey: id)) }
         timer?.cancel()
         c?.resume(throwing: error)
-        if error == .disconnected { linkDown() }
     }
 
     /// One line from the bridge: a response, or the `disconnected` notification.
@@ -67,8 +69,8 @@ extension BridgeClient {
         guard let c else { return }  // a late answer to a call that timed out or was cancelled
         if let error = message.error {
             let braceletError = BridgeErrorCode.decode(code: error.code, message: error.message)
-            c.resume(throwing: braceletError)
             if braceletError == .disconnected { linkDown() }
+            c.resume(throwing: braceletError)
         } else {
             c.resume(returning: BridgeParams(message.result ?? .null))
         }
