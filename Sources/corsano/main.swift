@@ -71,7 +71,18 @@ func report(_ error: any Error, _ ctx: CommandContext, command: String? = nil) -
     return status
 }
 
+/// The status after every stream was flushed (DESIGN "Exit status"): a pipe its reader closed
+/// during a flow is 141, quietly; a failed write is 74 with `corsano: STREAM: error`, after 64 and
+/// 66 and before a flow's result or 65.
+func finalStatus(_ status: ExitStatus) -> ExitStatus {
+    OutputWriter.stdout.flush()
+    OutputWriter.stderr.flush()
+    if OutputWriter.readerGone { return .brokenPipe }
+    guard let failure = OutputWriter.firstFailure, status != .usage, status != .noInput else { return status }
+    let reported = report(failure, .process())
+    OutputWriter.stderr.flush()
+    return reported
+}
+
 let status = await runMain(Array(CommandLine.arguments.dropFirst()))
-OutputWriter.stdout.flush()
-OutputWriter.stderr.flush()
-exit(status.rawValue)
+exit(finalStatus(status).rawValue)

@@ -23,6 +23,7 @@ enum ErrorTranslator {
             switch e {
             case .cannotCreate(let path, let reason): return ("\(path): \(reason)", .ioError)
             }
+        case let e as OutputFailure: return (e.message, .ioError)
         case let e as IngestError: return IngestMessages.translate(e)
         case let e as StoreError:
             return (storeMessage(e), .ioError)

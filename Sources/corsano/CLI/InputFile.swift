@@ -59,7 +59,7 @@ enum OutputFile {
     static func create(_ path: String) throws -> OutputWriter {
         let fd = systemOpen(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw OutputFileError.cannotCreate(path: path, reason: String(cString: strerror(errno))) }
-        return OutputWriter(fd: fd)
+        return OutputWriter(fd: fd, name: path)
     }
 }
 

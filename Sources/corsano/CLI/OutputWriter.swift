@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -7,64 +9,133 @@ import Darwin
 /// One buffered writer per output stream: large writes for throughput, `flush()` before every
 /// read that could block and at exit, so a live pipeline sees each line as it happens.
 ///
-/// A closed pipe (EPIPE) ends the program quietly with 141, never a crash report (SIGPIPE is
-/// ignored at start so `write` reports it).
+/// A failed write is never ignored (DESIGN "Exit status"):
+/// - EPIPE (the reader closed the pipe; SIGPIPE is ignored at start so `write` reports it) ends
+///   the program quietly with 141 at once, unless a flow runs: then the flow is cancelled like a
+///   signal would (`whileFlowRuns`) so it restores the bracelet's plan, and the exit is 141 after.
+/// - Any other error (ENOSPC, EIO...) is remembered with its errno; the process ends with 74 and
+///   `corsano: STREAM: strerror` (see `OutputWriter.exitStatus(after:)`).
+/// In both cases everything after the failure is dropped, counting the lines lost.
 final class OutputWriter: @unchecked Sendable {
     static let stdout = OutputWriter(fd: 1)
     static let stderr = OutputWriter(fd: 2, capacity: 0)
 
     let fd: Int32
+    /// The stream's name in messages: `stdout`, `stderr` or a file's path.
+    let name: String
     private var buffer: [UInt8] = []
     private let capacity: Int
     private let lock = NSLockLite()
+    /// Set at the first failed write: output is dropped from then on.
+    private var failure: Int32?
+    private var linesDropped = 0
 
-    init(fd: Int32, capacity: Int = 64 * 1024) {
+    init(fd: Int32, capacity: Int = 64 * 1024, name: String? = nil) {
         self.fd = fd
         self.capacity = capacity
+        self.name = name ?? (fd == 1 ? "stdout" : fd == 2 ? "stderr" : "fd \(fd)")
         buffer.reserveCapacity(capacity)
     }
 
     /// Whether this stream is a terminal.
     var isTerminal: Bool { isatty(fd) == 1 }
 
+    /// Whether a write failed (EPIPE included): output is being dropped, a loop producing it may stop.
+    var hasFailed: Bool { lock.locked { failure != nil } }
+
+    /// Lines handed to this writer that never reached the stream (a write failed).
+    var droppedLines: Int { lock.locked { linesDropped } }
+
     /// Appends `text`; writes through when the buffer is full.
     func write(_ text: String) {
-        lock.locked {
-            buffer.append(contentsOf: text.utf8)
-            if buffer.count >= capacity { drain() }
-        }
+        var text = text
+        text.withUTF8 { write(bytes: $0) }
     }
 
     /// Appends raw bytes (a kept input line, byte for byte).
     func write(bytes: UnsafeBufferPointer<UInt8>) {
-        lock.locked {
+        let readerGone = lock.locked { () -> Bool in
+            if failure != nil {
+                linesDropped += Self.newlines(bytes)
+                return false
+            }
             buffer.append(contentsOf: bytes)
-            if buffer.count >= capacity { drain() }
+            return buffer.count >= capacity && drain()
         }
+        if readerGone { Self.flowCancel.withLock { $0 }?() }
     }
 
     /// Appends `line` and a newline.
     func line(_ line: String) { write(line + "\n") }
 
     /// Writes everything buffered.
-    func flush() { lock.locked { drain() } }
+    func flush() {
+        if lock.locked({ drain() }) { Self.flowCancel.withLock { $0 }?() }
+    }
 
-    private func drain() {
+    /// Writes the buffer out. Returns true when the reader closed the pipe while a flow runs
+    /// (the caller cancels the flow once the lock is released).
+    private func drain() -> Bool {
         var offset = 0
         while offset < buffer.count {
             let n = buffer.withUnsafeBytes { raw in
                 Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
             }
             if n < 0 {
-                if errno == EINTR { continue }
-                if errno == EPIPE { _exit(ExitStatus.brokenPipe.rawValue) }
-                buffer.removeAll(keepingCapacity: true)
-                return
+                let code = errno
+                if code == EINTR { continue }
+                if code == EPIPE, Self.flowCancel.withLock({ $0 }) == nil { _exit(ExitStatus.brokenPipe.rawValue) }
+                failure = code
+                linesDropped += buffer.withUnsafeBufferPointer { Self.newlines(UnsafeBufferPointer(rebasing: $0[offset...])) }
+                buffer = []
+                Self.record(stream: name, errno: code)
+                return code == EPIPE
             }
             offset += n
         }
         buffer.removeAll(keepingCapacity: true)
+        return false
     }
+
+    private static func newlines(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        bytes.reduce(0) { $1 == 0x0A ? $0 + 1 : $0 }
+    }
+
+    // MARK: Process-wide state (one process, one exit status)
+
+    /// What cancels the running flow when a reader closes its pipe; nil outside a flow.
+    private static let flowCancel = Mutex<(@Sendable () -> Void)?>(nil)
+    /// The first failed write of the process: a closed pipe, and the first other error.
+    private static let failures = Mutex<(readerGone: Bool, first: OutputFailure?)>((false, nil))
+
+    private static func record(stream: String, errno code: Int32) {
+        failures.withLock { f in
+            if code == EPIPE { f.readerGone = true } else if f.first == nil { f.first = OutputFailure(stream: stream, errno: code) }
+        }
+    }
+
+    /// Runs `body` (a flow) with EPIPE on any writer calling `cancel` instead of exiting, so the
+    /// flow can restore the bracelet's plan (DESIGN "Plan safety"); output is dropped after it.
+    static func whileFlowRuns<T>(cancel: @escaping @Sendable () -> Void, _ body: () async -> T) async -> T {
+        flowCancel.withLock { $0 = cancel }
+        let value = await body()
+        flowCancel.withLock { $0 = nil }
+        return value
+    }
+
+    /// Whether a reader closed its pipe during a flow (the process ends with 141).
+    static var readerGone: Bool { failures.withLock { $0.readerGone } }
+
+    /// The first write that failed with an error other than EPIPE.
+    static var firstFailure: OutputFailure? { failures.withLock { $0.first } }
+}
+
+/// A write to an output stream failed (exit 74): `stdout: No space left on device`.
+struct OutputFailure: Error, Equatable {
+    let stream: String
+    let errno: Int32
+
+    var message: String { "\(stream): \(String(cString: strerror(errno)))" }
 }
 
 /// A minimal pthread mutex (Foundation-free, so the writer stays cheap to start).

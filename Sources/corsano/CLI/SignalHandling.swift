@@ -71,13 +71,14 @@ final class SignalHandling: @unchecked Sendable {
         hosted.withLock { $0.current }?.deliver(signo, count: 1)
     }
 
-    /// The first signal received (SIGINT or SIGTERM), if any.
+    /// The first signal received (SIGINT or SIGTERM; SIGPIPE stands for a closed pipe), if any.
     var received: Int32? { state.withLock { $0.received } }
 
-    /// 130 after SIGINT, 143 after SIGTERM, nil when no signal came.
+    /// 130 after SIGINT, 143 after SIGTERM, 141 after a closed pipe, nil when none came.
     var exitStatus: ExitStatus? { received.map(Self.status(for:)) }
 
-    /// Runs `body` in a task that the first signal cancels, and returns its value.
+    /// Runs `body` in a task that the first signal cancels, and returns its value. A reader
+    /// closing stdout or stderr meanwhile (EPIPE) cancels it the same way (exit 141).
     func run<T: Sendable>(_ body: @escaping @Sendable () async -> T) async -> T {
         let task = Task { await body() }
         let alreadySignalled = state.withLock { s -> Bool in
@@ -85,9 +86,22 @@ final class SignalHandling: @unchecked Sendable {
             return s.received != nil
         }
         if alreadySignalled { task.cancel() }
-        let value = await task.value
+        let value = await OutputWriter.whileFlowRuns(cancel: { [weak self] in self?.readerGone() }) {
+            await task.value
+        }
         state.withLock { $0.cancel = nil }
         return value
+    }
+
+    /// The reader closed an output pipe during the flow: cancel it like a first signal (its
+    /// output is dropped, the plan restored), never exit at once. After a signal it changes nothing.
+    private func readerGone() {
+        let cancel = state.withLock { s -> (@Sendable () -> Void)? in
+            guard s.received == nil else { return nil }
+            s.received = SIGPIPE
+            return s.cancel
+        }
+        cancel?()
     }
 
     /// Stops handling: the default dispositions come back.
@@ -115,5 +129,12 @@ final class SignalHandling: @unchecked Sendable {
         cancel?()
     }
 
-    static func status(for signo: Int32) -> ExitStatus { signo == SIGTERM ? .terminated : .interrupted }
+    /// 143 for SIGTERM, 141 for a closed pipe (SIGPIPE), else 130.
+    static func status(for signo: Int32) -> ExitStatus {
+        switch signo {
+        case SIGTERM: return .terminated
+        case SIGPIPE: return .brokenPipe
+        default: return .interrupted
+        }
+    }
 }

@@ -28,6 +28,8 @@ enum CuffIngestCommand {
                 // A read that fails while the format is still being sniffed: name the input (66).
                 output.finish()
                 status = report(IngestError.unreadable(source: input.name, errno: code), ctx)
+            } catch is IngestOutput.StdoutFailed {
+                break
             }
         }
         output.finish()
@@ -36,7 +38,11 @@ enum CuffIngestCommand {
                 ? "cuff ingest: naive stamps read in zone \(basis.zone.identifier) (no --anchor-device/--anchor-phone; --tz to choose)"
                 : "cuff ingest: manual entries' naive stamps read in zone \(basis.zone.identifier) (never shifted by the anchor; --tz to choose)")
         }
-        ctx.diagnose("cuff ingest: " + ingester.counts.summary)
+        // Lines handed on but lost to a failed write are not "written" (the exit is 74; see main).
+        var counts = ingester.counts
+        let unwritten = ctx.stdout.droppedLines
+        counts.written = max(0, counts.written - unwritten)
+        ctx.diagnose("cuff ingest: " + counts.summary + (unwritten > 0 ? ", unwritten \(unwritten)" : ""))
         if let status { return status }
         return ingester.counts.rejected > 0 ? .dataError : .success
     }

@@ -37,6 +37,7 @@ struct ReplayFilterBatch {
             entries.removeAll(keepingCapacity: true)
             reports.removeAll(keepingCapacity: true)
         }
+        let droppedBefore = stdout.droppedLines
         // Kept lines sit back to back in `bytes`: write each run between lost claims at once.
         var run = 0..<0
         func flushRun() {
@@ -63,6 +64,10 @@ struct ReplayFilterBatch {
         }
         flushRun()
         stdout.flush()
+        // A failed write loses kept lines (their keys are committed: DESIGN "State store").
+        let unwritten = stdout.droppedLines - droppedBefore
+        counts.emitted -= unwritten
+        counts.unwritten += unwritten
         if !reports.isEmpty { reports.withUnsafeBufferPointer { stderr.write(bytes: $0) } }
         rejects?.flush()
     }

@@ -54,7 +54,10 @@ struct ReplayFilterPass {
         do {
             while true {
                 let reads = !reader.bufferedLineAvailable
-                if reads, mayBlock || batch.byteCount >= Self.fileBatchBytes { try commitBatch() }
+                if reads, mayBlock || batch.byteCount >= Self.fileBatchBytes {
+                    try commitBatch()
+                    if ctx.stdout.hasFailed { return .stop }  // judging on would only commit keys of lost lines
+                }
                 guard let item = try reader.next() else { break }
                 if reads, options.now == nil { arrival = CommandContext.wallClock() }
                 let next: Next
@@ -75,7 +78,7 @@ struct ReplayFilterPass {
             throw InputError.cannotOpen(path: input.name, reason: String(cString: strerror(code)))
         }
         try commitBatch()
-        return finished ? .stop : .more
+        return finished || ctx.stdout.hasFailed ? .stop : .more
     }
 
     /// Commits, writes what is pending and the closing counts line.

@@ -45,12 +45,15 @@ struct ReplayFilterCounts {
     var emittedReadings = 0
     var dropped: [DropReason: Int] = [:]
     var malformed = 0
+    /// Kept lines lost to a failed write on stdout (exit 74).
+    var unwritten = 0
 
     /// `replay-filter: read 5, emitted 2, dropped 3 (replayed 2, duplicate 1), malformed 0`.
     var summary: String {
         let total = dropped.values.reduce(0, +)
         let byReason = DropReason.allCases.compactMap { reason in dropped[reason].map { "\(reason.rawValue) \($0)" } }
         let detail = byReason.isEmpty ? "" : " (" + byReason.joined(separator: ", ") + ")"
-        return "replay-filter: read \(read), emitted \(emitted), dropped \(total)\(detail), malformed \(malformed)"
+        let lost = unwritten > 0 ? ", unwritten \(unwritten)" : ""
+        return "replay-filter: read \(read), emitted \(emitted), dropped \(total)\(detail), malformed \(malformed)\(lost)"
     }
 }

@@ -24,6 +24,8 @@ struct ScriptedREPL {
             let status = await runLine(line, number: lineNumber)
             stop.running = false
             if let stopped = stop.status { return stopped }
+            // A reader gone or a failed write: nothing later could be seen (main says 141 or 74).
+            if ctx.stdout.hasFailed { return status }
             guard status != .success else { continue }
             failed = true
             if bail { return status }
@@ -43,7 +45,8 @@ struct ScriptedREPL {
         guard let first = words.first, !first.hasPrefix("#") else { return .success }
         do {
             let status = try await session.run(words, lineContext, feed: .queueOnly)
-            if status != .success { report(number, "\(first) exited with status \(status.rawValue)") }
+            // 141: stdout's reader went during a flow (cancelled, plan restored): quiet, as outside.
+            if status != .success, status != .brokenPipe { report(number, "\(first) exited with status \(status.rawValue)") }
             return status
         } catch {
             let (message, status) = ErrorTranslator.translate(error, inREPL: true)

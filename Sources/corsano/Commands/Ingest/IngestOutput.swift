@@ -60,10 +60,16 @@ final class IngestOutput: IngestSink {
         ctx.stderr.line("\(source):\(line): note: \(message)")
     }
 
-    func willRead() {
+    /// - Throws: `IngestOutput.StdoutFailed` once a write to stdout failed: reading on would
+    /// only drop more lines (the exit status and message say so; see `OutputWriter`).
+    func willRead() throws {
         flushStdout()
         rejects?.flush()
+        if ctx.stdout.hasFailed { throw StdoutFailed() }
     }
+
+    /// Ends the run early: stdout cannot take lines any more.
+    struct StdoutFailed: Error {}
 
     /// Flushes everything and closes the rejects file.
     func finish() {
