@@ -80,17 +80,18 @@ final class SignalHandling: @unchecked Sendable {
     /// Runs `body` in a task that the first signal cancels, and returns its value. A reader
     /// closing stdout or stderr meanwhile (EPIPE) cancels it the same way (exit 141).
     func run<T: Sendable>(_ body: @escaping @Sendable () async -> T) async -> T {
-        let task = Task { await body() }
-        let alreadySignalled = state.withLock { s -> Bool in
-            s.cancel = { task.cancel() }
-            return s.received != nil
+        // EPIPE is routed here before the flow's first write (it may switch the plan at once).
+        await OutputWriter.whileFlowRuns(cancel: { [weak self] in self?.readerGone() }) {
+            let task = Task { await body() }
+            let alreadySignalled = state.withLock { s -> Bool in
+                s.cancel = { task.cancel() }
+                return s.received != nil
+            }
+            if alreadySignalled { task.cancel() }
+            let value = await task.value
+            state.withLock { $0.cancel = nil }
+            return value
         }
-        if alreadySignalled { task.cancel() }
-        let value = await OutputWriter.whileFlowRuns(cancel: { [weak self] in self?.readerGone() }) {
-            await task.value
-        }
-        state.withLock { $0.cancel = nil }
-        return value
     }
 
     /// The reader closed an output pipe during the flow: cancel it like a first signal (its
