@@ -15,22 +15,32 @@ public enum LineVerdict: Equatable, Sendable {
 extension ReplayFilter {
     /// Parses one line and judges its reading at `now` (UTC): the whole per-line path of
     /// `replay-filter` inside the core, so the reading never crosses a module boundary (it is
-    /// the hot path: one call per input line).
-    /// - Parameter implausible: the `invalid` rule, applied before the host rules; returns why.
+    /// the hot path: one call per input line). A reading line of the usual shape is judged on
+    /// its essentials, without building a `CuffReading`; any other line goes through
+    /// `ReadingLineParser`, which gives the same verdict.
+    /// - Parameter validator: the `invalid` rule, applied before the host rules.
     /// - Throws: what the seen-set throws (`StoreError`).
-    public func judge(line: UnsafeRawBufferPointer, now: Instant,
-                      implausible: (CuffReading) -> String?) throws -> LineVerdict {
+    public func judge(line: UnsafeRawBufferPointer, now: Instant, validator: ReadingValidator) throws -> LineVerdict {
+        let typed = UnsafeBufferPointer(start: line.baseAddress?.assumingMemoryBound(to: UInt8.self), count: line.count)
+        if let reading = FastReadingScanner.essentials(typed) { return try judge(reading, now: now, validator: validator) }
         switch ReadingLineParser.parse(line) {
         case .failure(let error):
             return .malformed(error)
         case .success(.cuffFailure(let failure)):
             return .cuffFailure(failure)
         case .success(.reading(let reading)):
-            if let why = implausible(reading) { return .drop(.invalid, detail: why) }
-            switch try judge(reading, now: now) {
-            case .keep: return .keep(key: SeenKey(reading))
-            case .drop(let reason, let age): return .drop(reason, age: age)
-            }
+            return try judge(ReadingEssentials(reading), now: now, validator: validator)
+        }
+    }
+
+    @inline(__always)
+    private func judge(_ reading: ReadingEssentials, now: Instant, validator: ReadingValidator) throws -> LineVerdict {
+        if let issue = validator.validate(systolic: reading.systolic, diastolic: reading.diastolic, pulse: reading.pulse) {
+            return .drop(.invalid, detail: issue.reason)
+        }
+        switch try judge(reading, now: now) {
+        case .keep: return .keep(key: reading.key)
+        case .drop(let reason, let age): return .drop(reason, age: age)
         }
     }
 }

@@ -24,8 +24,14 @@ public final class ReplayFilter {
     /// - Throws: what the seen-set throws (`StoreError` for the state store); nothing is
     ///   recorded then.
     public func judge(_ reading: CuffReading, now: Instant) throws -> FilterDecision {
+        try judge(ReadingEssentials(reading), now: now)
+    }
+
+    /// The rules on what they read of a reading (the `replay-filter` hot path comes here directly).
+    @inline(__always)
+    func judge(_ reading: ReadingEssentials, now: Instant) throws -> FilterDecision {
         if let reason = Self.anchorOrReplayRule(reading, rules: rules) { return .drop(reason) }
-        guard let key = SeenKey(reading) else { return .keep }
+        guard let key = reading.key else { return .keep }
         if let (reason, age) = Self.ageRule(reading, rules: rules, now: now) {
             // Rule 3 comes before age: a stale copy of a handed-on record is a duplicate.
             return try seen.contains(key) ? .drop(.duplicate) : .drop(reason, age: age)
@@ -35,8 +41,9 @@ public final class ReplayFilter {
     }
 
     /// `unanchored` or `replayed`, the rules that come before the seen-set.
-    static func anchorOrReplayRule(_ reading: CuffReading, rules: HostRules) -> DropReason? {
-        guard let at = reading.measuredAt else { return reading.deviceTime != nil ? .unanchored : nil }
+    @inline(__always)
+    static func anchorOrReplayRule(_ reading: ReadingEssentials, rules: HostRules) -> DropReason? {
+        guard let at = reading.measuredAt else { return reading.hasDeviceTime ? .unanchored : nil }
         if !reading.isManualEntry, let requested = rules.requestedAt, requested.seconds(since: at) > rules.backdate {
             return .replayed
         }
@@ -44,9 +51,11 @@ public final class ReplayFilter {
     }
 
     /// `stale` (age > limit) or `future` (age < -limit), with the signed age in seconds.
-    static func ageRule(_ reading: CuffReading, rules: HostRules, now: Instant) -> (DropReason, Double)? {
-        guard !reading.isManualEntry, let limit = rules.maxReadingAge, let age = reading.age(asOf: now),
-              age.magnitude > limit else { return nil }
+    @inline(__always)
+    static func ageRule(_ reading: ReadingEssentials, rules: HostRules, now: Instant) -> (DropReason, Double)? {
+        guard !reading.isManualEntry, let limit = rules.maxReadingAge, let at = reading.measuredAt else { return nil }
+        let age = now.seconds(since: at)
+        guard age.magnitude > limit else { return nil }
         return (age < 0 ? .future : .stale, age)
     }
 }

@@ -36,6 +36,9 @@ public final class LineReader {
     private let capacity: Int
     private let storage: UnsafeMutableRawPointer
     private var start = 0, end = 0, scanned = 0
+    /// The `\n` `bufferedLineAvailable` found at or after `scanned` (-1: none known), so
+    /// `next()` does not search the line again.
+    private var knownNewline = -1
     private var atEnd = false
     private var skipping = false, skipped = 0
     private var lineNumber = 0
@@ -55,15 +58,17 @@ public final class LineReader {
     /// True when the next `next()` can answer without reading the source (a whole line is
     /// buffered, or input has ended).
     public var bufferedLineAvailable: Bool {
-        atEnd || (end > scanned && memchr(storage + scanned, 0x0A, end - scanned) != nil)
+        if atEnd || knownNewline >= scanned { return true }
+        guard end > scanned, let hit = memchr(storage + scanned, 0x0A, end - scanned) else { return false }
+        knownNewline = storage.distance(to: hit)
+        return true
     }
 
     /// The next line or over-long line; nil at end of input.
     /// - Throws: what the source or `willRead` throws.
     public func next() throws -> Item? {
         while true {
-            if end > scanned, let hit = memchr(storage + scanned, 0x0A, end - scanned) {
-                let newline = storage.distance(to: hit)
+            if let newline = nextNewline() {
                 lineNumber += 1
                 defer { start = newline + 1; scanned = start }
                 if skipping {
@@ -75,12 +80,12 @@ public final class LineReader {
             scanned = end
             if skipping {
                 skipped += end - start
-                (start, end, scanned) = (0, 0, 0)
+                (start, end, scanned, knownNewline) = (0, 0, 0, -1)
             } else if end - start > maxLineLength + 1 {
                 // +1: the byte may be the `\r` of a CRLF line of exactly maxLineLength.
                 skipping = true
                 skipped = end - start
-                (start, end, scanned) = (0, 0, 0)
+                (start, end, scanned, knownNewline) = (0, 0, 0, -1)
             }
             if atEnd {
                 if skipping {
@@ -97,6 +102,13 @@ public final class LineReader {
         }
     }
 
+    /// The next `\n` at or after `scanned` in the buffer, if any.
+    @inline(__always) private func nextNewline() -> Int? {
+        if knownNewline >= scanned { return knownNewline }
+        guard end > scanned, let hit = memchr(storage + scanned, 0x0A, end - scanned) else { return nil }
+        return storage.distance(to: hit)
+    }
+
     private func item(upTo lineEnd: Int) -> Item {
         var last = lineEnd
         if last > start, storage.load(fromByteOffset: last - 1, as: UInt8.self) == 0x0D { last -= 1 }
@@ -107,6 +119,7 @@ public final class LineReader {
     private func fill() throws {
         if start > 0 {
             if end > start { memmove(storage, storage + start, end - start) }
+            knownNewline = -1
             end -= start
             scanned -= start
             start = 0

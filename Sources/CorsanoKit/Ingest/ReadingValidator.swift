@@ -46,16 +46,22 @@ public struct ReadingValidator: Equatable, Sendable {
     /// fine (the SDK's "incomplete" is `bp-init`'s business); the MAP is not checked here (see
     /// `reportedMAPIssue`), because an off MAP drops only the MAP, never the reading.
     public func validate(_ reading: CuffReading) -> ValidationIssue? {
-        if !systolic.contains(reading.systolic) {
-            return ValidationIssue(field: "systolic", message: "\(reading.systolic) mmHg outside \(systolic.lowerBound)-\(systolic.upperBound)")
+        validate(systolic: reading.systolic, diastolic: reading.diastolic, pulse: reading.pulse)
+    }
+
+    /// `validate(_:)` on the values alone: pressures in mmHg, pulse in bpm (nil when absent).
+    @inline(__always)
+    public func validate(systolic sys: Int, diastolic dia: Int, pulse p: Int?) -> ValidationIssue? {
+        if !systolic.contains(sys) {
+            return ValidationIssue(field: "systolic", message: "\(sys) mmHg outside \(systolic.lowerBound)-\(systolic.upperBound)")
         }
-        if !diastolic.contains(reading.diastolic) {
-            return ValidationIssue(field: "diastolic", message: "\(reading.diastolic) mmHg outside \(diastolic.lowerBound)-\(diastolic.upperBound)")
+        if !diastolic.contains(dia) {
+            return ValidationIssue(field: "diastolic", message: "\(dia) mmHg outside \(diastolic.lowerBound)-\(diastolic.upperBound)")
         }
-        if reading.systolic <= reading.diastolic {
-            return ValidationIssue(field: "systolic", message: "\(reading.systolic) mmHg not above diastolic \(reading.diastolic) mmHg")
+        if sys <= dia {
+            return ValidationIssue(field: "systolic", message: "\(sys) mmHg not above diastolic \(dia) mmHg")
         }
-        if let p = reading.pulse, !pulse.contains(p) {
+        if let p, !pulse.contains(p) {
             return ValidationIssue(field: "pulse", message: "\(p) bpm outside \(pulse.lowerBound)-\(pulse.upperBound)")
         }
         return nil

@@ -4,49 +4,59 @@
 enum FastReadingScanner {
     @inline(__always)
     static func parse(_ b: UnsafeBufferPointer<UInt8>) -> ReadingLine? {
-        var i = 0
-        skipSpace(b, &i)
-        guard i < b.count, b[i] == UInt8(ascii: "{") else { return nil }
-        i += 1
-        skipSpace(b, &i)
         var fields = ReadingFields()
         var seen: UInt32 = 0
+        let complete = scan(b) { key, value, raw in
+            if let known = ReadingFields.Known.match(key) {
+                let bit = UInt32(1) << UInt32(known.rawValue)
+                guard seen & bit == 0 else { return false }  // duplicate key: the full parser decides
+                seen |= bit
+                do { try fields.set(known, value) } catch { return false }
+            } else {
+                fields.provenance.append(ProvenanceField(
+                    name: String(decoding: key, as: UTF8.self), rawJSON: String(decoding: raw, as: UTF8.self)))
+            }
+            return true
+        }
+        return complete ? try? fields.result() : nil
+    }
+
+    /// Walks one flat object, handing `member` each key (unescaped bytes), value and raw value
+    /// bytes in order; false when the line is not of the fast shape or `member` returned false.
+    @inline(__always)
+    static func scan(_ b: UnsafeBufferPointer<UInt8>,
+                     _ member: (UnsafeBufferPointer<UInt8>, ReadingFields.Value, UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+        var i = 0
+        skipSpace(b, &i)
+        guard i < b.count, b[i] == UInt8(ascii: "{") else { return false }
+        i += 1
+        skipSpace(b, &i)
         if i < b.count, b[i] == UInt8(ascii: "}") {
             i += 1
         } else {
             while true {
-                guard let key = string(b, &i) else { return nil }
+                guard let key = string(b, &i) else { return false }
                 skipSpace(b, &i)
-                guard i < b.count, b[i] == UInt8(ascii: ":") else { return nil }
+                guard i < b.count, b[i] == UInt8(ascii: ":") else { return false }
                 i += 1
                 skipSpace(b, &i)
                 let valueStart = i
-                guard let value = value(b, &i) else { return nil }
-                if let known = ReadingFields.Known.match(key) {
-                    let bit = UInt32(1) << UInt32(known.rawValue)
-                    guard seen & bit == 0 else { return nil }  // duplicate key: the full parser decides
-                    seen |= bit
-                    do { try fields.set(known, value) } catch { return nil }
-                } else {
-                    let raw = UnsafeBufferPointer(rebasing: b[valueStart..<i])
-                    fields.provenance.append(ProvenanceField(
-                        name: String(decoding: key, as: UTF8.self), rawJSON: String(decoding: raw, as: UTF8.self)))
-                }
+                guard let value = value(b, &i), member(key, value, UnsafeBufferPointer(rebasing: b[valueStart..<i]))
+                else { return false }
                 skipSpace(b, &i)
-                guard i < b.count else { return nil }
+                guard i < b.count else { return false }
                 if b[i] == UInt8(ascii: ",") {
                     i += 1
                     skipSpace(b, &i)
                     continue
                 }
-                guard b[i] == UInt8(ascii: "}") else { return nil }
+                guard b[i] == UInt8(ascii: "}") else { return false }
                 i += 1
                 break
             }
         }
         skipSpace(b, &i)
-        guard i == b.count else { return nil }
-        return try? fields.result()
+        return i == b.count
     }
 
     @inline(__always) private static func skipSpace(_ b: UnsafeBufferPointer<UInt8>, _ i: inout Int) {
@@ -58,6 +68,23 @@ enum FastReadingScanner {
         guard i < b.count, b[i] == UInt8(ascii: "\"") else { return nil }
         let start = i + 1
         var j = start
+        // Eight bytes at a time up to the first byte that is `"`, `\`, a control or non-ASCII
+        // (SWAR: the lowest flagged byte of each test is exact); the byte loop decides there.
+        if let base = b.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+            while j + 8 <= b.count {
+                let x = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: j, as: UInt64.self))
+                let quote = x ^ (ones &* 0x22), backslash = x ^ (ones &* 0x5C)
+                let special = ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash
+                               | (x &- ones &* 0x20) & ~x | x) & highs
+                if special != 0 {
+                    j += special.trailingZeroBitCount >> 3
+                    break
+                }
+                j += 8
+            }
+        }
         while j < b.count {
             let c = b[j]
             if c == UInt8(ascii: "\"") {
@@ -70,7 +97,7 @@ enum FastReadingScanner {
         return nil
     }
 
-    private static func value(_ b: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> ReadingFields.Value? {
+    @inline(__always) private static func value(_ b: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> ReadingFields.Value? {
         guard i < b.count else { return nil }
         switch b[i] {
         case UInt8(ascii: "\""): return string(b, &i).map { .string($0) }

@@ -16,6 +16,7 @@ struct ReadingFields {
 
         /// The known field spelled by `bytes` (an unescaped key), if any. Decided by length and
         /// first letter, then one compare: this runs for every key of every line.
+        @inline(__always)
         static func match(_ bytes: UnsafeBufferPointer<UInt8>) -> Known? {
             guard let first = bytes.first else { return nil }
             let candidate: Known
@@ -129,10 +130,27 @@ struct ReadingFields {
 @inline(__always) func memcmpEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
     guard a.count == b.count else { return false }
     guard let pa = a.baseAddress, let pb = b.baseAddress else { return true }
-    // Field names and literals are short: a loop beats a call into libc.
-    if a.count <= 24 {
-        for i in 0..<a.count where pa[i] != pb[i] { return false }
+    let n = a.count
+    // Field names and literals are short: word compares (the last word overlapping) beat a
+    // call into libc and a byte loop.
+    let (ra, rb) = (UnsafeRawPointer(pa), UnsafeRawPointer(pb))
+    if n >= 8 && n <= 24 {
+        var i = 0
+        while i + 8 < n {
+            if ra.loadUnaligned(fromByteOffset: i, as: UInt64.self) != rb.loadUnaligned(fromByteOffset: i, as: UInt64.self) {
+                return false
+            }
+            i += 8
+        }
+        return ra.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self) == rb.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
+    }
+    if n >= 4 && n < 8 {
+        return ra.loadUnaligned(as: UInt32.self) == rb.loadUnaligned(as: UInt32.self)
+            && ra.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self) == rb.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)
+    }
+    if n < 4 {
+        for i in 0..<n where pa[i] != pb[i] { return false }
         return true
     }
-    return memcmp(pa, pb, a.count) == 0
+    return memcmp(pa, pb, n) == 0
 }

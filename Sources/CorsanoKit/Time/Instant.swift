@@ -21,7 +21,9 @@ public struct Instant: Hashable, Comparable, Sendable {
 
     /// Seconds from `other` to `self` (positive when `self` is later).
     public func seconds(since other: Instant) -> Double {
-        Double(secondsSinceEpoch &- other.secondsSinceEpoch)
+        // Same value without the division when the fractions match (the usual case: whole seconds).
+        if nanoseconds == other.nanoseconds { return Double(secondsSinceEpoch &- other.secondsSinceEpoch) }
+        return Double(secondsSinceEpoch &- other.secondsSinceEpoch)
             + Double(nanoseconds - other.nanoseconds) / 1_000_000_000
     }
 

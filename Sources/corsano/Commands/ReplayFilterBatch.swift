@@ -4,7 +4,8 @@ import CorsanoKit
 struct ReplayFilterBatch {
     private enum Entry {
         /// A kept line (a range of `bytes`); `key` is its provisional seen-set claim.
-        case kept(range: Range<Int>, key: SeenKey?, isReading: Bool, source: String, line: Int)
+        /// (The source name is the batch's: a batch never spans inputs.)
+        case kept(range: Range<Int>, key: SeenKey?, isReading: Bool, line: Int)
         case dropped(ReplayFilterReport, reading: String?, text: String?)
     }
 
@@ -17,11 +18,11 @@ struct ReplayFilterBatch {
     /// Bytes of kept lines held.
     var byteCount: Int { bytes.count }
 
-    mutating func keep(_ line: UnsafeRawBufferPointer, key: SeenKey?, isReading: Bool, source: String, line number: Int) {
+    mutating func keep(_ line: UnsafeRawBufferPointer, key: SeenKey?, isReading: Bool, line number: Int) {
         let start = bytes.count
         bytes.append(contentsOf: UnsafeBufferPointer(start: line.baseAddress?.assumingMemoryBound(to: UInt8.self), count: line.count))
         bytes.append(0x0A)
-        entries.append(.kept(range: start..<bytes.count, key: key, isReading: isReading, source: source, line: number))
+        entries.append(.kept(range: start..<bytes.count, key: key, isReading: isReading, line: number))
     }
 
     mutating func report(_ report: ReplayFilterReport, reading: String?, text: String?) {
@@ -30,7 +31,7 @@ struct ReplayFilterBatch {
 
     /// Writes the batch after its commit: kept lines whose claim was not `lost` to stdout
     /// (flushed), the others as duplicates, and every report to stderr and `rejects`.
-    mutating func write(lost: Set<SeenKey>, counts: inout ReplayFilterCounts, stdout: OutputWriter,
+    mutating func write(source: String, lost: Set<SeenKey>, counts: inout ReplayFilterCounts, stdout: OutputWriter,
                         stderr: OutputWriter, rejects: OutputWriter?) {
         defer {
             bytes.removeAll(keepingCapacity: true)
@@ -45,7 +46,7 @@ struct ReplayFilterBatch {
         }
         for entry in entries {
             switch entry {
-            case .kept(let range, let key, let isReading, let source, let line):
+            case .kept(let range, let key, let isReading, let line):
                 if let key, !lost.isEmpty, lost.contains(key) {
                     flushRun()
                     run = range.upperBound..<range.upperBound
@@ -73,7 +74,7 @@ struct ReplayFilterBatch {
     }
 
     private mutating func record(_ report: ReplayFilterReport, reading: String?, text: String?, _ rejects: OutputWriter?) {
-        reports.append(contentsOf: report.stderrLine.utf8)
+        report.appendStderrLine(to: &reports)
         rejects?.line(report.json(reading: reading, text: text))
     }
 }

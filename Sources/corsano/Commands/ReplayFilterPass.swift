@@ -21,6 +21,8 @@ struct ReplayFilterPass {
     private(set) var counts = ReplayFilterCounts()
     private var batch = ReplayFilterBatch()
     private var stoppedStrict = false
+    /// The input being read: the source of the pending batch's lines.
+    private var source = "-"
 
     init(filter: ReplayFilter, options: ReplayFilterOptions, ctx: CommandContext, rejects: OutputWriter?) {
         self.filter = filter
@@ -45,6 +47,7 @@ struct ReplayFilterPass {
     /// Filters one input to its end, or until `--first` or `--strict` stops the run.
     /// - Throws: `InputError` when the input cannot be read, `StoreError` from the seen-set.
     mutating func process(_ input: InputFile) throws -> Next {
+        source = input.name
         let reader = LineReader(source: FileDescriptorSource(fd: input.fd))
         // Lines are judged at the wall time their bytes arrived: that of the read delivering them.
         var arrival = options.now ?? CommandContext.wallClock()
@@ -91,27 +94,23 @@ struct ReplayFilterPass {
     private mutating func handle(_ bytes: UnsafeRawBufferPointer, source: String, line: Int, now: Instant) throws -> Next {
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return .more }  // blank: no record
         counts.read += 1
-        switch try filter.judge(line: bytes, now: now, implausible: Self.implausible) {
+        switch try filter.judge(line: bytes, now: now, validator: .standard) {
         case .keep(let key):
-            batch.keep(bytes, key: key, isReading: true, source: source, line: line)
+            batch.keep(bytes, key: key, isReading: true, line: line)
             return options.first ? .stop : .more
         case .cuffFailure:
             // Not a reading: passed on untouched for the consumer (bp-init ends with cuffError).
-            batch.keep(bytes, key: nil, isReading: false, source: source, line: line)
+            batch.keep(bytes, key: nil, isReading: false, line: line)
             return .more
         case .drop(let reason, let age, let detail):
             counts.dropped[reason, default: 0] += 1
             let report = ReplayFilterReport(source: source, line: line, reason: reason.rawValue, detail: detail, age: age)
-            batch.report(report, reading: String(decoding: bytes, as: UTF8.self), text: nil)
+            // The reading's text is only for `--rejects`.
+            batch.report(report, reading: rejects == nil ? nil : String(decoding: bytes, as: UTF8.self), text: nil)
             return .more
         case .malformed(let error):
             return malformed(source: source, line: line, text: bytes, why: error.description)
         }
-    }
-
-    /// The `invalid` rule: `cuff ingest`'s plausibility ranges and systolic > diastolic.
-    static func implausible(_ r: CuffReading) -> String? {
-        ReadingValidator.standard.validate(r)?.reason
     }
 
     private mutating func malformed(source: String, line: Int, text: UnsafeRawBufferPointer?, why: String) -> Next {
@@ -126,6 +125,6 @@ struct ReplayFilterPass {
     /// then never written.
     private mutating func commitBatch() throws {
         let lost = try filter.seen.commitPending()
-        batch.write(lost: lost, counts: &counts, stdout: ctx.stdout, stderr: ctx.stderr, rejects: rejects)
+        batch.write(source: source, lost: lost, counts: &counts, stdout: ctx.stdout, stderr: ctx.stderr, rejects: rejects)
     }
 }

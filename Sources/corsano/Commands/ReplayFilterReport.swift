@@ -10,12 +10,18 @@ struct ReplayFilterReport {
     /// Signed age, seconds, for `stale` and `future`.
     let age: Double?
 
-    /// `data.jsonl:3: duplicate`, `-:7: stale (age 901 s)`, `x:2: malformed: field "systolic": not an integer`.
-    var stderrLine: String {
-        var text = "\(source):\(line): \(reason)"
-        if let detail { text += ": " + detail }
-        if let age { text += " (age \(Self.wholeSeconds(age)) s)" }
-        return text + "\n"
+    /// Appends `data.jsonl:3: duplicate`, `-:7: stale (age 901 s)`,
+    /// `x:2: malformed: field "systolic": not an integer` and a newline, as bytes (one report per
+    /// dropped line: no intermediate strings).
+    func appendStderrLine(to out: inout [UInt8]) {
+        out.append(contentsOf: source.utf8)
+        out.append(UInt8(ascii: ":"))
+        JSONBytes.appendInt(line, to: &out)
+        out.append(contentsOf: [UInt8(ascii: ":"), UInt8(ascii: " ")])
+        out.append(contentsOf: reason.utf8)
+        if let detail { out.append(contentsOf: ": \(detail)".utf8) }
+        if let age { out.append(contentsOf: " (age \(Self.wholeSeconds(age)) s)".utf8) }
+        out.append(0x0A)
     }
 
     /// `{"source":…,"line":…,"reason":…[,"age":…][,"error":…],"reading":{…}}`; a malformed line
