@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A set of `SeenKey`s for the per-run seen-set's hot path: open addressing over 16-byte packed
 /// slots (seconds; nanoseconds, systolic, diastolic, pulse in one word). Cuff dumps arrive
 /// roughly in time order, so a key's first slot is chosen by its minute (neighbouring readings
@@ -24,7 +28,7 @@ struct SeenKeyTable {
     init(minimumCapacity: Int = 1 << 13) {
         var size = 16
         while size * 3 < minimumCapacity * 4 { size *= 2 }
-        slots = [Slot](repeating: .empty, count: size)
+        slots = Self.emptySlots(size)
         mask = size - 1
     }
 
@@ -94,9 +98,27 @@ struct SeenKeyTable {
         i = (i &+ (n < 8 ? 1 : step)) & mask
     }
 
+    /// `count` empty slots. A large table asks for transparent huge pages before its first
+    /// touch: a million keys fill 32 MiB, and 4 KiB pages cost a fault each (a hint; ignored
+    /// where unsupported).
+    private static func emptySlots(_ count: Int) -> [Slot] {
+        [Slot](unsafeUninitializedCapacity: count) { buffer, initialized in
+            #if os(Linux)
+            let huge = 2 << 20
+            if let base = buffer.baseAddress, count * MemoryLayout<Slot>.stride >= 2 * huge {
+                let from = (Int(bitPattern: base) + huge - 1) & ~(huge - 1)
+                let to = (Int(bitPattern: base) + count * MemoryLayout<Slot>.stride) & ~(huge - 1)
+                if to > from { _ = madvise(UnsafeMutableRawPointer(bitPattern: from), to - from, 14) }  // MADV_HUGEPAGE
+            }
+            #endif
+            buffer.initialize(repeating: .empty)
+            initialized = count
+        }
+    }
+
     private mutating func grow() {
         let old = slots
-        slots = [Slot](repeating: .empty, count: old.count * 2)
+        slots = Self.emptySlots(old.count * 2)
         mask = slots.count - 1
         let (mask, seed) = (mask, seed)
         slots.withUnsafeMutableBufferPointer { s in
