@@ -1,10 +1,21 @@
 // libFuzzer target: one reading line through `ReadingLineParser` (fast path and Foundation
-// fallback). Must never trap; a parsed reading written back out must parse to the same reading.
+// fallback). Must never trap; a parsed reading written back out must parse to the same reading;
+// `replay-filter`'s essentials scan must agree with the parser wherever it answers, and answer
+// wherever the fast path read a reading.
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSON(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = UnsafeRawBufferPointer(start: data, count: size)
-    guard case .success(.reading(let reading)) = ReadingLineParser.parse(bytes) else { return 0 }
+    let parsed = ReadingLineParser.parse(bytes)
+    let typed = UnsafeBufferPointer(start: data, count: size)
+    if let essentials = FastReadingScanner.essentials(typed) {
+        guard case .success(.reading(let reading)) = parsed, ReadingEssentials(reading) == essentials else {
+            preconditionFailure("essentials \(essentials) but the parser says \(parsed)")
+        }
+    } else if case .reading? = FastReadingScanner.parse(typed) {
+        preconditionFailure("the fast path read a reading the essentials scan did not")
+    }
+    guard case .success(.reading(let reading)) = parsed else { return 0 }
     _ = ReadingValidator.standard.validate(reading)
     // Known, reported: the Foundation path reads integers in 2^63..<2^64 as UInt64 and wraps
     // them negative (`number.intValue`) instead of "integer out of range"; the written value

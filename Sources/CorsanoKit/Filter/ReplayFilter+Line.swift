@@ -39,7 +39,7 @@ extension ReplayFilter {
             return .drop(.invalid, detail: issue.reason)
         }
         switch try judge(reading, now: now) {
-        case .keep: return .keep(key: reading.key)
+        case .keep: return .keep(key: SeenKey(reading))
         case .drop(let reason, let age): return .drop(reason, age: age)
         }
     }

@@ -31,7 +31,7 @@ public final class ReplayFilter {
     @inline(__always)
     func judge(_ reading: ReadingEssentials, now: Instant) throws -> FilterDecision {
         if let reason = Self.anchorOrReplayRule(reading, rules: rules) { return .drop(reason) }
-        guard let key = reading.key else { return .keep }
+        guard let key = SeenKey(reading) else { return .keep }
         if let (reason, age) = Self.ageRule(reading, rules: rules, now: now) {
             // Rule 3 comes before age: a stale copy of a handed-on record is a duplicate.
             return try seen.contains(key) ? .drop(.duplicate) : .drop(reason, age: age)

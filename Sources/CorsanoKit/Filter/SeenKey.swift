@@ -17,6 +17,12 @@ public struct SeenKey: Hashable, Sendable {
     /// The reading's key; nil for manual entries and unstamped readings, which are never
     /// deduplicated (values alone are not a key).
     public init?(_ reading: CuffReading) {
+        self.init(ReadingEssentials(reading))
+    }
+
+    /// The key of a reading judged on its essentials (`replay-filter`'s hot path).
+    @inline(__always)
+    init?(_ reading: ReadingEssentials) {
         guard !reading.isManualEntry, let at = reading.measuredAt else { return nil }
         self.init(measuredAt: at, systolic: reading.systolic, diastolic: reading.diastolic, pulse: reading.pulse)
     }

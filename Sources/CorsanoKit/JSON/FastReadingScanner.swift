@@ -43,28 +43,35 @@ enum FastReadingScanner {
                 let valueStart = i
                 guard let value = value(b, &i), member(key, value, UnsafeBufferPointer(rebasing: b[valueStart..<i]))
                 else { return false }
-                skipSpace(b, &i)
-                guard i < b.count else { return false }
-                if b[i] == UInt8(ascii: ",") {
-                    i += 1
-                    skipSpace(b, &i)
-                    continue
-                }
-                guard b[i] == UInt8(ascii: "}") else { return false }
-                i += 1
-                break
+                guard let more = afterMember(b, &i) else { return false }
+                if !more { break }
             }
         }
         skipSpace(b, &i)
         return i == b.count
     }
 
-    @inline(__always) private static func skipSpace(_ b: UnsafeBufferPointer<UInt8>, _ i: inout Int) {
+    /// Past the `,` (true: another member follows) or the `}` (false) after a member, spaces
+    /// skipped; nil when neither comes.
+    @inline(__always) static func afterMember(_ b: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Bool? {
+        skipSpace(b, &i)
+        guard i < b.count else { return nil }
+        if b[i] == UInt8(ascii: ",") {
+            i += 1
+            skipSpace(b, &i)
+            return true
+        }
+        guard b[i] == UInt8(ascii: "}") else { return nil }
+        i += 1
+        return false
+    }
+
+    @inline(__always) static func skipSpace(_ b: UnsafeBufferPointer<UInt8>, _ i: inout Int) {
         while i < b.count, b[i] == 0x20 || b[i] == 0x09 || b[i] == 0x0D || b[i] == 0x0A { i += 1 }
     }
 
     /// A `"…"` string of printable ASCII without escapes; its contents, or nil.
-    @inline(__always) private static func string(_ b: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> UnsafeBufferPointer<UInt8>? {
+    @inline(__always) static func string(_ b: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> UnsafeBufferPointer<UInt8>? {
         guard i < b.count, b[i] == UInt8(ascii: "\"") else { return nil }
         let start = i + 1
         var j = start
@@ -97,7 +104,7 @@ enum FastReadingScanner {
         return nil
     }
 
-    @inline(__always) private static func value(_ b: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> ReadingFields.Value? {
+    @inline(__always) static func value(_ b: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> ReadingFields.Value? {
         guard i < b.count else { return nil }
         switch b[i] {
         case UInt8(ascii: "\""): return string(b, &i).map { .string($0) }
@@ -110,7 +117,7 @@ enum FastReadingScanner {
     }
 
     /// `-?(0|[1-9][0-9]*)` fitting Int and not followed by a fraction or exponent.
-    @inline(__always) private static func integer(_ b: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Int? {
+    @inline(__always) static func integer(_ b: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Int? {
         var j = i
         let negative = b[j] == UInt8(ascii: "-")
         if negative { j += 1 }
@@ -132,7 +139,7 @@ enum FastReadingScanner {
         return value
     }
 
-    @inline(__always) private static func literal(_ b: UnsafeBufferPointer<UInt8>, _ i: inout Int, _ word: StaticString) -> Bool {
+    @inline(__always) static func literal(_ b: UnsafeBufferPointer<UInt8>, _ i: inout Int, _ word: StaticString) -> Bool {
         let n = word.utf8CodeUnitCount
         guard i + n <= b.count else { return false }
         let w = UnsafeBufferPointer(start: word.utf8Start, count: n)

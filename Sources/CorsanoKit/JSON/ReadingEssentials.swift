@@ -24,48 +24,65 @@ struct ReadingEssentials: Equatable {
                   measuredAt: reading.measuredAt, hasDeviceTime: reading.deviceTime != nil,
                   isManualEntry: reading.isManualEntry)
     }
-
-    /// The seen-set key; nil for manual entries and unstamped readings (as `SeenKey.init?(_:)`).
-    @inline(__always) var key: SeenKey? {
-        guard !isManualEntry, let at = measuredAt else { return nil }
-        return SeenKey(measuredAt: at, systolic: systolic, diastolic: diastolic, pulse: pulse)
-    }
 }
 
 extension FastReadingScanner {
     /// The essentials of a line that `parse` reads as a reading, found without building it:
-    /// unknown members are checked as `parse` checks them, never copied. Nil whenever `parse`
-    /// would not answer `.reading` (a cuff-failure line, a rejected field, a shape for the full
-    /// parser): the caller then takes the full path, which gives the verdict and the message.
-    @inline(__always)
+    /// one pass that reads each known field as the type it must have and checks unknown members
+    /// as `parse` does, never copying them. Nil whenever `parse` would not answer `.reading` (a
+    /// cuff-failure line, a rejected field, a shape for the full parser): the caller then takes
+    /// the full path, which gives the verdict and the message.
     static func essentials(_ b: UnsafeBufferPointer<UInt8>) -> ReadingEssentials? {
         var systolic: Int?, diastolic: Int?, pulse: Int?, measuredAt: Instant?
         var hasDeviceTime = false, isManualEntry = false
         var seen: UInt32 = 0
-        let complete = scan(b) { key, value, _ in
-            guard let known = ReadingFields.Known.match(key) else { return true }
-            let bit = UInt32(1) << UInt32(known.rawValue)
-            guard seen & bit == 0 else { return false }
-            seen |= bit
-            if case .null = value { return true }  // null = absent (ReadingFields.set)
-            switch (known, value) {
-            case (.systolic, .integer(let v)): systolic = v
-            case (.diastolic, .integer(let v)): diastolic = v
-            case (.pulse, .integer(let v)): pulse = v
-            case (.meanArterialPressure, .integer): break
-            case (.measuredAt, .string(let s)):
-                guard let instant = RFC3339.parseInstant(s) else { return false }
-                measuredAt = instant
-            case (.deviceTime, .string(let s)):
-                guard let (_, end) = RFC3339.parseNaivePrefix(s), end == s.count else { return false }
-                hasDeviceTime = true
-            case (.receivedAt, .string): break
-            case (.isManualEntry, .bool(let v)): isManualEntry = v
-            default: return false  // `error` (a cuff failure) or a rejected value
+        var i = 0
+        skipSpace(b, &i)
+        guard i < b.count, b[i] == UInt8(ascii: "{") else { return nil }
+        i += 1
+        skipSpace(b, &i)
+        while true {
+            guard let key = string(b, &i) else { return nil }  // also `{}`: no systolic
+            skipSpace(b, &i)
+            guard i < b.count, b[i] == UInt8(ascii: ":") else { return nil }
+            i += 1
+            skipSpace(b, &i)
+            guard i < b.count else { return nil }
+            if let known = ReadingFields.Known.match(key) {
+                let bit = UInt32(1) << UInt32(known.rawValue)
+                guard seen & bit == 0 else { return nil }
+                seen |= bit
+                if b[i] == UInt8(ascii: "n") {
+                    guard literal(b, &i, "null") else { return nil }  // null = absent (ReadingFields.set)
+                } else {
+                    switch known {
+                    case .systolic: guard let v = integer(b, &i) else { return nil }; systolic = v
+                    case .diastolic: guard let v = integer(b, &i) else { return nil }; diastolic = v
+                    case .pulse: guard let v = integer(b, &i) else { return nil }; pulse = v
+                    case .meanArterialPressure: guard integer(b, &i) != nil else { return nil }
+                    case .measuredAt:
+                        guard let s = string(b, &i), let instant = RFC3339.parseInstant(s) else { return nil }
+                        measuredAt = instant
+                    case .deviceTime:
+                        guard let s = string(b, &i), let (_, end) = RFC3339.parseNaivePrefix(s), end == s.count
+                        else { return nil }
+                        hasDeviceTime = true
+                    case .receivedAt: guard string(b, &i) != nil else { return nil }
+                    case .isManualEntry:
+                        if literal(b, &i, "true") { isManualEntry = true }
+                        else if literal(b, &i, "false") { isManualEntry = false }
+                        else { return nil }
+                    case .error: return nil  // a cuff failure: the full path
+                    }
+                }
+            } else {
+                guard value(b, &i) != nil else { return nil }
             }
-            return true
+            guard let more = afterMember(b, &i) else { return nil }
+            if !more { break }
         }
-        guard complete, let systolic, let diastolic else { return nil }
+        skipSpace(b, &i)
+        guard i == b.count, let systolic, let diastolic else { return nil }
         return ReadingEssentials(systolic: systolic, diastolic: diastolic, pulse: pulse, measuredAt: measuredAt,
                                  hasDeviceTime: hasDeviceTime, isManualEntry: isManualEntry)
     }
