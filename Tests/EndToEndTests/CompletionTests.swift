@@ -57,6 +57,7 @@ import Testing
         ("corsano bp-init --cuff-timeout ", []),
         ("corsano cuff ingest dump", ["dump-a.csv", "dump-b.jsonl"]),
         ("corsano bp-init --cuff dump-b", ["dump-b.jsonl"]),
+        ("corsano profile push --from=dump-b", ["dump-b.jsonl"]),
     ]
 
     @Test(arguments: bashCases)

@@ -14,7 +14,11 @@ enum UsageError: Error, Equatable {
     var message: String {
         switch self {
         case .missingCommand: return "no command given; try 'corsano --help'"
-        case .unknownCommand(let c): return "unknown command '\(c)'; try 'corsano --help'"
+        case .unknownCommand(let c):
+            // `cuff digest`: point at the group's own listing.
+            let first = c.split(separator: " ").first.map(String.init) ?? c
+            let group = c.contains(" ") && CommandTable.commands.contains { $0.words.count > 1 && $0.words[0] == first } ? first : nil
+            return "unknown command '\(c)'; try 'corsano \(group.map { "\($0) " } ?? "")--help'"
         case .unknownOption(let o, let c): return "\(c): unknown option '\(o)'; try 'corsano \(c) --help'"
         case .missingValue(let o, let p): return "--\(o) needs a value (\(p))"
         case .unexpectedValue(let o): return "--\(o) takes no value"

@@ -96,6 +96,10 @@ final class REPLSession: @unchecked Sendable {
             ctx.stdout.write(REPLGrammar.overview())
             return .success
         }
+        if operands.count == 1, let group = HelpRenderer.group(operands[0], inREPL: true) {
+            ctx.stdout.write(group)
+            return .success
+        }
         guard let (spec, used) = CommandTable.lookup(operands, in: REPLGrammar.commands), used == operands.count else {
             throw UsageError.unknownCommand(operands.joined(separator: " "))
         }

@@ -42,15 +42,18 @@ enum HelpRenderer {
     }
 
     /// The subcommands of a group word (`cuff` → `cuff ingest`), nil when `word` is not one.
-    static func group(_ word: String) -> String? {
-        let members = CommandTable.commands.filter { $0.words.count > 1 && $0.words[0] == word }
+    /// `inREPL` lists the REPL's grammar (with `cuff add`) and words the hint as the REPL's `help`.
+    static func group(_ word: String, inREPL: Bool = false) -> String? {
+        let members = (inREPL ? REPLGrammar.commands : CommandTable.commands).filter { $0.words.count > 1 && $0.words[0] == word }
         guard !members.isEmpty else { return nil }
-        var out = "usage: corsano \(word) SUBCOMMAND [OPTIONS]\n\nSubcommands:\n"
+        let program = inREPL ? "" : "corsano "
+        var out = "usage: \(program)\(word) SUBCOMMAND [OPTIONS]\n\nSubcommands:\n"
         let width = (members.map(\.name.count).max() ?? 0) + 4
         for spec in members {
             out += "  " + spec.name + String(repeating: " ", count: width - spec.name.count) + spec.summary + "\n"
         }
-        out += "\nRun 'corsano \(members[0].name) --help' for a subcommand's options.\n"
+        out += inREPL ? "\nType 'help \(members[0].name)' for a subcommand's options.\n"
+            : "\nRun 'corsano \(members[0].name) --help' for a subcommand's options.\n"
         return out
     }
 

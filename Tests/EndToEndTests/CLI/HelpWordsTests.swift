@@ -40,7 +40,7 @@ import Testing
     @Test func anUnknownSubcommandIsStillAnUnknownCommand() throws {
         let r = try Corsano.run(["cuff", "digest"])
         #expect(r.status == 64)
-        #expect(r.stderr == "corsano: unknown command 'cuff digest'; try 'corsano --help'\n")
+        #expect(r.stderr == "corsano: unknown command 'cuff digest'; try 'corsano cuff --help'\n")
     }
 
     @Test func helpHelpPrintsHelpsOwnUsage() throws {
@@ -72,5 +72,21 @@ import Testing
                        "3 cuffError", "4 braceletDisconnected", "66 cuff or scenario file unreadable", "141 stdout closed"] {
             #expect(text.contains(phrase), "\(phrase)")
         }
+    }
+
+    @Test func theREPLListsAGroupWithItsSessionSubcommands() throws {
+        let r = try Corsano.run(["repl", "--no-state"], stdin: "help cuff\nfrobnicate\n")
+        #expect(r.status == 1)
+        #expect(r.stdout == """
+            usage: cuff SUBCOMMAND [OPTIONS]
+
+            Subcommands:
+              cuff ingest    Parse cuff dumps (jsonl, ble, csv) into reading lines.
+              cuff add       Queue a cuff reading for the next flow.
+
+            Type 'help cuff ingest' for a subcommand's options.
+
+            """)
+        #expect(r.stderr == "2: unknown command 'frobnicate'; try 'help'\n")
     }
 }
