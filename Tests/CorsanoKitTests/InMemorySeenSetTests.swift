@@ -32,8 +32,11 @@ import Testing
         #expect(set.contains(Self.key(0, 0, 2047, 81)) == false)
     }
 
-    @Test func aFloodInOneMinuteAndALongSpanBothWork() {
-        let set = InMemorySeenSet()
+    /// Also sized up front (`replay-filter` on regular files): past the hint (growing on), and
+    /// large enough for huge pages.
+    @Test(arguments: [0, 5_000, 300_000])
+    func aFloodInOneMinuteAndALongSpanBothWork(expectedKeys: Int) {
+        let set = InMemorySeenSet(expectedKeys: expectedKeys)
         // 20,000 distinct readings stamped in the same second, then 200,000 minutes apart.
         for i in 0..<20_000 { #expect(set.insert(Self.key(0, Int32(i), 60 + i % 200, 40 + i / 200)) == true) }
         for i in 0..<200_000 { #expect(set.insert(Self.key(Int64(i) * 60 + 7)) == true) }

@@ -47,10 +47,13 @@ public protocol SeenSet: AnyObject {
 
 /// A seen-set for one process run (`--no-state`; `bp-init`'s per-run set).
 public final class InMemorySeenSet: SeenSet {
-    private var keys = SeenKeyTable()
+    private var keys: SeenKeyTable
 
-    /// Creates an empty set.
-    public init() {}
+    /// Creates an empty set with room for about `expectedKeys` keys before it grows (a hint:
+    /// sized up front, a large set skips the rehashing on the way).
+    public init(expectedKeys: Int = 0) {
+        keys = SeenKeyTable(minimumCapacity: max(1 << 13, expectedKeys))
+    }
 
     public func contains(_ key: SeenKey) -> Bool { keys.contains(key) }
     public func insert(_ key: SeenKey) -> Bool { keys.insert(key) }

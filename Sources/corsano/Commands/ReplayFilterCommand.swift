@@ -1,4 +1,7 @@
 import CorsanoKit
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `corsano replay-filter [FILE...]`: the host rules 2-4 as a pipeline stage (DESIGN "Host-side
 /// cuff rules"; issue 3). Kept lines go to stdout byte for byte; drops are reported on stderr.
@@ -12,7 +15,7 @@ enum ReplayFilterCommand {
         if let path = try StateLocation.path(args, environment: ctx.environment) {
             seen = try StoreSeenSet(store: StateLocation.open(path: path), scope: options.scope)
         } else {
-            seen = InMemorySeenSet()
+            seen = InMemorySeenSet(expectedKeys: expectedLines(inputs))
         }
         let rejects = try options.rejectsPath.map(OutputFile.create)
         var pass = ReplayFilterPass(filter: ReplayFilter(rules: options.rules, seen: seen),
@@ -20,6 +23,19 @@ enum ReplayFilterCommand {
         for input in inputs where try pass.process(input) == .stop { break }
         try pass.finish()
         return pass.status
+    }
+}
+
+extension ReplayFilterCommand {
+    /// About how many lines the regular files among `inputs` hold (128 bytes a line; at most
+    /// 2^21), to size a per-run seen-set up front; pipes count nothing.
+    static func expectedLines(_ inputs: [InputFile]) -> Int {
+        var bytes = 0
+        for input in inputs {
+            var info = stat()
+            if fstat(input.fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG { bytes += Int(info.st_size) }
+        }
+        return min(bytes / 128, 1 << 21)
     }
 }
 
