@@ -57,6 +57,30 @@ import Glibc
         #expect(try await verdict)
     }
 
+    /// The bridge's profile object is the one profile shape (`profile push --from` names).
+    @Test func profileOnTheWireUsesTheFromFileNames() async throws {
+        let (client, peer, _) = try Self.pair()
+        defer { client.shutdown() }
+        let profile = UserProfile(heightCm: 178, weightKg: 74, wrist: .left, gender: .male, unit: .metric,
+                                  birthdate: "1980-04-12", skinTone: 3, hairDensity: .low)
+        async let pushed: Void = client.pushProfile(profile, force: false)
+        let push = try await peer.next()
+        #expect(push.method == "pushProfile")
+        // Members as read back (a parsed object keeps no order), each value as JSON text.
+        guard case .object(let members) = try push.params.object("profile").value else {
+            Issue.record("profile is not an object"); return
+        }
+        #expect(Dictionary(uniqueKeysWithValues: members.map { ($0.0, $0.1.serialized) }) == [
+            "height": "178", "weight": "74", "wrist": #""left""#, "gender": #""male""#, "unit": #""metric""#,
+            "birthdate": #""1980-04-12""#, "skinTone": "3", "hairDensity": #""low""#])
+        try peer.send(#"{"jsonrpc":"2.0","id":\#(push.id ?? 0),"result":{}}"#)
+        try await pushed
+        async let read = client.readProfile()
+        let request = try await peer.next()
+        try peer.send(#"{"jsonrpc":"2.0","id":\#(request.id ?? 0),"result":{"profile":{"height":178,"weight":74,"wrist":"left","gender":"male","unit":"metric","birthdate":"1980-04-12","skinTone":3,"hairDensity":"low"}}}"#)
+        #expect(try await read == profile)
+    }
+
     @Test func aDisconnectedNotificationInterruptsThePendingCall() async throws {
         let (client, peer, _) = try Self.pair()
         defer { client.shutdown() }

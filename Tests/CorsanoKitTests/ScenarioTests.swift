@@ -35,7 +35,11 @@ import Testing
         (#"{"faults":{"holdAtStep":{"flow":"bp-init"}}}"#, "field faults.holdAtStep.step: missing"),
         (#"{"nibp":{"attempts":[{"measurements":[true,"yes"]}]}}"#, "field nibp.attempts[0].measurements[1]"),
         (#"{"wearing":{"model":{"skinTone":9}}}"#, "field wearing.model.skinTone"),
-        (#"{"profile":{"heightCm":170}}"#, "field profile.weightKg: missing"),
+        (#"{"profile":{"height":170}}"#, "field profile.weight: missing"),
+        (#"{"profile":{"heightCm":170}}"#, "field profile.heightCm: unknown field; expected one of height, weight, wrist, gender, unit, birthdate, skinTone, hairDensity"),
+        (#"{"profile":{"height":170,"weight":1000,"wrist":"left","gender":"male","unit":"metric","birthdate":"1980-04-12","skinTone":3,"hairDensity":"low"}}"#,
+         "field profile.weight: bad value '1000': expected an integer from 20 to 300 kg"),
+        (#"{"profile":{"height":"tall"}}"#, "field profile.height: expected an integer"),
         (#"{"model": 287"#, "not valid JSON"),
         (#"{"faults":{"holdAtstep":{"step":"measuring"}}}"#, "field faults.holdAtstep: unknown field"),
         (#"{"wearing":{"attempts":[{"polls":[{"percent":5},{"quality":3,"sucess":true}]}]}}"#,
@@ -52,6 +56,27 @@ import Testing
         } catch {
             Issue.record("unexpected \(error)")
         }
+    }
+
+    /// One profile shape: the shipped scenario's `profile` block is a valid `profile push
+    /// --from` file, and reads as the same profile both ways.
+    @Test func shippedScenarioProfileBlockIsAProfileFromFile() throws {
+        let data = try Data(contentsOf: Self.root.appendingPathComponent("examples/scenario.json"))
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let block = try JSONSerialization.data(withJSONObject: try #require(object["profile"]))
+        let pushed = try ProfileDraft.parse(json: Array(block)).validated(today: CalendarDate(year: 2026, month: 11, day: 29))
+        #expect(pushed == UserProfile(heightCm: 178, weightKg: 74, wrist: .left, gender: .male, unit: .metric,
+                                      birthdate: "1980-04-12", skinTone: 3, hairDensity: .low))
+        #expect(try Scenario.decode(data, source: "scenario.json").profile?.profile == pushed)
+    }
+
+    @Test func scenarioProfileEncodesInTheOneShape() throws {
+        let p = UserProfile(heightCm: 172, weightKg: 68, wrist: .left, gender: .female, unit: .metric,
+                            birthdate: "1990-04-01", skinTone: 1, hairDensity: .none)
+        let text = String(decoding: try JSONEncoder().encode(Scenario(profile: ScenarioProfile(p))), as: UTF8.self)
+        #expect(text.contains(#""height":172"#) && text.contains(#""weight":68"#) && text.contains(#""skinTone":1"#))
+        #expect(!text.contains("heightCm"))
+        #expect(try Scenario.decode(Data(text.utf8), source: "t.json").profile?.profile == p)
     }
 
     @Test func nullFieldsAreAbsentFields() throws {

@@ -33,20 +33,16 @@ enum BridgeCodec {
             gravity: GravityVector(x: try g.double("x"), y: try g.double("y"), z: try g.double("z")))
     }
 
-    static func profile(_ u: UserProfile) -> JSONValue {
-        .object([("heightCm", .int(u.heightCm)), ("weightKg", .int(u.weightKg)), ("wrist", .string(u.wrist.rawValue)),
-                 ("gender", .string(u.gender.rawValue)), ("unit", .string(u.unit.rawValue)), ("birthdate", .string(u.birthdate)),
-                 ("skinTone", .int(u.skinTone)), ("hairDensity", .string(u.hairDensity.rawValue))])
-    }
+    /// The profile object of `pushProfile`/`readProfile`: `UserProfile.json`, the one shape.
+    static func profile(_ u: UserProfile) -> JSONValue { u.json }
 
+    /// - Throws: `BridgeProtocolError.invalidParams` naming `profile.FIELD` and what is wrong.
     static func profile(_ p: BridgeParams) throws -> UserProfile {
-        func choice<T: RawRepresentable>(_ key: String) throws -> T where T.RawValue == String {
-            guard let v = T(rawValue: try p.string(key)) else { throw BridgeProtocolError.invalidParams(key) }
-            return v
+        do {
+            return try UserProfile(json: p.value)
+        } catch {
+            throw BridgeProtocolError.invalidParams("profile" + (error.field.map { ".\($0)" } ?? "") + " (\(error.detail))")
         }
-        return UserProfile(heightCm: try p.int("heightCm"), weightKg: try p.int("weightKg"), wrist: try choice("wrist"),
-                           gender: try choice("gender"), unit: try choice("unit"), birthdate: try p.string("birthdate"),
-                           skinTone: try p.int("skinTone"), hairDensity: try choice("hairDensity"))
     }
 
     static func identity(_ i: BraceletIdentity, simulated: Bool) -> JSONValue {

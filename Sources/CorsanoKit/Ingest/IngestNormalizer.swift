@@ -30,9 +30,17 @@ public struct IngestNormalizer: Sendable {
     public mutating func finish(reading: inout CuffReading) -> Verdict {
         if reading.measuredAt == nil, let stamp = reading.deviceTime {
             let (instant, viaZone) = basis.realTime(of: stamp, isManualEntry: reading.isManualEntry)
-            guard let instant else { return .reject("deviceTime: \(stamp) cannot be mapped to real time") }
+            guard let instant, RFC3339.representable.contains(instant) else {
+                // An anchor pair years apart can shift a valid stamp past 9999 or before 0001:
+                // such a time cannot be written as RFC 3339, and no reader would take it back.
+                return .reject("deviceTime: \(stamp) maps to a real time outside years 0001-9999"
+                               + (viaZone ? " (read in the zone)" : " (by the clock anchor)"))
+            }
             reading.measuredAt = instant
             if viaZone { usedZone = true }
+        } else if let measuredAt = reading.measuredAt, !RFC3339.representable.contains(measuredAt) {
+            // A UTC offset can carry a stamp at the edge of year 0001 or 9999 across it.
+            return .reject("measuredAt: outside years 0001-9999 in UTC")
         }
         if let issue = validator.validate(reading) { return .reject(issue.reason) }
         var note: String?

@@ -20,10 +20,11 @@ public struct ProfileDraft: Equatable, Sendable {
     }
 
     /// The profile, every field checked against `ProfileRules`; `today` is the caller's date
-    /// (the core never reads the wall clock).
+    /// (the core never reads the wall clock), nil to skip the "not in the future" check (a
+    /// profile read from a scenario or the bridge, which has no today of its own).
     /// - Throws: `ProfileError.missing` or `.invalid`, naming the first bad field in
     ///   `ProfileRules.fields` order.
-    public func validated(today: CalendarDate) throws -> UserProfile {
+    public func validated(today: CalendarDate?) throws(ProfileError) -> UserProfile {
         let height = try integer("height", ProfileRules.heightCm, unit: " cm")
         let weight = try integer("weight", ProfileRules.weightKg, unit: " kg")
         let wrist: UserProfile.Wrist = try choice("wrist")
@@ -36,12 +37,12 @@ public struct ProfileDraft: Equatable, Sendable {
                            birthdate: birthdate.description, skinTone: skinTone, hairDensity: hair)
     }
 
-    private func raw(_ field: String) throws -> String {
+    private func raw(_ field: String) throws(ProfileError) -> String {
         guard let value = values[field] else { throw ProfileError.missing(field: field) }
         return value
     }
 
-    private func integer(_ field: String, _ range: ClosedRange<Int>, unit: String) throws -> Int {
+    private func integer(_ field: String, _ range: ClosedRange<Int>, unit: String) throws(ProfileError) -> Int {
         let text = try raw(field)
         guard let v = Int(text), range.contains(v) else {
             throw ProfileError.invalid(field: field, value: text,
@@ -50,7 +51,7 @@ public struct ProfileDraft: Equatable, Sendable {
         return v
     }
 
-    private func choice<T: RawRepresentable & CaseIterable>(_ field: String) throws -> T where T.RawValue == String {
+    private func choice<T: RawRepresentable & CaseIterable>(_ field: String) throws(ProfileError) -> T where T.RawValue == String {
         let text = try raw(field)
         guard let v = T(rawValue: text) else {
             throw ProfileError.invalid(field: field, value: text,
@@ -59,10 +60,16 @@ public struct ProfileDraft: Equatable, Sendable {
         return v
     }
 
-    private func date(_ field: String, today: CalendarDate) throws -> CalendarDate {
+    private func date(_ field: String, today: CalendarDate?) throws(ProfileError) -> CalendarDate {
         let text = try raw(field)
         guard let d = CalendarDate.parse(text) else {
             throw ProfileError.invalid(field: field, value: text, expected: "a date YYYY-MM-DD")
+        }
+        guard let today else {
+            guard d >= ProfileRules.earliestBirthdate else {
+                throw ProfileError.invalid(field: field, value: text, expected: "a date from \(ProfileRules.earliestBirthdate)")
+            }
+            return d
         }
         guard d >= ProfileRules.earliestBirthdate, d <= today else {
             throw ProfileError.invalid(field: field, value: text,
@@ -97,10 +104,19 @@ public enum ProfileError: Error, Equatable, Sendable {
     public func message(naming name: String) -> String {
         switch self {
         case .missing: return "\(name) is required"
-        case .invalid(_, let value, let expected): return "\(name): bad value '\(value)': expected \(expected)"
         case .malformed(let why): return why
-        case .unknownField: return "\(name): unknown field; expected one of " + ProfileRules.fields.joined(separator: ", ")
-        case .wrongType(_, let expected): return "\(name): expected \(expected)"
+        case .invalid, .unknownField, .wrongType: return "\(name): \(detail)"
+        }
+    }
+
+    /// What is wrong, without the field's name (`bad value '0': expected ...`, `missing`).
+    public var detail: String {
+        switch self {
+        case .missing: return "missing"
+        case .invalid(_, let value, let expected): return "bad value '\(value)': expected \(expected)"
+        case .malformed(let why): return why
+        case .unknownField: return "unknown field; expected one of " + ProfileRules.fields.joined(separator: ", ")
+        case .wrongType(_, let expected): return "expected \(expected)"
         }
     }
 }

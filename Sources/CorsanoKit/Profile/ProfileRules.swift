@@ -16,6 +16,9 @@ public enum ProfileRules {
     /// The JSON field names, which are also the flag names in camelCase (`skinTone` = `--skin-tone`).
     public static let fields = ["height", "weight", "wrist", "gender", "unit", "birthdate", "skinTone", "hairDensity"]
 
+    /// The fields whose JSON values are integers (the rest are strings).
+    public static let integerFields: Set<String> = ["height", "weight", "skinTone"]
+
     /// The flag spelling of a JSON field name: `skinTone` → `skin-tone`.
     public static func flagName(_ field: String) -> String {
         var out = ""

@@ -1,18 +1,48 @@
 import Foundation
 
+/// The one JSON shape of a user profile, used by `profile push --from`, scenario files, the
+/// bridge protocol's `pushProfile`/`readProfile`, and the `profile` event: the flag names
+/// `height` (cm), `weight` (kg), `wrist`, `gender`, `unit`, `birthdate`, `skinTone`,
+/// `hairDensity` (`ProfileRules.fields`), integers for the first two and `skinTone`, strings
+/// for the rest.
 extension UserProfile {
-    /// The profile as a JSON object with the field names of `--from` files and flags.
+    /// The profile as a JSON object, members in `ProfileRules.fields` order.
     public var json: JSONValue {
         .object([("height", .int(heightCm)), ("weight", .int(weightKg)), ("wrist", .string(wrist.rawValue)),
                  ("gender", .string(gender.rawValue)), ("unit", .string(unit.rawValue)),
                  ("birthdate", .string(birthdate)), ("skinTone", .int(skinTone)),
                  ("hairDensity", .string(hairDensity.rawValue))])
     }
+
+    /// Reads a complete profile object (a scenario's `profile`, a bridge message's), every field
+    /// checked against `ProfileRules` except "not in the future" (no caller's today here).
+    /// - Throws: `ProfileError` naming the first bad field.
+    public init(json: JSONValue) throws(ProfileError) {
+        guard case .object(let members) = json else {
+            throw .malformed("expected one JSON object with the profile fields")
+        }
+        self = try ProfileDraft(jsonMembers: members).validated(today: nil)
+    }
 }
 
 extension ProfileDraft {
-    /// Parses a `--from` file: one JSON object with `ProfileRules.fields` (integers for height,
-    /// weight, skinTone; strings for the rest). Fields may be missing (flags can fill them).
+    /// A draft from the members of one profile object; fields may be missing (flags can fill them).
+    /// - Throws: `ProfileError.unknownField`, `.wrongType`.
+    public init(jsonMembers members: [(String, JSONValue)]) throws(ProfileError) {
+        self.init()
+        // Sorted so the first bad field reported does not depend on member order.
+        for (key, value) in members.sorted(by: { $0.0 < $1.0 }) {
+            guard ProfileRules.fields.contains(key) else { throw .unknownField(key) }
+            switch (ProfileRules.integerFields.contains(key), value) {
+            case (true, .int(let n)): set(key, String(n))
+            case (true, _): throw .wrongType(field: key, expected: "an integer")
+            case (false, .string(let s)): set(key, s)
+            case (false, _): throw .wrongType(field: key, expected: "a string")
+            }
+        }
+    }
+
+    /// Parses a `--from` file: one profile JSON object (see `UserProfile.json`).
     /// - Throws: `ProfileError.malformed` (not JSON, not an object), `.unknownField`, `.wrongType`.
     public static func parse(json data: [UInt8]) throws -> ProfileDraft {
         let object: Any
@@ -24,23 +54,20 @@ extension ProfileDraft {
         guard let members = object as? [String: Any] else {
             throw ProfileError.malformed("expected one JSON object with the profile fields")
         }
-        var draft = ProfileDraft()
-        // Sorted so the first bad field reported does not depend on dictionary order.
-        for (key, value) in members.sorted(by: { $0.key < $1.key }) {
-            guard ProfileRules.fields.contains(key) else { throw ProfileError.unknownField(key) }
-            let numeric = ["height", "weight", "skinTone"].contains(key)
-            if numeric {
-                guard let n = value as? NSNumber, !(value is Bool), !isFractional(n) else {
-                    throw ProfileError.wrongType(field: key, expected: "an integer")
-                }
-                draft.set(key, n.stringValue)
-            } else {
-                guard let s = value as? String else { throw ProfileError.wrongType(field: key, expected: "a string") }
-                draft.set(key, s)
-            }
-        }
-        return draft
+        return try ProfileDraft(jsonMembers: members.map { ($0.key, scalar($0.value)) })
     }
+
+    /// A JSONSerialization value as far as the profile cares: integer, string, or another kind.
+    private static func scalar(_ value: Any) -> JSONValue {
+        if let s = value as? String { return .string(s) }
+        guard let n = value as? NSNumber else { return .null }
+        // `is Bool` would also hold for the numbers 0 and 1 on Linux; the class tells true/false.
+        if type(of: n) == boolType { return .bool(n.boolValue) }
+        let d = n.doubleValue
+        return d == d.rounded() && d.isFinite && abs(d) <= 1e15 ? .int(Int(n.int64Value)) : .double(d)
+    }
+
+    private static let boolType = type(of: NSNumber(value: true))
 
     /// The 1-based line of `field`'s key in `text`, for error messages; nil when not found.
     public static func line(of field: String, in text: [UInt8]) -> Int? {
@@ -53,10 +80,4 @@ extension ProfileDraft {
         }
         return nil
     }
-}
-
-/// True when `n` holds a fractional value (3.5), which is not an integer field value.
-private func isFractional(_ n: NSNumber) -> Bool {
-    let d = n.doubleValue
-    return d != d.rounded() || !d.isFinite || abs(d) > 1e15
 }

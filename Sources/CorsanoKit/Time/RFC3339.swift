@@ -69,12 +69,27 @@ public enum RFC3339 {
         return (naive, 19)
     }
 
+    /// The instants RFC 3339 can name in UTC: 0001-01-01T00:00:00Z through
+    /// 9999-12-31T23:59:59.999999999Z (a four-digit year; §5.6 `date-fullyear`).
+    public static let representable = Instant(secondsSinceEpoch: -62_135_596_800)
+        ... Instant(secondsSinceEpoch: 253_402_300_799, nanoseconds: 999_999_999)
+
     /// Writes `instant` as `YYYY-MM-DDTHH:MM:SS[.fff…]Z` in UTC.
+    ///
+    /// The caller must pass an instant in `representable` (any parsed one, a clock's). Outside
+    /// it the year gets a sign or a fifth digit, which no RFC 3339 reader (ours included)
+    /// accepts; an instant computed from input (an anchor shift) goes through
+    /// `formatIfRepresentable` or is checked against `representable` first.
     public static func format(_ instant: Instant) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(30)
         append(instant, to: &out)
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `format(instant)`, or nil when `instant` is outside `representable`.
+    public static func formatIfRepresentable(_ instant: Instant) -> String? {
+        representable.contains(instant) ? format(instant) : nil
     }
 
     @inline(__always) private static func digit(_ c: UInt8) -> Int? {

@@ -34,7 +34,7 @@ enum ProfileInput {
                           file: (path: String, bytes: [UInt8], flags: ProfileDraft)?) throws -> UserProfile {
         do {
             return try draft.validated(today: today)
-        } catch let error as ProfileError {
+        } catch {  // typed: always a ProfileError
             let field = error.field ?? ""
             guard let file, file.flags.values[field] == nil else {
                 let flag = "--" + ProfileRules.flagName(field)

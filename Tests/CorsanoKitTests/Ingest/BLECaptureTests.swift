@@ -43,9 +43,17 @@ import Testing
         ("0078005", .oddDigitCount(7)),
         ("2026-11-29T10:00:05Z\t", .emptyPayload),
         ("00002a49-0000-1000-8000-00805f9b34fb 0078", .otherCharacteristic("2A49")),
+        ("notatime\t0078005000", .badTime("notatime")),
+        ("2026-11-29 10:00:05\t0078005000", .badTime("2026-11-29 10:00:05")),
+        ("2026-02-30T10:00:05Z\t0078005000", .badTime("2026-02-30T10:00:05Z")),
     ])
     func badLinesNameThePart(_ line: String, _ error: BLECaptureLine.ParseError) {
         #expect(throws: error) { try BLECaptureLine.parse(Array(line.utf8)) }
+    }
+
+    @Test func badTimeNamesReceivedAt() {
+        #expect(BLECaptureLine.ParseError.badTime("notatime").reason
+            == "receivedAt: 'notatime' (the capture's TIME column) is not an RFC 3339 time")
     }
 
     @Test(arguments: ["", "   ", "# capture of cuff 1", "\r"])

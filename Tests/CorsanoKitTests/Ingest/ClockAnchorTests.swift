@@ -38,6 +38,47 @@ import Testing
         #expect(reader.instant(for: Self.naive(naive)) == Self.instant(utc))
     }
 
+    /// An anchor pair years apart can shift a valid cuff stamp past 9999 or before 0001; such a
+    /// time has no RFC 3339 text, so the record is rejected naming `deviceTime`, never written.
+    @Test(arguments: [
+        ("0001-01-01T00:00:00", "9999-12-31T23:59:59Z", "9999-12-31T23:59:59", "by the clock anchor"),
+        ("9999-12-31T23:59:59", "0001-01-01T00:00:00Z", "0001-01-01T00:00:00", "by the clock anchor"),
+    ])
+    func anchoredTimeOutsideYears1To9999IsRejected(_ device: String, _ phone: String, _ stamp: String, _ how: String) {
+        let anchor = ClockAnchor(device: Self.naive(device), phone: Self.instant(phone))
+        var normalizer = IngestNormalizer(basis: NaiveTimeBasis(anchor: anchor, zone: ZoneReader(identifier: "UTC")!))
+        var reading = CuffReading(systolic: 120, diastolic: 80, pulse: 60, deviceTime: Self.naive(stamp))
+        #expect(normalizer.finish(reading: &reading)
+            == .reject("deviceTime: \(stamp) maps to a real time outside years 0001-9999 (\(how))"))
+        // The edge itself is still writable: 0001-01-01T00:00:00 with a zero shift.
+        var edge = CuffReading(systolic: 120, diastolic: 80, pulse: 60, deviceTime: Self.naive("0001-01-01T00:00:00"))
+        var same = IngestNormalizer(basis: NaiveTimeBasis(anchor: ClockAnchor(device: Self.naive("2026-01-01T00:00:00"),
+            phone: Self.instant("2026-01-01T00:00:00Z")), zone: ZoneReader(identifier: "UTC")!))
+        #expect(same.finish(reading: &edge) == .keep(note: nil))
+        #expect(edge.measuredAt.map(RFC3339.format) == "0001-01-01T00:00:00Z")
+    }
+
+    @Test func zoneReadTimeBeforeYear1IsRejected() {
+        var normalizer = IngestNormalizer(basis: NaiveTimeBasis(anchor: nil, zone: ZoneReader(identifier: "Asia/Tokyo")!))
+        var reading = CuffReading(systolic: 120, diastolic: 80, pulse: 60, deviceTime: Self.naive("0001-01-01T05:00:00"))
+        #expect(normalizer.finish(reading: &reading)
+            == .reject("deviceTime: 0001-01-01T05:00:00 maps to a real time outside years 0001-9999 (read in the zone)"))
+    }
+
+    @Test func measuredAtPastYear9999InUTCIsRejected() throws {
+        var normalizer = IngestNormalizer(basis: NaiveTimeBasis(anchor: nil, zone: ZoneReader(identifier: "UTC")!))
+        var reading = CuffReading(systolic: 120, diastolic: 80, pulse: 60,
+                                  measuredAt: try #require(RFC3339.parseInstant("9999-12-31T23:30:00-01:00")))
+        #expect(normalizer.finish(reading: &reading) == .reject("measuredAt: outside years 0001-9999 in UTC"))
+    }
+
+    @Test func formatIfRepresentableRefusesYearsOutside1To9999() {
+        #expect(RFC3339.formatIfRepresentable(Instant(secondsSinceEpoch: 253_402_300_799)) == "9999-12-31T23:59:59Z")
+        #expect(RFC3339.formatIfRepresentable(Instant(secondsSinceEpoch: 253_402_300_800)) == nil)
+        #expect(RFC3339.formatIfRepresentable(Instant(secondsSinceEpoch: -62_135_596_800)) == "0001-01-01T00:00:00Z")
+        #expect(RFC3339.formatIfRepresentable(Instant(secondsSinceEpoch: -62_135_596_801)) == nil)
+    }
+
     @Test func unknownZoneIsNil() {
         #expect(ZoneReader(identifier: "Mars/Olympus") == nil)
         #expect(ZoneReader(identifier: "") == nil)

@@ -14,6 +14,24 @@ import Testing
                             birthdate: "1975-06-30", skinTone: 5, hairDensity: .high))
     }
 
+    /// 0 and 1 are numbers, not booleans (Linux bridges NSNumber 1 to Bool too).
+    @Test func skinToneOneIsAnInteger() throws {
+        #expect(try Self.parse(#"{"skinTone":1}"#).values == ["skinTone": "1"])
+        #expect(throws: ProfileError.wrongType(field: "skinTone", expected: "an integer")) { try Self.parse(#"{"skinTone":false}"#) }
+    }
+
+    @Test func wireProfileIsCheckedLikeAFile() throws {
+        let good: JSONValue = .object([("height", 178), ("weight", 74), ("wrist", "left"), ("gender", "male"),
+                                       ("unit", "metric"), ("birthdate", "1980-04-12"), ("skinTone", 3), ("hairDensity", "low")])
+        #expect(try UserProfile(json: good) == UserProfile(heightCm: 178, weightKg: 74, wrist: .left, gender: .male,
+                                                           unit: .metric, birthdate: "1980-04-12", skinTone: 3, hairDensity: .low))
+        #expect(throws: ProfileError.unknownField("heightCm")) { try UserProfile(json: .object([("heightCm", 178)])) }
+        #expect(throws: ProfileError.missing(field: "weight")) { try UserProfile(json: .object([("height", 178)])) }
+        #expect(throws: ProfileError.invalid(field: "height", value: "20", expected: "an integer from 50 to 250 cm")) {
+            try UserProfile(json: .object([("height", 20)]))
+        }
+    }
+
     @Test func partialFileLeavesOtherFieldsUnset() throws {
         #expect(try Self.parse(#"{"height":180}"#).values == ["height": "180"])
     }

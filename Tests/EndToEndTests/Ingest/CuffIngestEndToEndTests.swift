@@ -41,6 +41,41 @@ import Testing
         #expect(flag.stderr.contains("naive stamps read in zone America/New_York"))
     }
 
+    /// An anchor pair years apart must not produce a year its own readers reject: the record is
+    /// rejected naming deviceTime (65) after the good one is written.
+    @Test(arguments: [("0001-01-01T00:00:00", "9999-12-31T23:59:59Z", "9999-12-31T23:59:59"),
+                      ("9999-12-31T23:59:59", "0001-01-01T00:00:00Z", "0001-01-01T00:00:00")])
+    func anchoredTimeOutsideYears1To9999IsRejected(_ device: String, _ phone: String, _ stamp: String) throws {
+        let input = #"{"systolic":120,"diastolic":80,"pulse":60,"deviceTime":"\#(stamp)"}"# + "\n"
+            + #"{"systolic":121,"diastolic":79,"pulse":64,"measuredAt":"2026-11-29T10:15:00Z"}"# + "\n"
+        let r = try Corsano.run(["cuff", "ingest", "--anchor-device", device, "--anchor-phone", phone], stdin: input)
+        #expect(r.status == 65)
+        #expect(r.lines == [#"{"systolic":121,"diastolic":79,"pulse":64,"measuredAt":"2026-11-29T10:15:00Z","isManualEntry":false}"#])
+        #expect(r.stderr == "<stdin>:1: deviceTime: \(stamp) maps to a real time outside years 0001-9999 (by the clock anchor)\n"
+            + "corsano: cuff ingest: read 2, written 1, skipped 0, rejected 1\n")
+    }
+
+    /// Manual entries are never shifted by the anchor: with both anchor flags the zone note
+    /// says that, never "no --anchor-device/--anchor-phone".
+    @Test func manualEntryWithBothAnchorFlagsGetsATrueNote() throws {
+        let input = #"{"systolic":120,"diastolic":80,"pulse":60,"deviceTime":"2026-01-01T10:00:00","isManualEntry":true}"# + "\n"
+        let r = try Corsano.run(["cuff", "ingest", "--anchor-device", "2025-01-01T00:00:00",
+                                 "--anchor-phone", "2026-01-01T00:00:00Z", "--tz", "Etc/UTC"], stdin: input)
+        #expect(r.status == 0)
+        #expect(r.lines == [#"{"systolic":120,"diastolic":80,"pulse":60,"measuredAt":"2026-01-01T10:00:00Z","deviceTime":"2026-01-01T10:00:00","isManualEntry":true}"#])
+        #expect(r.stderr == "corsano: cuff ingest: manual entries' naive stamps read in zone Etc/UTC (never shifted by the anchor; --tz to choose)\n"
+            + "corsano: cuff ingest: read 1, written 1, skipped 0, rejected 0\n")
+    }
+
+    @Test func bleCaptureTimeThatIsNotRFC3339IsRejectedNamingReceivedAt() throws {
+        let input = "notatime\t00780050005d00\n2026-11-29T10:00:05Z\t00780050005d00\n"
+        let r = try Corsano.run(["cuff", "ingest", "--from", "ble"], stdin: input)
+        #expect(r.status == 65)
+        #expect(r.lines == [#"{"systolic":120,"diastolic":80,"meanArterialPressure":93,"receivedAt":"2026-11-29T10:00:05Z","isManualEntry":false}"#])
+        #expect(r.stderr == "<stdin>:1: receivedAt: 'notatime' (the capture's TIME column) is not an RFC 3339 time\n"
+            + "corsano: cuff ingest: read 2, written 1, skipped 0, rejected 1\n")
+    }
+
     @Test(arguments: [("csv/omblepy-user1.csv", 4, "read 4, written 4, skipped 0, rejected 0"),
                       ("csv/omron-connect-report.csv", 4, "read 4, written 4, skipped 0, rejected 0"),
                       ("csv/withings-bp.csv", 3, "read 4, written 3, skipped 1 (no pressure values: 1), rejected 0"),

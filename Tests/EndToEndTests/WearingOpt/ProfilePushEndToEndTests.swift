@@ -47,6 +47,20 @@ import Testing
         #expect(out.stderr.contains("--hair-density is required"), "\(out.stderr)")
     }
 
+    /// One profile shape: a scenario's `profile` block, saved alone, is a `--from` file; the
+    /// bracelet of that scenario already holds it, so the push is skipped.
+    @Test func aScenariosProfileBlockPushesAsIs() throws {
+        let e2e = try WearingE2E()
+        let path = try e2e.file("block.json", WearingE2E.scenarioProfile)
+        let out = try e2e.run(["profile", "push", "--from", path], scenario: #"{"profile":\#(WearingE2E.scenarioProfile)}"#)
+        #expect(out.status == 0, "\(out.stderr)")
+        let event = try #require(WearingE2E.events(out, "profile").first)
+        #expect(event["profile"] as? String == "skipped")
+        let values = try #require(event["values"] as? [String: Any])
+        #expect(values["height"] as? Int == 172)
+        #expect(values["weight"] as? Int == 68)
+    }
+
     @Test func fromFileWithFlagsOverIt() throws {
         let e2e = try WearingE2E()
         let path = try e2e.file("p.json", """

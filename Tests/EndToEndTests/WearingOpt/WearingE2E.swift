@@ -17,8 +17,8 @@ struct WearingE2E {
         return args
     }
 
-    /// The same profile as a scenario's `profile` (the simulator's field names).
-    static let scenarioProfile = #"{"heightCm":172,"weightKg":68,"wrist":"left","gender":"female","unit":"metric","birthdate":"1990-04-01","skinTone":3,"hairDensity":"low"}"#
+    /// The same profile as a scenario's `profile` (the one profile shape, as `--from` reads it).
+    static let scenarioProfile = #"{"height":172,"weight":68,"wrist":"left","gender":"female","unit":"metric","birthdate":"1990-04-01","skinTone":3,"hairDensity":"low"}"#
 
     init() throws {
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("corsano-wo-\(UUID().uuidString)")

@@ -1,7 +1,8 @@
-/// A `UserProfile` as JSON (scenario files and bridge messages), with the same field names:
-/// `heightCm`, `weightKg`, `wrist`, `gender`, `unit`, `birthdate`, `skinTone`, `hairDensity`.
+/// A scenario's `profile` (the profile the simulated bracelet already holds), in the one
+/// profile JSON shape of `UserProfile.json`: `height`, `weight`, `wrist`, `gender`, `unit`,
+/// `birthdate`, `skinTone`, `hairDensity` — so a scenario's block can be pushed as is.
 ///
-/// A separate wrapper so the profile type itself stays free of one wire format.
+/// A separate wrapper so the profile type itself stays free of Codable.
 public struct ScenarioProfile: Codable, Equatable, Sendable {
     /// The profile carried.
     public var profile: UserProfile
@@ -9,36 +10,32 @@ public struct ScenarioProfile: Codable, Equatable, Sendable {
     /// Wraps `profile`.
     public init(_ profile: UserProfile) { self.profile = profile }
 
-    enum CodingKeys: String, CodingKey {
-        case heightCm, weightKg, wrist, gender, unit, birthdate, skinTone, hairDensity
-    }
-
+    /// - Throws: `DecodingError` naming `profile.FIELD` (missing, wrong type, out of range).
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        func choice<T: RawRepresentable>(_ key: CodingKeys, _: T.Type) throws -> T where T.RawValue == String {
-            let raw = try c.decode(String.self, forKey: key)
-            guard let value = T(rawValue: raw) else {
-                throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "unknown value '\(raw)'")
+        do {
+            profile = try UserProfile(json: try BridgeJSON(from: decoder).value)
+        } catch let error as ProfileError {
+            guard let field = error.field else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.detail))
             }
-            return value
+            let key = BridgeJSON.AnyKey(stringValue: field)
+            if case .missing = error {
+                throw DecodingError.keyNotFound(key, .init(codingPath: decoder.codingPath, debugDescription: "missing"))
+            }
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath + [key], debugDescription: error.detail))
         }
-        profile = UserProfile(
-            heightCm: try c.decode(Int.self, forKey: .heightCm), weightKg: try c.decode(Int.self, forKey: .weightKg),
-            wrist: try choice(.wrist, UserProfile.Wrist.self), gender: try choice(.gender, UserProfile.Gender.self),
-            unit: try choice(.unit, UserProfile.UnitPreference.self), birthdate: try c.decode(String.self, forKey: .birthdate),
-            skinTone: try c.decode(Int.self, forKey: .skinTone),
-            hairDensity: try choice(.hairDensity, UserProfile.HairDensity.self))
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(profile.heightCm, forKey: .heightCm)
-        try c.encode(profile.weightKg, forKey: .weightKg)
-        try c.encode(profile.wrist.rawValue, forKey: .wrist)
-        try c.encode(profile.gender.rawValue, forKey: .gender)
-        try c.encode(profile.unit.rawValue, forKey: .unit)
-        try c.encode(profile.birthdate, forKey: .birthdate)
-        try c.encode(profile.skinTone, forKey: .skinTone)
-        try c.encode(profile.hairDensity.rawValue, forKey: .hairDensity)
+        guard case .object(let members) = profile.json else { return }
+        var c = encoder.container(keyedBy: BridgeJSON.AnyKey.self)
+        for (name, value) in members {
+            let key = BridgeJSON.AnyKey(stringValue: name)
+            switch value {
+            case .int(let n): try c.encode(n, forKey: key)
+            case .string(let s): try c.encode(s, forKey: key)
+            default: break  // `UserProfile.json` holds only integers and strings
+            }
+        }
     }
 }

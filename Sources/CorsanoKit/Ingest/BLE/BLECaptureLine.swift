@@ -1,6 +1,7 @@
 /// One line of a BLE capture: `[TIME<TAB>][UUID ]HEX`.
 ///
-/// TIME is when the capture received the payload: kept as `receivedAt`, never as `measuredAt`
+/// TIME is when the capture received the payload (RFC 3339, else the line is rejected naming
+/// `receivedAt`): kept as `receivedAt` as written, never as `measuredAt`
 /// (a history dump arrives "now"; DESIGN "Data on the wire"). UUID is the characteristic, as
 /// `2A35`, `0x2A35` or the 128-bit Bluetooth base form; a 16-bit token is only read as a UUID
 /// when it names 0x2A35 or 0x2A36, so a payload grouped in 4-digit words still reads as hex.
@@ -19,6 +20,7 @@ public enum BLECaptureLine: Equatable, Sendable {
         case oddDigitCount(Int)
         case emptyPayload
         case otherCharacteristic(String)
+        case badTime(String)
 
         /// One line naming the field.
         public var reason: String {
@@ -27,6 +29,7 @@ public enum BLECaptureLine: Equatable, Sendable {
             case .oddDigitCount(let n): return "payload: odd number of hex digits (\(n))"
             case .emptyPayload: return "payload: no hex digits"
             case .otherCharacteristic(let u): return "uuid: \(u) is not Blood Pressure Measurement (2A35)"
+            case .badTime(let t): return "receivedAt: '\(t)' (the capture's TIME column) is not an RFC 3339 time"
             }
         }
     }
@@ -41,6 +44,8 @@ public enum BLECaptureLine: Equatable, Sendable {
         var receivedAt: String?
         if let tab = bytes[start...].firstIndex(of: 9) {
             let time = String(decoding: bytes[start..<tab], as: UTF8.self).trimmingBlanks
+            // Checked, not passed through: a reader of `receivedAt` expects RFC 3339.
+            if !time.isEmpty, RFC3339.parseInstant(time) == nil { throw .badTime(time) }
             receivedAt = time.isEmpty ? nil : time
             start = tab + 1
             while start < bytes.count, bytes[start] == 32 || bytes[start] == 9 { start += 1 }

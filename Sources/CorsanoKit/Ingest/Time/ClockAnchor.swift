@@ -15,7 +15,8 @@ public struct ClockAnchor: Equatable, Sendable {
         self.phone = phone
     }
 
-    /// The real time of cuff stamp `record`; nil only if it would leave the representable range.
+    /// The real time of cuff stamp `record`; nil only if it would leave Int64 seconds. It may
+    /// still lie outside `RFC3339.representable` (an anchor pair years apart): callers check.
     public func realTime(of record: NaiveDateTime) -> Instant? {
         phone.adding(seconds: record.seconds(since: device))
     }
