@@ -46,7 +46,9 @@ else:
     gen = subprocess.run([sys.executable, os.path.join(fixtures, "bench/gen_readings.py"), "20", "3"],
                          capture_output=True, check=True).stdout.splitlines()
     extra = [b'{"systolic":120,"diastolic":80,"receivedAt":"a\\"b\\u0001","userId":{"x":[1,2.5e3]},"isManualEntry":true}',
-             b'{"error":"noReading"}', b'{"systolic":1e2,"diastolic":8E1,"measuredAt":"2026-11-29T10:00:00.123+05:30"}']
+             b'{"error":"noReading"}', b'{"systolic":1e2,"diastolic":8E1,"measuredAt":"2026-11-29T10:00:00.123+05:30"}',
+             b'{"systolic":9007199254740993,"diastolic":-9223372036854775808,"pulse":9223372036854775807,"meanArterialPressure":18446744073709551615}',
+             b'{"systolic":9007199254740993.0,"diastolic":80,"pulse":12666066666666666666,"meanArterialPressure":9223372036854775806}']
     for i, line in enumerate(lines + gen + extra): put(f"{i}", line)
 PY
 fi

@@ -66,7 +66,7 @@ import Testing
         #expect(try PlanJournal(store: try StateStore(path: state)).openEntries() == [])
     }
 
-    static let profile = #"{"heightCm":172,"weightKg":68,"wrist":"left","gender":"female","unit":"metric","birthdate":"1990-04-01","skinTone":3,"hairDensity":"low"}"#
+    static let profile = #"{"height":172,"weight":68,"wrist":"left","gender":"female","unit":"metric","birthdate":"1990-04-01","skinTone":3,"hairDensity":"low"}"#
 
     /// DESIGN "The bracelet port": both flows need 287-2; wearing optimization needs firmware 7.0
     /// or later compared as numbers. Over the served simulator, so the bridge path is gated too.
