@@ -63,29 +63,44 @@ import Testing
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_STATE_HOME"] = try E.directory().path
         process.environment = environment
-        let input = Pipe(), output = Pipe(), errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
+        // Close-on-exec pipes: a process another test spawns meanwhile must not inherit (and keep
+        // open) the read end of stdout, or the write never fails with EPIPE.
+        let input = try Self.pipe(), output = try Self.pipe(), errors = try Self.pipe()
+        process.standardInput = input.read
+        process.standardOutput = output.write
+        process.standardError = errors.write
         try process.run()
-        try input.fileHandleForWriting.write(contentsOf: Data(script.replacingOccurrences(of: "CUFF", with: cuff).utf8))
-        try input.fileHandleForWriting.close()
+        try input.read.close()
+        try output.write.close()
+        try errors.write.close()
+        try input.write.write(contentsOf: Data(script.replacingOccurrences(of: "CUFF", with: cuff).utf8))
+        try input.write.close()
         // Opening a FIFO waits for its other end: corsano opens it at start, before any event.
-        let writer = try #require(FileHandle(forWritingAtPath: cuff))
+        let fifo = open(cuff, O_WRONLY | O_CLOEXEC)
+        #expect(fifo >= 0)
+        let writer = FileHandle(fileDescriptor: fifo, closeOnDealloc: false)
         var seen = Data()
         while !String(decoding: seen, as: UTF8.self).contains(#""step":"measuring""#) {
-            let chunk = output.fileHandleForReading.availableData
+            let chunk = output.read.availableData
             if chunk.isEmpty { break }
             seen.append(chunk)
         }
         #expect(String(decoding: seen, as: UTF8.self).contains(#""step":"measuring""#))
         #expect(try await BPInitServedTests.plan(of: server) == .nibpCalibration)
-        try output.fileHandleForReading.close()
+        try output.read.close()
         try writer.write(contentsOf: Data(E.sixReadings.utf8))
         try writer.close()
-        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
+        let stderr = errors.read.readDataToEndOfFile()
+        try errors.read.close()
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: stderr, as: UTF8.self))
+    }
+
+    /// A pipe whose two ends are closed on exec (the child gets its end through dup2).
+    static func pipe() throws -> (read: FileHandle, write: FileHandle) {
+        var ends: [Int32] = [-1, -1]
+        guard systemPipe2(&ends, O_CLOEXEC) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        return (FileHandle(fileDescriptor: ends[0], closeOnDealloc: false), FileHandle(fileDescriptor: ends[1], closeOnDealloc: false))
     }
 
     @Test func closedStdoutDuringTheFlowRestoresTheServedPlanAndExits141() async throws {
@@ -119,3 +134,7 @@ import Testing
         #expect(r.stderr == "")
     }
 }
+
+/// glibc's pipe2(2), which the Glibc module does not export (it needs _GNU_SOURCE).
+@_silgen_name("pipe2")
+private func systemPipe2(_ ends: UnsafeMutablePointer<Int32>, _ flags: Int32) -> Int32

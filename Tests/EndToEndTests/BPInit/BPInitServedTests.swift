@@ -68,7 +68,7 @@ import Testing
     @Test func secondSignalExitsAtOnceAndTheJournalRepairsLater() async throws {
         let scenario = Scenario(faults: FaultScenario(holdAtStep: StepPoint(flow: "bp-init", step: "measuring")))
         let server = try ServedSimulator(.unix, scenario: scenario)
-        defer { server.stop() }
+        defer { kill(server.process.processIdentifier, SIGCONT); server.stop() }  // SIGTERM waits while stopped
         let dir = try E.directory()
         let cuff = try E.file(dir, "cuff.jsonl", E.ingestedSession)
         let state = dir.appendingPathComponent("state.sqlite3").path
