@@ -108,7 +108,7 @@ struct SeenKeyTable {
             if let base = buffer.baseAddress, count * MemoryLayout<Slot>.stride >= 2 * huge {
                 let from = (Int(bitPattern: base) + huge - 1) & ~(huge - 1)
                 let to = (Int(bitPattern: base) + count * MemoryLayout<Slot>.stride) & ~(huge - 1)
-                if to > from { _ = madvise(UnsafeMutableRawPointer(bitPattern: from), to - from, 14) }  // MADV_HUGEPAGE
+                if to > from { _ = madvise(UnsafeMutableRawPointer(bitPattern: from), to - from, MADV_HUGEPAGE) }
             }
             #endif
             buffer.initialize(repeating: .empty)
