@@ -105,11 +105,21 @@ import Testing
         // Each process blocks opening its FIFO; both writers start together, then write at once.
         let start = DispatchSemaphore(value: 0), done = DispatchGroup()
         let payload = Data(text.utf8)
-        for fifo in fifos {
+        // A process that exits early must fail the test, not hang it: open each FIFO without
+        // blocking (retrying while its reader lives) and take a closed pipe as an error, not SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
+        for (fifo, process) in zip(fifos, processes) {
             done.enter()
             Thread {
                 start.wait()
-                if let h = FileHandle(forWritingAtPath: fifo) {
+                var fd: Int32 = -1
+                while fd < 0, process.isRunning {
+                    fd = open(fifo, O_WRONLY | O_NONBLOCK)
+                    if fd < 0 { usleep(1000) }
+                }
+                if fd >= 0 {
+                    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+                    let h = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
                     try? h.write(contentsOf: payload)
                     try? h.close()
                 }

@@ -26,12 +26,30 @@ public final class StateStore: @unchecked Sendable {
         db = handle
         sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
         do {
-            if path != nil { try execute("PRAGMA journal_mode=WAL") }
-            try execute("PRAGMA synchronous=NORMAL")
-            try StoreSchema.migrate(self)
+            try setUp(isFile: path != nil, retries: Int(busyTimeoutMilliseconds) / Self.setUpRetryMilliseconds)
         } catch {
             sqlite3_close(db)
             throw error
+        }
+    }
+
+    static let setUpRetryMilliseconds = 20
+
+    /// WAL mode, then migrations. Two processes opening a fresh file at once can get SQLITE_BUSY
+    /// here without SQLite calling the busy handler (switching to WAL, reading the schema while
+    /// the other initializes it), so BUSY is retried for the busy-timeout budget.
+    private func setUp(isFile: Bool, retries: Int) throws {
+        var attempt = 0
+        while true {
+            do {
+                if isFile { try execute("PRAGMA journal_mode=WAL") }
+                try execute("PRAGMA synchronous=NORMAL")
+                try StoreSchema.migrate(self)
+                return
+            } catch StoreError.busy where attempt < retries {
+                attempt += 1
+                sqlite3_sleep(Int32(Self.setUpRetryMilliseconds))
+            }
         }
     }
 
