@@ -14,10 +14,17 @@ struct TerminalInteraction: BPInitInteraction {
     }
 
     func confirmRetry(nextAttempt: Int, maxAttempts: Int) async throws -> Bool {
+        try await Self.askRetry(localizer) { prompt in
+            guard case .line(let text) = try await lines.read(prompt: prompt, to: prompts) else { return nil }
+            return text
+        }
+    }
+
+    /// The y/n retry question, asked through `ask` until answered: yes in the run's language (or
+    /// English) retries, any other word declines, an empty line asks again, nil (end of input) declines.
+    static func askRetry(_ localizer: Localizer, _ ask: (String) async throws -> String?) async rethrows -> Bool {
         while true {
-            guard case .line(let text) = try await lines.read(prompt: localizer[.retryQuestion], to: prompts) else {
-                return false
-            }
+            guard let text = try await ask(localizer[.retryQuestion]) else { return false }
             let answer = text.trimmingSpaces.lowercased()
             if localizer.isYes(answer) { return true }
             if !answer.isEmpty { return false }

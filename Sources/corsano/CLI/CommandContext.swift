@@ -12,6 +12,10 @@ struct CommandContext: @unchecked Sendable {
     var environment: [String: String]
     var stdinIsTerminal: Bool
     var stdoutIsTerminal: Bool
+    /// Asks the person one line (prompt in; the typed line, or nil at end of input or Control-C).
+    /// Set by the interactive REPL, whose line editor owns the terminal, so that flows can still
+    /// ask retry questions there (issue 7); nil elsewhere.
+    var ask: (@Sendable (String) async -> String?)? = nil
 
     static func process() -> CommandContext {
         var env: [String: String] = [:]

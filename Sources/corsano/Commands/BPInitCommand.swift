@@ -39,9 +39,12 @@ enum BPInitCommand {
         }
         let pairing = CommandCuffPairing(pairedCommand: args.string("cuff-paired-cmd"), pairCommand: args.string("pair-cmd"),
                                          terminal: terminal, timeout: timeout, ctx: ctx)
+        // In the interactive REPL the line editor owns the terminal: retry questions go through it.
+        let interaction: any BPInitInteraction = terminal
+            ?? ctx.ask.map { REPLRetryInteraction(ask: $0, localizer: localizer) as any BPInitInteraction } ?? NonInteractive()
         let calibration = BPInitializationFlow(
             config: config, bracelet: session.bracelet, clock: session.clock, cuff: cuff, sink: sink,
-            interaction: terminal ?? NonInteractive() as any BPInitInteraction, pairing: pairing,
+            interaction: interaction, pairing: pairing,
             planGuard: session.planGuard(store: store, flow: flow), runID: runID)
 
         let signals = SignalHandling.install()

@@ -38,8 +38,17 @@ struct TerminalWearingInteraction: WearingOptInteraction {
 
     func retry(after attempt: Int, reason: FailureReason, position: BraceletPosition) async throws -> BraceletPosition? {
         guard try await shared.confirmRetry(nextAttempt: attempt + 1, maxAttempts: attempt + 1) else { return nil }
+        return try await Self.askPosition(localizer) { prompt in
+            guard case .line(let text) = try await lines.read(prompt: prompt, to: prompts) else { return nil }
+            return text
+        }
+    }
+
+    /// The position picker for the next attempt, asked through `ask` until answered: Enter or 1
+    /// seated, 2 supine; nil (end of input) declines the retry. Source: seed "Flow reference" 4.
+    static func askPosition(_ localizer: Localizer, _ ask: (String) async throws -> String?) async rethrows -> BraceletPosition? {
         while true {
-            guard case .line(let text) = try await lines.read(prompt: localizer[.positionQuestion], to: prompts) else { return nil }
+            guard let text = try await ask(localizer[.positionQuestion]) else { return nil }
             switch text.trimmingSpaces.lowercased() {
             case "", "1", "seated": return .seated
             case "2", "supine": return .supine

@@ -32,7 +32,9 @@ enum WearingOptCommand {
             let interaction: any WearingOptInteraction = ctx.stdinIsTerminal
                 ? TerminalWearingInteraction(lines: .stdin, localizer: EventSinks.localizer(args, ctx),
                                              prompts: mode == .text ? ctx.stdout : ctx.stderr)
-                : ScriptedWearingOptInteraction(position: config.position)
+                : ctx.ask.map { REPLWearingInteraction(ask: $0, localizer: EventSinks.localizer(args, ctx),
+                                                         scripted: ScriptedWearingOptInteraction(position: config.position)) as any WearingOptInteraction }
+                    ?? ScriptedWearingOptInteraction(position: config.position)
             let optimization = WearingOptimizationFlow(
                 bracelet: session.bracelet, clock: session.clock, events: sink, interaction: interaction,
                 config: config, serial: session.identity.serial, profile: profile, profileStore: profiles, run: run)

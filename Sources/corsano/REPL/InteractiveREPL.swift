@@ -38,6 +38,10 @@ struct InteractiveREPL {
         lineCtx.stdout = OutputWriter(fd: editor.outputWriteEnd, capacity: 0)
         lineCtx.stderr = lineCtx.stdout
         lineCtx.stdinIsTerminal = false  // commands never read the terminal: the editor does
+        lineCtx.ask = { prompt in
+            guard case .line(let line) = await editor.readLine(prompt: prompt, interruptEnds: true, question: true) else { return nil }
+            return line
+        }
         lineCtx.stdout.line("corsano \(HelpRenderer.version): 'help' lists the commands; TAB completes, Control-C cancels, Control-D quits.")
         while !session.quitRequested, !terminated.isSet {
             guard case .line(let line) = await editor.readLine(prompt: "corsano> ", interruptEnds: false) else { break }

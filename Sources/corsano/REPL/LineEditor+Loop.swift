@@ -18,6 +18,7 @@ extension LineEditor {
         drainOutput()
         if active != nil { rl_callback_handler_remove() }
         finishActive(.endOfInput)
+        if let s = suspended { suspended = nil; s.done(.endOfInput) }
         finished.signal()
     }
 
@@ -33,7 +34,9 @@ extension LineEditor {
             case 0x74 /* t */:
                 if active != nil { dismissLine() }
                 finishActive(.endOfInput)
-            case 0x63 /* c */: if active?.interruptEnds == true { dismissLine(); finishActive(.interrupted) }
+            case 0x63 /* c */:
+                // A question and the cuff> prompt it put aside both end.
+                while active?.interruptEnds == true { dismissLine(); finishActive(.interrupted) }
             case 0x71 /* q */:
                 drainOutput()
                 return false
@@ -44,7 +47,18 @@ extension LineEditor {
     }
 
     private func beginPendingRequest() {
-        guard active == nil, let request = takePending() else { return }
+        if suspended == nil, let request = takeQuestion() {
+            if let current = active {
+                dismissLine()
+                suspended = current
+            }
+            show(request)
+        } else if active == nil, let request = takePending() {
+            show(request)
+        }
+    }
+
+    private func show(_ request: Request) {
         active = request
         rl_callback_handler_install(request.prompt) { line in LineEditor.shared?.lineEntered(line) }
     }
@@ -101,6 +115,11 @@ extension LineEditor {
         guard let request = active else { return }
         active = nil
         request.done(event)
+        if let put = suspended {
+            // The question is answered: the cuff> prompt it put aside comes back.
+            suspended = nil
+            show(put)
+        }
         beginPendingRequest()
     }
 

@@ -33,6 +33,8 @@ final class LineEditor: @unchecked Sendable {
     private let wakeWriteEnd: Int32
     private let lock = NSLockLite()
     private var pending: Request?
+    /// A flow's question (`ask`), shown in place of the `cuff>` prompt until answered.
+    private var question: Request?
     /// Signalled by the editor thread when it has finished.
     let finished = DispatchSemaphore(value: 0)
     /// False outside a running command: a flow's prompt (`interruptEnds`) then ends at once.
@@ -43,6 +45,8 @@ final class LineEditor: @unchecked Sendable {
 
     // Editor-thread state: only the editor thread touches these.
     var active: Request?
+    /// The `cuff>` prompt put aside while a question is shown.
+    var suspended: Request?
     var partialOutput: [UInt8] = []
 
     init(history: REPLHistory, onInterrupt: @escaping @Sendable () -> Void) throws {
@@ -72,12 +76,14 @@ final class LineEditor: @unchecked Sendable {
 
     /// Asks for one line at `prompt`; returns when it is entered, at Control-D, or (with
     /// `interruptEnds`) at Control-C. Without it Control-C clears the line and asks again.
-    func readLine(prompt: String, interruptEnds: Bool) async -> Event {
+    /// A `question` (a flow's retry question) takes the terminal from a `cuff>` prompt being shown,
+    /// which comes back once the question is answered.
+    func readLine(prompt: String, interruptEnds: Bool, question isQuestion: Bool = false) async -> Event {
         await withCheckedContinuation { (continuation: CheckedContinuation<Event, Never>) in
             let request = Request(prompt: prompt, interruptEnds: interruptEnds, done: { continuation.resume(returning: $0) })
             let refused = lock.locked { () -> Bool in
                 if interruptEnds, !flowPromptsOpen { return true }
-                pending = request
+                if isQuestion { question = request } else { pending = request }
                 return false
             }
             if refused { request.done(.interrupted) } else { wake(0x72) }
@@ -90,13 +96,17 @@ final class LineEditor: @unchecked Sendable {
     /// A command ended: a flow prompt still asked for or showing ends `.interrupted`, and no new
     /// one is shown until the next command.
     func closeFlowPrompts() {
-        let dropped = lock.locked { () -> Request? in
+        let dropped = lock.locked { () -> [Request] in
             flowPromptsOpen = false
-            guard let p = pending, p.interruptEnds else { return nil }
-            pending = nil
-            return p
+            var dropped = question.map { [$0] } ?? []
+            question = nil
+            if let p = pending, p.interruptEnds {
+                pending = nil
+                dropped.append(p)
+            }
+            return dropped
         }
-        dropped?.done(.interrupted)
+        for request in dropped { request.done(.interrupted) }
         wake(0x63)
     }
 
@@ -112,6 +122,11 @@ final class LineEditor: @unchecked Sendable {
     /// The request waiting to be shown (taken by the editor thread).
     func takePending() -> Request? {
         lock.locked { defer { pending = nil }; return pending }
+    }
+
+    /// The flow's question waiting to be shown (taken by the editor thread).
+    func takeQuestion() -> Request? {
+        lock.locked { defer { question = nil }; return question }
     }
 
     /// Runs the REPL's Control-C callback.
