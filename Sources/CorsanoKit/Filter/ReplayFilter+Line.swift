@@ -22,7 +22,7 @@ extension ReplayFilter {
     /// - Throws: what the seen-set throws (`StoreError`).
     public func judge(line: UnsafeRawBufferPointer, now: Instant, validator: ReadingValidator) throws -> LineVerdict {
         let typed = UnsafeBufferPointer(start: line.baseAddress?.assumingMemoryBound(to: UInt8.self), count: line.count)
-        if let reading = FastReadingScanner.essentials(typed) { return try judge(reading, now: now, validator: validator) }
+        if let reading = FastReadingScanner.essentials(typed, dates: &dates) { return try judge(reading, now: now, validator: validator) }
         switch ReadingLineParser.parse(line) {
         case .failure(let error):
             return .malformed(error)

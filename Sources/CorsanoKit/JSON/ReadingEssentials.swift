@@ -33,6 +33,13 @@ extension FastReadingScanner {
     /// cuff-failure line, a rejected field, a shape for the full parser): the caller then takes
     /// the full path, which gives the verdict and the message.
     static func essentials(_ b: UnsafeBufferPointer<UInt8>) -> ReadingEssentials? {
+        var dates = RFC3339DayCache()
+        return essentials(b, dates: &dates)
+    }
+
+    /// `essentials(b)`, reading measuredAt through `dates` (a stream's consecutive stamps
+    /// mostly share their date).
+    static func essentials(_ b: UnsafeBufferPointer<UInt8>, dates: inout RFC3339DayCache) -> ReadingEssentials? {
         var systolic: Int?, diastolic: Int?, pulse: Int?, measuredAt: Instant?
         var hasDeviceTime = false, isManualEntry = false
         var seen: UInt32 = 0
@@ -61,7 +68,7 @@ extension FastReadingScanner {
                     case .pulse: guard let v = integer(b, &i) else { return nil }; pulse = v
                     case .meanArterialPressure: guard integer(b, &i) != nil else { return nil }
                     case .measuredAt:
-                        guard let s = string(b, &i), let instant = RFC3339.parseInstant(s) else { return nil }
+                        guard let s = string(b, &i), let instant = dates.parseInstant(s) else { return nil }
                         measuredAt = instant
                     case .deviceTime:
                         guard let s = string(b, &i), let (_, end) = RFC3339.parseNaivePrefix(s), end == s.count

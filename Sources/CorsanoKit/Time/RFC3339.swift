@@ -13,6 +13,13 @@ public enum RFC3339 {
     /// Parses an RFC 3339 date-time from UTF-8 bytes.
     public static func parseInstant(_ b: UnsafeBufferPointer<UInt8>) -> Instant? {
         guard let (naive, end) = parseNaivePrefix(b) else { return nil }
+        return instant(b, after: end, naiveSeconds: naive.secondsSinceEpoch)
+    }
+
+    /// The instant of a stamp whose naive prefix (seconds since the epoch on its own clock)
+    /// ends at `end`: reads the fraction and the offset, and nothing may follow.
+    @inline(__always)
+    static func instant(_ b: UnsafeBufferPointer<UInt8>, after end: Int, naiveSeconds: Int64) -> Instant? {
         var i = end
         var nanos: Int32 = 0
         if i < b.count, b[i] == UInt8(ascii: ".") {
@@ -44,7 +51,7 @@ public enum RFC3339 {
             return nil
         }
         guard i == b.count else { return nil }
-        return Instant(secondsSinceEpoch: naive.secondsSinceEpoch - offsetSeconds, nanoseconds: nanos)
+        return Instant(secondsSinceEpoch: naiveSeconds - offsetSeconds, nanoseconds: nanos)
     }
 
     /// Parses a naive `YYYY-MM-DDTHH:MM:SS` stamp (also with a space); nothing may follow.
@@ -96,7 +103,7 @@ public enum RFC3339 {
         c >= 48 && c <= 57 ? Int(c - 48) : nil
     }
 
-    @inline(__always) private static func twoDigits(_ b: UnsafeBufferPointer<UInt8>, _ i: Int) -> Int? {
+    @inline(__always) static func twoDigits(_ b: UnsafeBufferPointer<UInt8>, _ i: Int) -> Int? {
         guard i + 1 < b.count, let a = digit(b[i]), let c = digit(b[i + 1]) else { return nil }
         return a * 10 + c
     }
