@@ -21,6 +21,15 @@ extension ReplayFilter {
     /// - Parameter validator: the `invalid` rule, applied before the host rules.
     /// - Throws: what the seen-set throws (`StoreError`).
     public func judge(line: UnsafeRawBufferPointer, now: Instant, validator: ReadingValidator) throws -> LineVerdict {
+        var dates = RFC3339DayCache()
+        return try judge(line: line, now: now, validator: validator, dates: &dates)
+    }
+
+    /// `judge(line:now:validator:)` for a stream of lines: `dates` remembers the last
+    /// measuredAt date (input in time order mostly repeats it). The caller keeps it in a value
+    /// type, so the per-line path has no runtime exclusivity checks.
+    public func judge(line: UnsafeRawBufferPointer, now: Instant, validator: ReadingValidator,
+                      dates: inout RFC3339DayCache) throws -> LineVerdict {
         let typed = UnsafeBufferPointer(start: line.baseAddress?.assumingMemoryBound(to: UInt8.self), count: line.count)
         if let reading = FastReadingScanner.essentials(typed, dates: &dates) { return try judge(reading, now: now, validator: validator) }
         switch ReadingLineParser.parse(line) {

@@ -12,8 +12,6 @@ public final class ReplayFilter {
     /// Where kept keys go; the caller commits it (`commitPending`) before handing a line on, and
     /// drops the lines of keys it reports lost (shared store: another process had them first).
     public let seen: any SeenSet
-    /// The last measuredAt date of `judge(line:)`, whose input is in time order.
-    var dates = RFC3339DayCache()
 
     /// Creates a filter over `seen` (shared state or per run).
     public init(rules: HostRules, seen: any SeenSet) {

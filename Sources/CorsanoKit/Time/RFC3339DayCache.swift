@@ -3,15 +3,16 @@
 /// calendar check and `daysFromCivil` (the hot path of `replay-filter`, whose input is in time
 /// order). Accepts and rejects exactly what `RFC3339.parseInstant` does: a matching date was
 /// already validated whole, and the time of day, fraction and offset are checked as there.
-struct RFC3339DayCache {
+public struct RFC3339DayCache: Sendable {
     /// The last valid date's first 8 and last 2 bytes, and its days since 1970-01-01.
     private var head: UInt64 = 0, tail: UInt16 = 0, days: Int64 = 0
     private var filled = false
 
-    init() {}
+    /// An empty cache: the first stamp is parsed in full.
+    public init() {}
 
     /// Parses an RFC 3339 date-time from UTF-8 bytes; nil when malformed or not a real time.
-    mutating func parseInstant(_ b: UnsafeBufferPointer<UInt8>) -> Instant? {
+    public mutating func parseInstant(_ b: UnsafeBufferPointer<UInt8>) -> Instant? {
         guard b.count >= 19, let base = b.baseAddress else { return nil }
         let raw = UnsafeRawPointer(base)
         let h8 = raw.loadUnaligned(as: UInt64.self), t2 = raw.loadUnaligned(fromByteOffset: 8, as: UInt16.self)

@@ -21,6 +21,8 @@ struct ReplayFilterPass {
     private(set) var counts = ReplayFilterCounts()
     private var batch = ReplayFilterBatch()
     private var stoppedStrict = false
+    /// The last measuredAt date parsed (consecutive lines mostly share it).
+    private var dates = RFC3339DayCache()
     /// The input being read: the source of the pending batch's lines.
     private var source = "-"
 
@@ -94,7 +96,7 @@ struct ReplayFilterPass {
     private mutating func handle(_ bytes: UnsafeRawBufferPointer, source: String, line: Int, now: Instant) throws -> Next {
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return .more }  // blank: no record
         counts.read += 1
-        switch try filter.judge(line: bytes, now: now, validator: .standard) {
+        switch try filter.judge(line: bytes, now: now, validator: .standard, dates: &dates) {
         case .keep(let key):
             batch.keep(bytes, key: key, isReading: true, line: line)
             return options.first ? .stop : .more
