@@ -1,3 +1,4 @@
+import CorsanoKit
 import Foundation
 import Synchronization
 
@@ -64,35 +65,17 @@ enum ShellCommand {
     private static func spawn(_ command: String) -> Result<(pid_t, Int32), SpawnError> {
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { return .failure(SpawnError(message: String(cString: strerror(errno)))) }
-        var attrs = posix_spawnattr_t()
-        var actions = posix_spawn_file_actions_t()
-        posix_spawnattr_init(&attrs)
-        posix_spawn_file_actions_init(&actions)
-        defer {
-            posix_spawnattr_destroy(&attrs)
-            posix_spawn_file_actions_destroy(&actions)
-        }
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signo in [SIGINT, SIGTERM, SIGPIPE] { sigaddset(&defaults, signo) }
-        posix_spawnattr_setsigdefault(&attrs, &defaults)
-        posix_spawnattr_setpgroup(&attrs, 0)
-        posix_spawnattr_setflags(&attrs, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF))
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
-        posix_spawn_file_actions_addclose(&actions, fds[0])
-        posix_spawn_file_actions_addclose(&actions, fds[1])
-        let words: [String] = ["/bin/sh", "-c", command]
-        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let rc = posix_spawn(&pid, "/bin/sh", &actions, &attrs, argv, environ)
+        // Close-on-exec: the child sees only its dup2'ed stdout, never the read end.
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        let started = ShellSpawn.start(command, stdin: nil, stdout: fds[1])
         close(fds[1])
-        guard rc == 0 else {
+        switch started {
+        case .success(let pid):
+            return .success((pid, fds[0]))
+        case .failure(let failure):
             close(fds[0])
-            return .failure(SpawnError(message: String(cString: strerror(rc))))
+            return .failure(SpawnError(message: failure.message))
         }
-        return .success((pid, fds[0]))
     }
 
     /// Every byte from `fd` until end of input; closes it.
