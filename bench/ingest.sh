@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Benchmark (not a test): `corsano cuff ingest` against `jq -c .` on the same reading lines from
-# ../shared/fixtures/bench/gen_readings.py, side by side in one run, at 100k and 1M lines, with
+# bench/gen_readings.py, side by side in one run, at 100k and 1M lines, with
 # wall time, the ratio (jq time / ingest time), and peak memory (max RSS) of each.
 #   bench/ingest.sh [LINES...]      default: 100000 1000000
 # Release build (statically linked Swift runtime, as shipped). Target: >= 10x jq, memory flat.
@@ -8,11 +8,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(100000 1000000)
-fixtures=""
-for candidate in ../shared/fixtures ../../shared/fixtures; do
-  [ -d "$candidate" ] && { fixtures=$candidate; break; }
-done
-[ -n "$fixtures" ] || { echo "bench: ../shared/fixtures not found" >&2; exit 66; }
 command -v jq >/dev/null || { echo "bench: jq not installed" >&2; exit 69; }
 [ -x /usr/bin/time ] || { echo "bench: /usr/bin/time (GNU time) not installed" >&2; exit 69; }
 
@@ -32,7 +27,7 @@ ratio() { python3 -c "import sys; a,b=map(float,sys.argv[1:]); print(f'{b/a:.1f}
 printf '%-8s %9s %9s %7s %9s %9s %7s %12s %10s  %s\n' lines ingest_s jq_s ratio ingest_cpu jq_cpu ratio ingest_rss_kb jq_rss_kb ingest_summary
 for n in "${sizes[@]}"; do
   file=bench/out/readings-$n.jsonl
-  [ -s "$file" ] || python3 "$fixtures/bench/gen_readings.py" "$n" 7 > "$file"
+  [ -s "$file" ] || python3 bench/gen_readings.py "$n" 7 > "$file"
   # Warm the page cache so both read the same file from memory.
   cat "$file" > /dev/null
   read -r ingest_s ingest_cpu ingest_kb < <(measure "$bin" cuff ingest --from jsonl "$file")

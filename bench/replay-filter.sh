@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Benchmark (not a test): `corsano replay-filter` against jq doing the same time filter, side by
-# side in one run, on N lines (default 1,000,000) from ../shared/fixtures/bench/gen_readings.py.
+# side in one run, on N lines (default 1,000,000) from bench/gen_readings.py.
 # Targets (issue 3): >= 15x jq with --no-state, >= 5x jq with the SQLite seen-set; peak memory flat
 # apart from the seen-set. Needs python3, jq and GNU time (/usr/bin/time, package `time`).
 #
@@ -8,11 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-1000000}
-gen=${GEN_READINGS:-}
-for candidate in ../shared/fixtures/bench/gen_readings.py ../../shared/fixtures/bench/gen_readings.py; do
-  [ -z "$gen" ] && [ -f "$candidate" ] && gen=$candidate
-done
-[ -n "$gen" ] || { echo "gen_readings.py not found (set GEN_READINGS)" >&2; exit 66; }
+gen=bench/gen_readings.py
 [ -x /usr/bin/time ] || { echo "/usr/bin/time missing: apt-get install time" >&2; exit 69; }
 
 swift build -c release --product corsano >/dev/null

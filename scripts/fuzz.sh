@@ -2,7 +2,7 @@
 # Builds and runs one libFuzzer target over the CorsanoKit sources it needs.
 #   scripts/fuzz.sh ble|csv|json [RUNS]     RUNS defaults to 1000000
 #   FUZZ_SECONDS=N scripts/fuzz.sh TARGET   run for N seconds instead (the CI smoke)
-# Targets: fuzz/TARGET.swift. Seed corpora come from ../shared/fixtures (BLE vectors, CSV
+# Targets: fuzz/TARGET.swift. Seed corpora come from Tests/Fixtures (BLE vectors, CSV
 # exports, reading lines); the growing corpus and the binary live in fuzz/out/TARGET (ignored).
 # SWIFT_BACKTRACE=enable=no: with the backtracer on, a crash hangs instead of reporting.
 set -euo pipefail
@@ -20,10 +20,7 @@ case "$target" in
   *) echo "fuzz.sh: unknown target '$target' (ble, csv, json)" >&2; exit 64 ;;
 esac
 
-fixtures=""
-for candidate in ../shared/fixtures ../../shared/fixtures; do
-  [ -d "$candidate" ] && { fixtures=$candidate; break; }
-done
+fixtures=Tests/Fixtures
 out=fuzz/out/$target
 mkdir -p "$out/corpus"
 if [ -n "$fixtures" ]; then
@@ -43,7 +40,7 @@ elif target == "csv":
         put(name, b"\x03" + open(os.path.join(d, name), "rb").read())
 else:
     lines = open(os.path.join(fixtures, "jsonl/session-replay.jsonl"), "rb").read().splitlines()
-    gen = subprocess.run([sys.executable, os.path.join(fixtures, "bench/gen_readings.py"), "20", "3"],
+    gen = subprocess.run([sys.executable, "bench/gen_readings.py", "20", "3"],
                          capture_output=True, check=True).stdout.splitlines()
     extra = [b'{"systolic":120,"diastolic":80,"receivedAt":"a\\"b\\u0001","userId":{"x":[1,2.5e3]},"isManualEntry":true}',
              b'{"error":"noReading"}', b'{"systolic":1e2,"diastolic":8E1,"measuredAt":"2026-11-29T10:00:00.123+05:30"}',

@@ -24,12 +24,8 @@ struct Corsano {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
-    /// `../shared/fixtures` beside the repo.
-    static let sharedFixtures: URL = {
-        let beside = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures")
-        let worktree = packageRoot.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/fixtures")
-        return FileManager.default.fileExists(atPath: beside.path) ? beside : worktree  // wt/<name> sits one level deeper
-    }()
+    /// `Tests/Fixtures`: the cuff fixtures this repository carries.
+    static let fixtures = packageRoot.appendingPathComponent("Tests/Fixtures")
 
     /// Runs `corsano ARGS` with `stdin` as its input; a temporary state store unless `env` sets one.
     static func run(_ args: [String], stdin: String = "", env: [String: String] = [:],

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # CI smoke of the libFuzzer targets: builds each (so a broken target fails CI) and runs it a few
-# seconds on the seed corpus from ../shared/fixtures. The long runs are `scripts/fuzz.sh TARGET`.
+# seconds on the seed corpus from Tests/Fixtures. The long runs are `scripts/fuzz.sh TARGET`.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 mkdir -p fuzz/out

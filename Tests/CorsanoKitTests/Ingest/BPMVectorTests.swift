@@ -2,7 +2,7 @@ import CorsanoKit
 import Foundation
 import Testing
 
-/// Every vector of ../shared/fixtures/ble/bpm-vectors.json, expectations written out here.
+/// Every vector of Tests/Fixtures/ble/bpm-vectors.json, expectations written out here.
 struct BPMVector: CustomTestStringConvertible, Sendable {
     var hex: String
     var kPa = false
@@ -85,7 +85,7 @@ enum BPMVectors {
     }
 
     @Test func tableCoversEveryFixtureVector() throws {
-        let data = try Data(contentsOf: SharedFixtures.root.appendingPathComponent("ble/bpm-vectors.json"))
+        let data = try Data(contentsOf: Fixtures.root.appendingPathComponent("ble/bpm-vectors.json"))
         let list = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
         let fixture = list.compactMap { $0["hex"] as? String }
         #expect(fixture.count == 32)

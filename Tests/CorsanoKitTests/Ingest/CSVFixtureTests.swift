@@ -82,7 +82,7 @@ func reading(_ sys: Int, _ dia: Int, _ pulse: Int?, map: Int? = nil, at: String?
 
     @Test(arguments: expected.map(\.0))
     func everyFixtureReadsInEveryChunkSize(_ file: String) throws {
-        let bytes = try SharedFixtures.bytes(file)
+        let bytes = try Fixtures.bytes(file)
         let want = try #require(Self.expected.first { $0.0 == file }?.1)
         for chunk in 1...bytes.count {
             let got = readCSV(bytes, chunk: chunk)
@@ -92,7 +92,7 @@ func reading(_ sys: Int, _ dia: Int, _ pulse: Int?, map: Int? = nil, at: String?
     }
 
     @Test func everyFixtureFileIsCovered() throws {
-        let files = try FileManager.default.contentsOfDirectory(atPath: SharedFixtures.root.appendingPathComponent("csv").path)
+        let files = try FileManager.default.contentsOfDirectory(atPath: Fixtures.root.appendingPathComponent("csv").path)
         #expect(Set(files.map { "csv/" + $0 }) == Set(Self.expected.map(\.0)))
     }
 }

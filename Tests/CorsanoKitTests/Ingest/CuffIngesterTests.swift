@@ -7,7 +7,7 @@ import Testing
                                     phone: RFC3339.parseInstant("2026-11-29T10:00:05Z")!)
 
     @Test func sessionReplayAnchoredInEveryChunkSize() throws {
-        let bytes = try SharedFixtures.bytes("jsonl/session-replay.jsonl")
+        let bytes = try Fixtures.bytes("jsonl/session-replay.jsonl")
         let want = [
             #"{"systolic":133,"diastolic":86,"pulse":71,"measuredAt":"2026-11-27T18:11:55Z","deviceTime":"2024-12-30T08:15:00","isManualEntry":false}"#,
             #"{"systolic":126,"diastolic":84,"pulse":69,"measuredAt":"2026-11-29T05:36:55Z","deviceTime":"2024-12-31T19:40:00","isManualEntry":false}"#,
@@ -29,7 +29,7 @@ import Testing
                       ("csv/sbm69.csv", .csv, 2), ("csv/omron-connect-report.csv", .csv, 4), ("csv/bpm-app.csv", .csv, 2),
                       ("jsonl/session-replay.jsonl", .jsonl, 5)])
     func detectsEachFixture(_ file: String, _ format: IngestFormat, _ written: Int) throws {
-        let bytes = try SharedFixtures.bytes(file)
+        let bytes = try Fixtures.bytes(file)
         #expect(IngestFormat.detect(firstLine: Array(bytes.prefix { $0 != 10 && $0 != 13 })) == format)
         let (sink, _) = try IngestRun.run(bytes, chunk: 5)
         #expect(sink.lines.count == written)

@@ -19,7 +19,7 @@ import Testing
         #expect(r.stderr.isEmpty)
     }
 
-    /// The README's first command: the shipped dump (a copy of the shared fixture
+    /// The README's first command: the shipped dump (a copy of the fixture
     /// jsonl/session-replay.jsonl) through `cuff ingest` with its anchor into bp-init.
     @Test func readmePipelineOnTheFixtureSucceeds() throws {
         let path = Corsano.packageRoot.appendingPathComponent("examples/session-replay.jsonl").path

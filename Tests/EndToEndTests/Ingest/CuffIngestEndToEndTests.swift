@@ -3,7 +3,7 @@ import Testing
 
 /// `corsano cuff ingest` as a built binary: each format, exit statuses, stderr reports.
 @Suite struct CuffIngestEndToEndTests {
-    static func fixture(_ name: String) -> String { Corsano.sharedFixtures.appendingPathComponent(name).path }
+    static func fixture(_ name: String) -> String { Corsano.fixtures.appendingPathComponent(name).path }
     static let anchor = ["--anchor-device", "2025-01-01T00:03:10", "--anchor-phone", "2026-11-29T10:00:05Z"]
 
     @Test func jsonlWithAnchorWritesRealTimesAndCounts() throws {

@@ -3,7 +3,7 @@
 /// Names are compared case-insensitively with unit suffixes (`(mmHg)`, `[bpm]`) and
 /// non-letters removed, so `Systolic (mmHg)`, `SYS` and `systolic_pressure` all mean systolic.
 /// Synonyms come from the exports of real tools (omblepy, OMRON connect, Withings, SilverCrest
-/// SBM69, Blood Pressure Monitor app; see ../shared/fixtures/csv).
+/// SBM69, Blood Pressure Monitor app; see Tests/Fixtures/csv).
 public struct CSVHeader: Equatable, Sendable {
     /// A reading field a column can hold.
     public enum Role: String, CaseIterable, Sendable {
