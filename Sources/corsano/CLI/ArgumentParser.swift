@@ -63,7 +63,9 @@ struct ParsedCommand {
 }
 
 /// Table-driven argument parsing: `--flag value`, `--flag=value`, `--` ends options, `-` is an
-/// operand (stdin). No prefix abbreviations; unknown flags name themselves.
+/// operand (stdin). No prefix abbreviations; unknown flags name themselves. A value is never empty,
+/// and an option that is not repeatable may be given again only with the same value (scripts that
+/// append a default must not silently override, or be overridden by, what the user gave).
 enum ArgumentParser {
     /// Parses `argv` (without the program name). - Throws: `UsageError`.
     static func parse(_ argv: [String]) throws -> ParsedCommand {
@@ -109,8 +111,13 @@ enum ArgumentParser {
                 value = words[i]
                 i += 1
             }
+            guard !value.isEmpty else { throw UsageError.missingValue(option: name, placeholder: option.usage) }
             if case .choice(let allowed)? = option.value, !allowed.contains(value) {
                 throw UsageError.badValue(option: name, value: value, expected: "one of " + allowed.joined(separator: ", "))
+            }
+            if !option.repeatable, let earlier = parsed.string(name) {
+                guard earlier == value else { throw UsageError.repeatedOption(option: name, first: earlier, second: value) }
+                continue
             }
             parsed.set(name, value)
         }

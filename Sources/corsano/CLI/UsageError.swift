@@ -5,6 +5,8 @@ enum UsageError: Error, Equatable {
     case unknownOption(String, command: String)
     case missingValue(option: String, placeholder: String)
     case unexpectedValue(option: String)
+    /// A value option that is not repeatable, given twice with different values.
+    case repeatedOption(option: String, first: String, second: String)
     case badValue(option: String, value: String, expected: String)
     case unexpectedOperand(String, command: String)
     case badOperand(String, command: String, expected: String)
@@ -22,6 +24,7 @@ enum UsageError: Error, Equatable {
         case .unknownOption(let o, let c): return "\(c): unknown option '\(o)'; try 'corsano \(c) --help'"
         case .missingValue(let o, let p): return "--\(o) needs a value (\(p))"
         case .unexpectedValue(let o): return "--\(o) takes no value"
+        case .repeatedOption(let o, let a, let b): return "--\(o) given twice with different values ('\(a)' and '\(b)')"
         case .badValue(let o, let v, let e): return "--\(o): bad value '\(v)': expected \(e)"
         case .unexpectedOperand(let w, let c): return "\(c): unexpected argument '\(w)'"
         case .badOperand(let w, let c, let e): return "\(c): bad argument '\(w)': expected \(e)"
