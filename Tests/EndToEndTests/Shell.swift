@@ -26,6 +26,13 @@ enum Shell {
         process.standardError = errors
         try process.run()
         Thread {
+            // A program that exits without reading its input (a usage error) closes the pipe:
+            // the write must fail with EPIPE here, not raise SIGPIPE and kill the whole test run.
+            // Blocked on this thread only (children inherit nothing); the pending signal dies with it.
+            var pipeSignal = sigset_t()
+            sigemptyset(&pipeSignal)
+            sigaddset(&pipeSignal, SIGPIPE)
+            pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
             try? input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8))
             try? input.fileHandleForWriting.close()
         }.start()

@@ -36,17 +36,11 @@ final class SignalHandling: @unchecked Sendable {
             made.append(DispatchSource.makeSignalSource(signal: signo, queue: Self.queue))
         }
         sources = made
-        let registered = DispatchGroup()
         for (source, signo) in zip(sources, signals) {
             // `data` counts the signals since the last call: two sent back to back may arrive as one event.
             source.setEventHandler { [weak self, source] in self?.deliver(signo, count: source.data) }
-            registered.enter()
-            source.setRegistrationHandler { registered.leave() }
-            source.resume()
         }
-        // resume() registers with the kernel asynchronously; until then SIG_IGN drops the signal,
-        // so a signal sent right after the flow starts (a fast virtual-clock run) was lost.
-        _ = registered.wait(timeout: .now() + 5)
+        sources.resumeRegistered()
     }
 
     /// Starts handling SIGINT and SIGTERM for this process. Inside the REPL (`hostedByREPL`)
@@ -137,5 +131,21 @@ final class SignalHandling: @unchecked Sendable {
         case SIGPIPE: return .brokenPipe
         default: return .interrupted
         }
+    }
+}
+
+extension [any DispatchSourceSignal] {
+    /// Resumes every source and returns once each is registered with the kernel (at most 5 s).
+    /// resume() registers asynchronously and the signal's disposition is SIG_IGN until then, so a
+    /// signal sent in between was dropped: a fast virtual-clock flow, or `bracelet serve` stopped
+    /// right after it printed where it listens, missed its SIGTERM and ran on.
+    func resumeRegistered() {
+        let registered = DispatchGroup()
+        for source in self {
+            registered.enter()
+            source.setRegistrationHandler { registered.leave() }
+            source.resume()
+        }
+        _ = registered.wait(timeout: .now() + 5)
     }
 }

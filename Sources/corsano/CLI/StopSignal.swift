@@ -15,10 +15,8 @@ final class StopSignal: @unchecked Sendable {
             signal(number, SIG_IGN)
             return DispatchSource.makeSignalSource(signal: number, queue: .global())
         }
-        for source in sources {
-            source.setEventHandler { [weak self] in self?.fire() }
-            source.resume()
-        }
+        for source in sources { source.setEventHandler { [weak self] in self?.fire() } }
+        sources.resumeRegistered()  // before the caller says it is ready: no stop signal is lost
     }
 
     private func fire() {
