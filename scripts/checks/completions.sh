@@ -9,7 +9,7 @@ fish --no-execute completions/corsano.fish
 status=0
 for pair in bash:corsano.bash zsh:_corsano fish:corsano.fish; do
   if ! "$bin" completion "${pair%%:*}" | diff -u "completions/${pair#*:}" - >&2; then
-    echo "completions/${pair#*:} is stale: regenerate with CORSANO_RECORD_SNAPSHOTS=1 swift test --filter CompletionTests" >&2
+    echo "completions/${pair#*:} is stale: regenerate with CORSANO_RECORD_SNAPSHOTS=1 swift test --filter CompletionTests (it writes the file and fails naming it), review the diff, run again without the variable" >&2
     status=1
   fi
 done

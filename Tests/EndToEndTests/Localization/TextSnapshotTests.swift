@@ -5,7 +5,8 @@ import Testing
 
 /// Both flows' text output compared with reviewed snapshot files in `Tests/Snapshots/` (outside
 /// the target folder, so SwiftPM does not take them for resources).
-/// `CORSANO_RECORD_SNAPSHOTS=1 swift test --filter TextSnapshotTests` rewrites them; review the diff.
+/// `CORSANO_RECORD_SNAPSHOTS=1 swift test --filter TextSnapshotTests` rewrites them and fails naming
+/// each file written; review the diff, then run again without the variable.
 @Suite struct TextSnapshotTests {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Snapshots")
@@ -27,11 +28,6 @@ import Testing
         let (flow, locale) = Self.cases[i]
         let text = Self.render(flow == "bp-init" ? FlowEventFixtures.bpInit : FlowEventFixtures.wearingOpt, locale)
         let file = Self.directory.appendingPathComponent("\(flow).\(locale.tag).txt")
-        if ProcessInfo.processInfo.environment["CORSANO_RECORD_SNAPSHOTS"] == "1" {
-            try FileManager.default.createDirectory(at: Self.directory, withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: file)
-        }
-        let expected = try String(contentsOf: file, encoding: .utf8)
-        #expect(text == expected, "\(file.lastPathComponent) differs; rerun with CORSANO_RECORD_SNAPSHOTS=1 and review")
+        try Snapshot.expect(text, equals: file, rerun: "swift test --filter TextSnapshotTests")
     }
 }
