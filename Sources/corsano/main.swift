@@ -9,17 +9,17 @@ func runMain(_ argv: [String]) async -> ExitStatus {
     let ctx = CommandContext.process()
     if argv.isEmpty {
         // Bare `corsano` on a terminal opens the REPL; otherwise help and a usage status.
-        if ctx.stdinIsTerminal, ctx.stdoutIsTerminal, let repl = CommandRegistry.handlers["repl"],
-           let (spec, _) = CommandTable.lookup(["repl"]) {
-            return await dispatch(ParsedCommand(spec: spec), repl, ctx)
+        if ctx.stdinIsTerminal, ctx.stdoutIsTerminal, let parsed = try? ArgumentParser.parse(["repl"], environment: ctx.environment),
+           let repl = parsed.spec.handler {
+            return await dispatch(parsed, repl, ctx)
         }
         ctx.stderr.write(HelpRenderer.overview())
         return .usage
     }
     // Global flags alone, in any mix: --help wins over --version (as with most GNU tools' help).
-    let global: Set<String> = ["--help", "-h", "--version"]
+    let global = Set(CommandTable.global.map { "--" + $0.name }).union(CommandTable.helpSpellings)
     if argv == ["version"] || argv.allSatisfy(global.contains) {
-        if argv.contains("--help") || argv.contains("-h") {
+        if argv.contains(where: CommandTable.helpSpellings.contains) {
             ctx.stdout.write(HelpRenderer.overview())
         } else {
             ctx.stdout.line("corsano \(HelpRenderer.version)")
@@ -28,7 +28,7 @@ func runMain(_ argv: [String]) async -> ExitStatus {
     }
     // A group word (`cuff`, `profile`, `bracelet`) alone lists its subcommands: on stderr with
     // 64 (a command is missing), or on stdout with 0 when --help asked for it.
-    if let group = HelpRenderer.group(argv[0]), argv.count == 1 || (argv.count == 2 && ["--help", "-h"].contains(argv[1])) {
+    if let group = HelpRenderer.group(argv[0]), argv.count == 1 || (argv.count == 2 && CommandTable.helpSpellings.contains(argv[1])) {
         if argv.count == 1 {
             ctx.stderr.write(group)
             return .usage
@@ -38,7 +38,7 @@ func runMain(_ argv: [String]) async -> ExitStatus {
     }
     let parsed: ParsedCommand
     do {
-        parsed = try ArgumentParser.parse(argv)
+        parsed = try ArgumentParser.parse(argv, environment: ctx.environment)
     } catch {
         return report(error, ctx)
     }
@@ -46,7 +46,7 @@ func runMain(_ argv: [String]) async -> ExitStatus {
         ctx.stdout.write(HelpRenderer.help(for: parsed.spec))
         return .success
     }
-    guard let handler = CommandRegistry.handlers[parsed.spec.name] else {
+    guard let handler = parsed.spec.handler else {
         ctx.diagnose("\(parsed.spec.name): not available in this build")
         return .usage
     }

@@ -12,6 +12,9 @@ public enum BraceletAddress: Equatable, Sendable {
     /// A bridge run as a child process speaking on its stdin/stdout (`sh -c COMMAND`).
     case exec(command: String)
 
+    /// The URI a caller uses when it names none: the in-process simulator.
+    public static let defaultURI = "sim"
+
     /// Parses `uri`. - Throws: `BraceletAddressError` saying what is expected.
     public init(_ uri: String) throws {
         if uri == "sim" { self = .simulator(scenario: nil); return }

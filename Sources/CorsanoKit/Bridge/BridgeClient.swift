@@ -12,6 +12,8 @@ public final class BridgeClient: Sendable {
     let connection: LineConnection
     /// Seconds a request may take (DESIGN: `--request-timeout`, default 10).
     public let requestTimeout: Double
+    /// The request timeout a caller uses when it names none, seconds (`--request-timeout`).
+    public static let defaultRequestTimeout: Double = 10
     let clock = Mutex<(any FlowClock)?>(nil)
     let state = Mutex(State())
 

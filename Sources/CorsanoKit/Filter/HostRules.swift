@@ -8,8 +8,13 @@ public struct HostRules: Equatable, Sendable {
     /// When the measurement was requested; nil disables rule 2.
     public var requestedAt: Instant?
 
+    /// The seed's backdating allowance, seconds (rule 2: "allow at least 90 s").
+    public static let defaultBackdate: Double = 90
+    /// The SDK's maxReadingAge, seconds.
+    public static let defaultMaxReadingAge: Double = 900
+
     /// Creates rules; the defaults are the seed's (90 s) and the SDK's maxReadingAge (900 s).
-    public init(backdate: Double = 90, maxReadingAge: Double? = 900, requestedAt: Instant? = nil) {
+    public init(backdate: Double = defaultBackdate, maxReadingAge: Double? = defaultMaxReadingAge, requestedAt: Instant? = nil) {
         self.backdate = backdate
         self.maxReadingAge = maxReadingAge
         self.requestedAt = requestedAt

@@ -14,6 +14,8 @@ public final class StoreSeenSet: SeenSet {
     public let store: StateStore
     /// The scope name; keys in other scopes are not seen.
     public let scope: String
+    /// The scope a caller uses when it names none (`replay-filter --scope`).
+    public static let defaultScope = "default"
     /// Insert and lookup for packed keys, then for wide ones.
     private let insertPacked: StoreStatement, containsPacked: StoreStatement
     private let insertWide: StoreStatement, containsWide: StoreStatement

@@ -1,17 +1,45 @@
 import CorsanoKit
 
-/// The parsed words of one command line: which command, its option values and operands.
+/// The parsed words of one command line: which command, its option values and operands, and
+/// the values of the environment variables its options read (`OptionSpec.environment`).
 struct ParsedCommand {
     let spec: CommandSpec
     /// Option values by long name, in the order given (flags map to `[""]`).
     private(set) var values: [String: [String]] = [:]
     private(set) var operands: [String] = []
+    /// Values of options not given, from their environment variable (non-empty), by option name.
+    fileprivate(set) var fromEnvironment: [String: String] = [:]
+
+    /// Where an option's value came from, for messages that name it.
+    enum Source: Equatable {
+        case commandLine
+        case environment(EnvironmentVariable)
+    }
 
     /// True when the flag `name` was given.
     func flag(_ name: String) -> Bool { values[name] != nil }
 
-    /// The last value of `--name`, if given.
-    func string(_ name: String) -> String? { values[name]?.last }
+    /// The last value of `--name`, else its environment variable's value (the table says which).
+    func string(_ name: String) -> String? { values[name]?.last ?? fromEnvironment[name] }
+
+    /// The last value of `--name` on the command line only.
+    func given(_ name: String) -> String? { values[name]?.last }
+
+    /// Where `string(name)` took its value; nil when it has none.
+    func source(_ name: String) -> Source? {
+        if values[name] != nil { return .commandLine }
+        guard fromEnvironment[name] != nil, let variable = spec.option(name)?.environment else { return nil }
+        return .environment(variable)
+    }
+
+    /// The usage error for a bad `value` of option `name`, naming the flag or the environment
+    /// variable it came from.
+    func badValue(_ name: String, _ value: String, expected: String) -> UsageError {
+        if case .environment(let variable)? = source(name) {
+            return .badEnvironment(variable: variable.rawValue, value: value, expected: expected)
+        }
+        return .badValue(option: name, value: value, expected: expected)
+    }
 
     /// Every value of a repeatable `--name`.
     func strings(_ name: String) -> [String] { values[name] ?? [] }
@@ -21,8 +49,7 @@ struct ParsedCommand {
         guard let raw = string(name) else { return nil }
         guard case .integer(let range)? = spec.option(name)?.value, let v = Int(raw), range.contains(v) else {
             let range = spec.option(name).flatMap { if case .integer(let r)? = $0.value { r } else { nil } }
-            throw UsageError.badValue(option: name, value: raw,
-                                      expected: range.map { "an integer from \($0.lowerBound) to \($0.upperBound)" } ?? "an integer")
+            throw badValue(name, raw, expected: range.map { "an integer from \($0.lowerBound) to \($0.upperBound)" } ?? "an integer")
         }
         return v
     }
@@ -37,8 +64,8 @@ struct ParsedCommand {
         if case .seconds(true)? = spec.option(name)?.value { allowsNone = true } else { allowsNone = false }
         if raw == "none", allowsNone { return .some(nil) }
         guard let v = Int(raw), v >= 0, v <= Self.maxSeconds else {
-            throw UsageError.badValue(option: name, value: raw, expected: "a whole number of seconds from 0 to "
-                                      + "\(Self.maxSeconds) (100 years)" + (allowsNone ? ", or none" : ""))
+            throw badValue(name, raw, expected: "a whole number of seconds from 0 to "
+                           + "\(Self.maxSeconds) (100 years)" + (allowsNone ? ", or none" : ""))
         }
         return .some(v)
     }
@@ -47,7 +74,7 @@ struct ParsedCommand {
     func instant(_ name: String) throws -> Instant? {
         guard let raw = string(name) else { return nil }
         guard let t = RFC3339.parseInstant(raw) else {
-            throw UsageError.badValue(option: name, value: raw, expected: "an RFC 3339 time like 2026-11-29T10:00:00Z")
+            throw badValue(name, raw, expected: "an RFC 3339 time like 2026-11-29T10:00:00Z")
         }
         return t
     }
@@ -56,7 +83,7 @@ struct ParsedCommand {
     func naive(_ name: String) throws -> NaiveDateTime? {
         guard let raw = string(name) else { return nil }
         guard let t = RFC3339.parseNaive(raw) else {
-            throw UsageError.badValue(option: name, value: raw, expected: "a cuff time like 2025-01-01T00:03:10")
+            throw badValue(name, raw, expected: "a cuff time like 2025-01-01T00:03:10")
         }
         return t
     }
@@ -67,8 +94,9 @@ struct ParsedCommand {
 /// and an option that is not repeatable may be given again only with the same value (scripts that
 /// append a default must not silently override, or be overridden by, what the user gave).
 enum ArgumentParser {
-    /// Parses `argv` (without the program name). - Throws: `UsageError`.
-    static func parse(_ argv: [String]) throws -> ParsedCommand {
+    /// Parses `argv` (without the program name); options the line does not give take their
+    /// environment variable's value from `environment`. - Throws: `UsageError`.
+    static func parse(_ argv: [String], environment: [String: String]) throws -> ParsedCommand {
         guard let first = argv.first else { throw UsageError.missingCommand }
         guard let (spec, used) = CommandTable.lookup(argv) else {
             if CommandTable.commands.contains(where: { $0.words.first == first }) {
@@ -76,11 +104,11 @@ enum ArgumentParser {
             }
             throw UsageError.unknownCommand(first)
         }
-        return try parse(Array(argv.dropFirst(used)), as: spec)
+        return try parse(Array(argv.dropFirst(used)), as: spec, environment: environment)
     }
 
     /// Parses the words after the command name against `spec`. - Throws: `UsageError`.
-    static func parse(_ words: [String], as spec: CommandSpec) throws -> ParsedCommand {
+    static func parse(_ words: [String], as spec: CommandSpec, environment: [String: String]) throws -> ParsedCommand {
         var parsed = ParsedCommand(spec: spec)
         var i = 0
         var optionsEnded = false
@@ -120,6 +148,17 @@ enum ArgumentParser {
                 continue
             }
             parsed.set(name, value)
+        }
+        for option in spec.options where parsed.values[option.name] == nil {
+            if let variable = option.environment, let value = environment[variable.rawValue], !value.isEmpty {
+                if case .choice(let allowed)? = option.value, !allowed.contains(value) {
+                    throw UsageError.badEnvironment(variable: variable.rawValue, value: value,
+                                                    expected: "one of " + allowed.joined(separator: ", "))
+                }
+                parsed.fromEnvironment[option.name] = value
+            } else if option.required, !parsed.flag("help") {
+                throw UsageError.missing("\(spec.name): \(option.usage) is required")
+            }
         }
         if spec.operandKind == nil, let extra = parsed.operands.first, spec.words != ["help"] {
             throw UsageError.unexpectedOperand(extra, command: spec.name)

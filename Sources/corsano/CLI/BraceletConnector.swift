@@ -9,12 +9,9 @@ struct BraceletSession: Sendable {
     let address: BraceletAddress
 }
 
-/// Turns the common bracelet options (`--bracelet`/CORSANO_BRACELET, `--seed`, `--clock`,
+/// Turns the common bracelet options (`--bracelet` or its variable, `--seed`, `--clock`,
 /// `--now`, `--request-timeout`; CommandTable.bracelet) into a connected, gated `Bracelet`.
 enum BraceletConnector {
-    /// Default `--request-timeout`, seconds.
-    static let defaultRequestTimeout = 10.0
-
     /// Connects, identifies, and checks the bracelet can run `flow` (nil: no gate).
     /// - Throws: `UsageError` (bad URI, `--now` with the real clock), `ScenarioError`,
     ///   `BraceletError.unavailable`, `BraceletGateError` (exit 69).
@@ -36,7 +33,8 @@ enum BraceletConnector {
             throw UsageError.conflict("--now sets the virtual clock's start; it cannot be used with --clock real")
         }
         return BraceletConnectOptions(address: address, clockChoice: choice, start: start,
-                            seed: UInt64(try args.integer("seed") ?? 1), requestTimeout: try requestTimeout(args))
+                            seed: try args.integer("seed").map(UInt64.init) ?? SimulatedBracelet.defaultSeed,
+                            requestTimeout: try requestTimeout(args))
     }
 
     /// Connects as `options` say, identifies, and checks the bracelet can run `flow` (nil: no gate).
@@ -75,23 +73,20 @@ enum BraceletConnector {
         }
     }
 
-    /// The `--bracelet` URI, else CORSANO_BRACELET, else `sim`. - Throws: `UsageError` naming the source.
+    /// The `--bracelet` URI, else its environment variable (CORSANO_BRACELET), else `sim`.
+    /// - Throws: `UsageError` naming the source.
     static func address(_ args: ParsedCommand, _ ctx: CommandContext) throws -> BraceletAddress {
-        let given = args.string("bracelet")
-        let uri = given ?? ctx.environment["CORSANO_BRACELET"].flatMap { $0.isEmpty ? nil : $0 } ?? "sim"
+        let uri = args.string("bracelet") ?? BraceletAddress.defaultURI
         do {
             return try BraceletAddress(uri)
         } catch let error as BraceletAddressError {
-            if given == nil {
-                throw UsageError.conflict("CORSANO_BRACELET: bad value '\(uri)': expected \(error.expected)")
-            }
-            throw UsageError.badValue(option: "bracelet", value: uri, expected: error.expected)
+            throw args.badValue("bracelet", uri, expected: error.expected)
         }
     }
 
     /// `--request-timeout` in seconds (default 10). - Throws: `UsageError` when 0.
     static func requestTimeout(_ args: ParsedCommand) throws -> Double {
-        guard case .some(.some(let seconds)) = try args.seconds("request-timeout") else { return defaultRequestTimeout }
+        guard case .some(.some(let seconds)) = try args.seconds("request-timeout") else { return BridgeClient.defaultRequestTimeout }
         guard seconds > 0 else {
             throw UsageError.badValue(option: "request-timeout", value: "0", expected: "a whole number of seconds above 0")
         }

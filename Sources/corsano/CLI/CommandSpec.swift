@@ -1,3 +1,5 @@
+import CorsanoKit
+
 /// What kind of value an option or operand takes; drives parsing, `--help`, and completion.
 enum ValueKind: Equatable, Sendable {
     /// An RFC 3339 time (or a naive `YYYY-MM-DDTHH:MM:SS` where the option says so).
@@ -17,6 +19,19 @@ enum ValueKind: Equatable, Sendable {
     /// Free text (a name, a zone).
     case text
 
+    /// True when `text` is a value of this kind as parsing takes it (the table's validator
+    /// checks each default with it).
+    func accepts(_ text: String) -> Bool {
+        switch self {
+        case .time: return RFC3339.parseInstant(text) != nil || RFC3339.parseNaive(text) != nil
+        case .seconds(let none): return (none && text == "none") || Int(text).map { $0 >= 0 && $0 <= ParsedCommand.maxSeconds } ?? false
+        case .integer(let range): return Int(text).map(range.contains) ?? false
+        case .choice(let words): return words.contains(text)
+        case .uri: return (try? BraceletAddress(text)) != nil
+        case .path, .command, .text: return !text.isEmpty
+        }
+    }
+
     /// The placeholder shown in help (`TIME`, `SECONDS`, ...).
     var placeholder: String {
         switch self {
@@ -32,7 +47,60 @@ enum ValueKind: Equatable, Sendable {
     }
 }
 
-/// One option of a command: `--name [VALUE]`.
+/// An option's default as help, completions and man pages state it.
+enum OptionDefault: Equatable, Sendable {
+    /// One value, written as it would be given on the command line. Built from the core's
+    /// config types (`BPInitializationConfig.default`, `HostRules()`), never typed in the table;
+    /// the man page must state the same value.
+    case value(String)
+    /// A rule rather than one value (`wall time`, `from LC_ALL, LC_MESSAGES, LANG`).
+    case rule(String)
+
+    /// An integer default.
+    static func integer(_ value: Int) -> OptionDefault { .value(String(value)) }
+    /// A whole-seconds default (`nil` is `none`).
+    static func seconds(_ value: Double?) -> OptionDefault { .value(value.map { String(Int($0)) } ?? "none") }
+
+    /// The words after `default ` in help.
+    var text: String {
+        switch self {
+        case .value(let v), .rule(let v): return v
+        }
+    }
+}
+
+/// An environment variable the executable reads (only the executable reads the environment).
+/// The ones that back an option are read through that option (`ParsedCommand.string`).
+enum EnvironmentVariable: String, CaseIterable, Sendable {
+    case state = "CORSANO_STATE"
+    case bracelet = "CORSANO_BRACELET"
+    case xdgStateHome = "XDG_STATE_HOME"
+    case home = "HOME"
+    case lcAll = "LC_ALL"
+    case lcMessages = "LC_MESSAGES"
+    case lang = "LANG"
+    case noColor = "NO_COLOR"
+    case term = "TERM"
+    case tz = "TZ"
+
+    /// The man page whose ENVIRONMENT section describes it; nil for variables of the platform
+    /// that every program reads alike (`HOME`, `TERM`) or that a page describes at its option (`TZ`).
+    var manPage: String? {
+        switch self {
+        case .state, .bracelet, .xdgStateHome, .lcAll, .lcMessages, .lang, .noColor: return "corsano.1"
+        case .home, .term, .tz: return nil
+        }
+    }
+}
+
+extension CommandContext {
+    /// The value of `variable` in this process's environment (empty counts as set).
+    subscript(_ variable: EnvironmentVariable) -> String? { environment[variable.rawValue] }
+}
+
+/// One option of a command: `--name [VALUE]`, with everything known about it: value kind and
+/// range, default, environment variable, whether it is required. Help, completions, the REPL,
+/// the man-page check and parsing all read this one entry.
 struct OptionSpec: Sendable {
     /// Long name without dashes, e.g. `max-attempts`.
     var name: String
@@ -40,26 +108,42 @@ struct OptionSpec: Sendable {
     var value: ValueKind?
     /// Placeholder override for help (e.g. `MMHG`); defaults to the kind's.
     var placeholder: String?
-    /// One line of help.
-    var help: String
-    /// Environment variable that supplies a default, if any.
-    var environment: String?
+    /// One sentence of help, without its final period and without the default (see `helpText`).
+    var summary: String
+    /// The default when the option is not given, if one is worth stating.
+    var defaultValue: OptionDefault?
+    /// Said after the default inside its parentheses: `(default 3; 1 disables retry)`.
+    var defaultNote: String?
+    /// Environment variable read when the option is not given (an empty value counts as unset).
+    var environment: EnvironmentVariable?
+    /// True when the command cannot run without it (the parser refuses the line: exit 64).
+    var required: Bool = false
     /// True when the option may be given more than once.
     var repeatable: Bool = false
 
-    init(_ name: String, _ value: ValueKind? = nil, placeholder: String? = nil, environment: String? = nil,
-         repeatable: Bool = false, _ help: String) {
+    init(_ name: String, _ value: ValueKind? = nil, placeholder: String? = nil, default defaultValue: OptionDefault? = nil,
+         note defaultNote: String? = nil, environment: EnvironmentVariable? = nil, required: Bool = false,
+         repeatable: Bool = false, _ summary: String) {
         self.name = name
         self.value = value
         self.placeholder = placeholder
-        self.help = help
+        self.summary = summary
+        self.defaultValue = defaultValue
+        self.defaultNote = defaultNote
         self.environment = environment
+        self.required = required
         self.repeatable = repeatable
     }
 
     /// A flag that takes no value.
-    init(_ name: String, _ help: String) {
-        self.init(name, nil, placeholder: nil, environment: nil, repeatable: false, help)
+    init(_ name: String, _ summary: String) {
+        self.init(name, nil, placeholder: nil, summary)
+    }
+
+    /// The help line: `Calibration attempts (default 3; 1 disables retry).`
+    var help: String {
+        guard let defaultValue else { return summary + "." }
+        return summary + " (default " + defaultValue.text + (defaultNote.map { "; " + $0 } ?? "") + ")."
     }
 
     /// `--name VALUE` as shown in help and man pages.
@@ -69,7 +153,21 @@ struct OptionSpec: Sendable {
     }
 }
 
-/// One (sub)command: its words, synopsis, options and operands.
+/// Runs one parsed command and returns its exit status; errors go to `ErrorTranslator`.
+typealias CommandHandler = @Sendable (ParsedCommand, CommandContext) async throws -> ExitStatus
+
+/// Runs one REPL session command (`connect`, `cuff add`, ...) on the words after its name.
+typealias SessionHandler = @Sendable (REPLSession, [String], CommandContext) async throws -> ExitStatus
+
+/// Who runs a command: every spec names its handler, so no command can exist without one.
+enum CommandAction: Sendable {
+    /// A command of the table, the same on the command line and in the REPL.
+    case command(CommandHandler)
+    /// A command of the REPL session only; it gets the session.
+    case session(SessionHandler)
+}
+
+/// One (sub)command: its words, synopsis, options, operands and handler.
 struct CommandSpec: Sendable {
     /// The command words, e.g. `["cuff", "ingest"]`.
     var words: [String]
@@ -82,6 +180,8 @@ struct CommandSpec: Sendable {
     /// Longer description for help and the man page.
     var details: String
     var options: [OptionSpec]
+    /// What runs it.
+    var action: CommandAction
 
     /// `bp-init`, `cuff ingest`.
     var name: String { words.joined(separator: " ") }
@@ -90,4 +190,10 @@ struct CommandSpec: Sendable {
 
     /// The option called `name`, if this command has it.
     func option(_ name: String) -> OptionSpec? { options.first { $0.name == name } }
+
+    /// The handler of a table command; nil for a REPL session command.
+    var handler: CommandHandler? {
+        if case .command(let run) = action { return run }
+        return nil
+    }
 }

@@ -3,33 +3,47 @@ import CorsanoKit
 /// The one command table: drives parsing, `--help`, REPL completion, shell completions and the
 /// drift test against man pages. Add a command or option here and everything else follows.
 enum CommandTable {
-    static let help = OptionSpec("help", "Show help for this command and exit.")
+    /// The flags `corsano` takes with no command (`corsano --version`), listed once: main,
+    /// the overview help and the three completions read them here. `-h` is `--help`'s short spelling.
+    static let global: [OptionSpec] = [OptionSpec("help", "Show help"), OptionSpec("version", "Print the version")]
+    /// Every spelling of the global `--help`.
+    static let helpSpellings: Set<String> = ["--help", "-h"]
+
+    static let help = OptionSpec("help", "Show help for this command and exit")
 
     static let state: [OptionSpec] = [
-        OptionSpec("state", .path, environment: "CORSANO_STATE",
-                   "State store file (default $XDG_STATE_HOME/corsano/state.sqlite3)."),
-        OptionSpec("no-state", "Keep state in memory for this run only."),
+        OptionSpec("state", .path, default: .rule("$XDG_STATE_HOME/corsano/state.sqlite3"), environment: .state,
+                   "State store file"),
+        OptionSpec("no-state", "Keep state in memory for this run only"),
     ]
     static let output: [OptionSpec] = [
-        OptionSpec("json", "Write JSON lines even on a terminal."),
-        OptionSpec("text", "Write human text even when stdout is not a terminal."),
-        OptionSpec("lang", .choice(Locales.all), placeholder: "LOCALE",
-                   "Language of human text (default from LC_ALL, LC_MESSAGES, LANG)."),
+        OptionSpec("json", "Write JSON lines even on a terminal"),
+        OptionSpec("text", "Write human text even when stdout is not a terminal"),
+        OptionSpec("lang", .choice(Locales.all), placeholder: "LOCALE", default: .rule("from LC_ALL, LC_MESSAGES, LANG"),
+                   "Language of human text"),
     ]
     static let bracelet: [OptionSpec] = [
-        OptionSpec("bracelet", .uri, environment: "CORSANO_BRACELET",
-                   "sim, sim:SCENARIO.json, unix:PATH, tcp:HOST:PORT or exec:CMD (default sim)."),
-        OptionSpec("seed", .integer(0...Int(Int32.max)), "Seed of the simulated bracelet (default 1)."),
-        OptionSpec("clock", .choice(["real", "virtual"]), "Time source (default virtual with the simulator, else real)."),
-        OptionSpec("now", .time, "Start of the virtual clock (default wall time)."),
-        OptionSpec("request-timeout", .seconds(allowsNone: false), "Timeout of one bracelet request (default 10)."),
+        OptionSpec("bracelet", .uri, default: .value(BraceletAddress.defaultURI), environment: .bracelet,
+                   "sim, sim:SCENARIO.json, unix:PATH, tcp:HOST:PORT or exec:CMD"),
+        seed("Seed of the simulated bracelet"),
+        OptionSpec("clock", .choice(["real", "virtual"]), default: .rule("virtual with the simulator, else real"), "Time source"),
+        OptionSpec("now", .time, default: .rule("wall time"), "Start of the virtual clock"),
+        OptionSpec("request-timeout", .seconds(allowsNone: false), default: .seconds(BridgeClient.defaultRequestTimeout),
+                   "Timeout of one bracelet request"),
     ]
-    static let maxReadingAge = OptionSpec("max-reading-age", .seconds(allowsNone: true),
-        "Reject readings further than this from now, either direction (default 900).")
-    static let backdate = OptionSpec("backdate", .seconds(allowsNone: false),
-        "Backdating allowance before the request time (default 90).")
-    static let rejects = OptionSpec("rejects", .path, "Also write rejected records to FILE as JSON lines.")
-    static let strict = OptionSpec("strict", "Stop at the first bad record (exit 65).")
+    static func seed(_ summary: String) -> OptionSpec {
+        OptionSpec("seed", .integer(0...Int(Int32.max)), default: .integer(Int(SimulatedBracelet.defaultSeed)), summary)
+    }
+    static let maxReadingAge = OptionSpec("max-reading-age", .seconds(allowsNone: true), default: .seconds(HostRules.defaultMaxReadingAge),
+        "Reject readings further than this from now, either direction")
+    static let backdate = OptionSpec("backdate", .seconds(allowsNone: false), default: .seconds(HostRules.defaultBackdate),
+        "Backdating allowance before the request time")
+    static let rejects = OptionSpec("rejects", .path, "Also write rejected records to FILE as JSON lines")
+    static let strict = OptionSpec("strict", "Stop at the first bad record (exit 65)")
+    static let skinTone = OptionSpec("skin-tone", .integer(ProfileRules.skinTone),
+        "Fitzpatrick skin type \(ProfileRules.skinTone.lowerBound)-\(ProfileRules.skinTone.upperBound)")
+    static let hairDensity = OptionSpec("hair-density", .choice(UserProfileChoices.hairDensity), "Hair density at the wrist")
+    static let wrist = OptionSpec("wrist", .choice(UserProfileChoices.wrist), "Wrist the bracelet is on")
 
     static let commands: [CommandSpec] = [
         CommandSpec(
@@ -37,107 +51,151 @@ enum CommandTable {
             operands: "", operandKind: nil,
             details: "Switches the bracelet to the NIBP-calibration plan, feeds 2 (or 3) cuff readings per attempt, retries up to --max-attempts, and restores the previous plan on every way out. Cuff readings: JSON lines from --cuff FILE or stdin (-), one per --cuff-cmd run, or typed at the terminal (SYS/DIA PULSE). SIGINT (130) and SIGTERM (143) cancel the run and restore the plan. Exit: 0 success, 1 failedAfterRetries, 3 cuffError, 4 braceletDisconnected, 64 usage, 66 cuff or scenario file unreadable, 69 bracelet unavailable, 74 state store or output, 141 stdout closed.",
             options: [
-                OptionSpec("cuff", .path, "Cuff readings as JSON lines (default - when stdin is not a terminal)."),
-                OptionSpec("cuff-cmd", .command, "Run CMD once per measurement; first valid line of its stdout is the reading."),
-                OptionSpec("cuff-timeout", .seconds(allowsNone: false), "Real-time wait for one reading (default 300)."),
-                OptionSpec("cuff-paired-cmd", .command, "CMD exits 0 when a cuff is paired."),
-                OptionSpec("pair-cmd", .command, "The \"Pair a cuff\" hook, run when no cuff is paired."),
-                OptionSpec("threshold", .integer(0...300), placeholder: "MMHG", "Deviation that calls a 3rd measurement (default 10)."),
-                OptionSpec("max-attempts", .integer(1...20), "Calibration attempts (default 3; 1 disables retry)."),
-                OptionSpec("no-preparation", "Skip the preparation checklist."),
+                OptionSpec("cuff", .path, default: .rule("- when stdin is not a terminal"), "Cuff readings as JSON lines"),
+                OptionSpec("cuff-cmd", .command, "Run CMD once per measurement; first valid line of its stdout is the reading"),
+                OptionSpec("cuff-timeout", .seconds(allowsNone: false), default: .integer(BPInitializationConfig.defaultCuffTimeoutSeconds),
+                           "Real-time wait for one reading"),
+                OptionSpec("cuff-paired-cmd", .command, "CMD exits 0 when a cuff is paired"),
+                OptionSpec("pair-cmd", .command, "The \"Pair a cuff\" hook, run when no cuff is paired"),
+                OptionSpec("threshold", .integer(0...300), placeholder: "MMHG",
+                           default: .integer(BPInitializationConfig.default.deviationThresholdMmHg), "Deviation that calls a 3rd measurement"),
+                OptionSpec("max-attempts", .integer(1...20), default: .integer(BPInitializationConfig.default.maxAttempts),
+                           note: "1 disables retry", "Calibration attempts"),
+                OptionSpec("no-preparation", "Skip the preparation checklist"),
                 maxReadingAge, backdate,
-                OptionSpec("no-replay-filter", "Do not drop replayed or duplicate readings."),
-            ] + bracelet + output + state + [help]),
+                OptionSpec("no-replay-filter", "Do not drop replayed or duplicate readings"),
+            ] + bracelet + output + state + [help],
+            action: .command(BPInitCommand.run)),
         CommandSpec(
             words: ["wearing-opt"], summary: "Run PPG wearing optimization.",
             operands: "", operandKind: nil,
             details: "Runs special mode 4 on the bracelet, polling its status every 5 s until success (isSuccess and quality >= 50) or failure, with retries.",
             options: [
-                OptionSpec("max-attempts", .integer(1...20), "Optimization attempts (default 3; 1 disables retry)."),
-                OptionSpec("no-preparation", "Skip preparation; push the stored profile instead."),
-                OptionSpec("position", .choice(["seated", "supine"]), "Position for the attempts (default seated)."),
-                OptionSpec("skin-tone", .integer(1...6), "Fitzpatrick skin type 1-6."),
-                OptionSpec("hair-density", .choice(UserProfileChoices.hairDensity), "Hair density at the wrist."),
-                OptionSpec("wrist", .choice(UserProfileChoices.wrist), "Wrist the bracelet is on."),
-            ] + bracelet + output + state + [help]),
+                OptionSpec("max-attempts", .integer(1...20), default: .integer(WearingOptimizationConfig.default.maxAttempts),
+                           note: "1 disables retry", "Optimization attempts"),
+                OptionSpec("no-preparation", "Skip preparation; push the stored profile instead"),
+                OptionSpec("position", .choice(BraceletPosition.allCases.map(\.rawValue)),
+                           default: .value(WearingOptimizationConfig.default.position.rawValue), "Position for the attempts"),
+                skinTone, hairDensity, wrist,
+            ] + bracelet + output + state + [help],
+            action: .command(WearingOptCommand.run)),
         CommandSpec(
             words: ["cuff", "ingest"], summary: "Parse cuff dumps (jsonl, ble, csv) into reading lines.",
             operands: "[FILE...]", operandKind: .path,
             details: "Reads each FILE (or stdin, or -) and writes one normalized reading per line. Naive cuff stamps are mapped to real time with the clock anchor (phone + (record - device), elapsed seconds, no zone or DST), else read in --tz. Plausible ranges: \(IngestHelp.ranges), systolic above diastolic; a reported MAP outside diastolic-systolic is dropped with a note. Every bad record is reported as FILE:LINE: reason; exit 65 when any was rejected, 66 when a FILE cannot be read.",
             options: [
-                OptionSpec("from", .choice(["auto", "jsonl", "ble", "csv"]), "Input format (default auto)."),
-                OptionSpec("anchor-device", .time, "Cuff clock at connect (naive YYYY-MM-DDTHH:MM:SS)."),
-                OptionSpec("anchor-phone", .time, "Real time at that moment (RFC 3339)."),
-                OptionSpec("tz", .text, placeholder: "ZONE", "Zone of naive stamps without an anchor (default TZ)."),
-                OptionSpec("derive-map", "Fill in the derived MAP when the cuff reported none."),
+                OptionSpec("from", .choice([CuffIngestCommand.autoDetect] + IngestFormat.allCases.map(\.rawValue)),
+                           default: .value(CuffIngestCommand.autoDetect), "Input format"),
+                OptionSpec("anchor-device", .time, "Cuff clock at connect (naive YYYY-MM-DDTHH:MM:SS)"),
+                OptionSpec("anchor-phone", .time, "Real time at that moment (RFC 3339)"),
+                OptionSpec("tz", .text, placeholder: "ZONE", default: .rule("TZ"), "Zone of naive stamps without an anchor"),
+                OptionSpec("derive-map", "Fill in the derived MAP when the cuff reported none"),
                 strict, rejects, help,
-            ]),
+            ],
+            action: .command(CuffIngestCommand.run)),
         CommandSpec(
             words: ["replay-filter"], summary: "Drop replayed, duplicate and stale readings.",
             operands: "[FILE...]", operandKind: .path,
             details: "Applies the host rules: unanchored, replayed (before --requested-at minus --backdate), duplicate (seen-set), stale (--max-reading-age). Kept lines are written byte for byte.",
             options: [
-                OptionSpec("requested-at", .time, "When the measurement was requested."),
+                OptionSpec("requested-at", .time, "When the measurement was requested"),
                 backdate, maxReadingAge,
-                OptionSpec("now", .time, "Judge ages at this fixed instant (default wall time per reading)."),
-                OptionSpec("first", "Stop after the first kept reading; exit 3 when none."),
-                OptionSpec("scope", .text, placeholder: "NAME", "Seen-set scope in the state store (default default)."),
+                OptionSpec("now", .time, default: .rule("wall time per reading"), "Judge ages at this fixed instant"),
+                OptionSpec("first", "Stop after the first kept reading; exit 3 when none"),
+                OptionSpec("scope", .text, placeholder: "NAME", default: .value(StoreSeenSet.defaultScope), "Seen-set scope in the state store"),
                 strict, rejects,
-            ] + state + [help]),
+            ] + state + [help],
+            action: .command(ReplayFilterCommand.run)),
         CommandSpec(
             words: ["profile", "push"], summary: "Validate a user profile and push it to the bracelet.",
             operands: "", operandKind: nil,
             details: "Skips the push when the bracelet already holds the same profile, unless --force.",
             options: [
-                OptionSpec("from", .path, "Profile as a JSON file (same field names)."),
-                OptionSpec("height", .integer(ProfileRules.heightCm), placeholder: "CM", "Height in cm."),
-                OptionSpec("weight", .integer(ProfileRules.weightKg), placeholder: "KG", "Weight in kg."),
-                OptionSpec("wrist", .choice(UserProfileChoices.wrist), "Wrist the bracelet is on."),
-                OptionSpec("gender", .choice(UserProfileChoices.gender), "Gender."),
-                OptionSpec("unit", .choice(UserProfileChoices.unit), "Unit preference."),
-                OptionSpec("birthdate", .text, placeholder: "YYYY-MM-DD", "Date of birth."),
-                OptionSpec("skin-tone", .integer(1...6), "Fitzpatrick skin type 1-6."),
-                OptionSpec("hair-density", .choice(UserProfileChoices.hairDensity), "Hair density at the wrist."),
-                OptionSpec("force", "Push even when the bracelet holds the same profile."),
-            ] + bracelet + output + state + [help]),
+                OptionSpec("from", .path, "Profile as a JSON file (same field names)"),
+                OptionSpec("height", .integer(ProfileRules.heightCm), placeholder: "CM", "Height in cm"),
+                OptionSpec("weight", .integer(ProfileRules.weightKg), placeholder: "KG", "Weight in kg"),
+                wrist,
+                OptionSpec("gender", .choice(UserProfileChoices.gender), "Gender"),
+                OptionSpec("unit", .choice(UserProfileChoices.unit), "Unit preference"),
+                OptionSpec("birthdate", .text, placeholder: "YYYY-MM-DD", "Date of birth"),
+                skinTone, hairDensity,
+                OptionSpec("force", "Push even when the bracelet holds the same profile"),
+            ] + bracelet + output + state + [help],
+            action: .command(ProfilePushCommand.run)),
         CommandSpec(
             words: ["bracelet", "serve"], summary: "Serve the bracelet simulator over the bridge protocol.",
             operands: "", operandKind: nil,
             details: "Speaks JSON-RPC 2.0 lines on a socket (or stdin/stdout with --stdio); each simulated bracelet keeps its state across connections.",
             options: [
-                OptionSpec("listen", .uri, "unix:PATH or tcp:HOST:PORT."),
-                OptionSpec("stdio", "Serve one connection on stdin/stdout."),
-                OptionSpec("scenario", .path, "Simulator scenario JSON."),
-                OptionSpec("seed", .integer(0...Int(Int32.max)), "Simulator seed (default 1)."),
+                OptionSpec("listen", .uri, "unix:PATH or tcp:HOST:PORT"),
+                OptionSpec("stdio", "Serve one connection on stdin/stdout"),
+                OptionSpec("scenario", .path, "Simulator scenario JSON"),
+                seed("Simulator seed"),
                 help,
-            ]),
+            ],
+            action: .command(BraceletServeCommand.run)),
         CommandSpec(
             words: ["history"], summary: "Print the audit log of calibration runs.",
             operands: "", operandKind: nil,
             details: "Each run: bracelet, time, config, every reading fed with its verdict, and the result.",
             options: [
-                OptionSpec("json", "Write JSON lines."),
-                OptionSpec("since", .time, "Only runs that started at or after TIME."),
-                OptionSpec("bracelet", .text, placeholder: "SERIAL", "Only runs on this bracelet."),
-            ] + state + [help]),
+                OptionSpec("json", "Write JSON lines"),
+                OptionSpec("since", .time, "Only runs that started at or after TIME"),
+                OptionSpec("bracelet", .text, placeholder: "SERIAL", "Only runs on this bracelet"),
+            ] + state + [help],
+            action: .command(HistoryCommand.run)),
         CommandSpec(
             words: ["repl"], summary: "Interactive shell over the same commands.",
             operands: "", operandKind: nil,
             details: "GNU readline line editing, history and completion; reads commands line by line when stdin is not a terminal.",
             options: [
-                OptionSpec("bail", "Stop at the first failing command with its exit status."),
-                OptionSpec("bracelet", .uri, environment: "CORSANO_BRACELET", "Bracelet to connect to (default sim)."),
-            ] + state + [help]),
+                OptionSpec("bail", "Stop at the first failing command with its exit status"),
+                OptionSpec("bracelet", .uri, default: .value(BraceletAddress.defaultURI), environment: .bracelet,
+                           "Bracelet to connect to"),
+            ] + state + [help],
+            action: .command(REPLCommand.run)),
         CommandSpec(
             words: ["completion"], summary: "Print a shell completion script.",
             operands: "bash|zsh|fish", operandKind: .choice(["bash", "zsh", "fish"]),
-            details: "Generated from the command table.", options: [help]),
+            details: "Generated from the command table.", options: [help],
+            action: .command(CompletionCommand.run)),
         CommandSpec(
             words: ["help"], summary: "Show help for a command.",
             operands: "[COMMAND]", operandKind: nil,
             details: "Without COMMAND, lists every command; with a group word (cuff, profile, bracelet), lists its subcommands. Same text as 'corsano COMMAND --help'.",
-            options: [help]),
+            options: [help],
+            action: .command(HelpCommand.run)),
     ]
+
+    /// What is wrong with `commands` as a table (empty when nothing): the checks
+    /// swift-argument-parser runs on a command tree. Two commands with the same words, two
+    /// options of a command with the same name, a default that the option's own value kind
+    /// refuses, a choice default outside its choices, a required flag or one with a default that
+    /// takes no value, and — where `session` says which kind of handler the table's commands must
+    /// have — a command run by the wrong kind.
+    static func problems(in commands: [CommandSpec], sessionCommands: Bool = false) -> [String] {
+        var problems: [String] = []
+        var names = Set<String>()
+        for spec in commands {
+            if !names.insert(spec.name).inserted { problems.append("command '\(spec.name)' is listed twice") }
+            switch (spec.action, sessionCommands) {
+            case (.command, false), (.session, true): break
+            case (.command, true): problems.append("\(spec.name): a REPL session command runs with a command handler")
+            case (.session, false): problems.append("\(spec.name): a table command runs with a session handler")
+            }
+            var options = Set<String>()
+            for option in spec.options {
+                if !options.insert(option.name).inserted { problems.append("\(spec.name): --\(option.name) is listed twice") }
+                if option.value == nil, option.defaultValue != nil || option.required || option.environment != nil {
+                    problems.append("\(spec.name): --\(option.name) takes no value but has a default, an environment variable or is required")
+                }
+                if case .value(let text)? = option.defaultValue, let kind = option.value, !kind.accepts(text) {
+                    problems.append("\(spec.name): --\(option.name)'s default '\(text)' is not a \(kind.placeholder)")
+                }
+            }
+        }
+        return problems
+    }
 
     /// The command whose words start `argv` (longest match), and how many words it used.
     static func lookup(_ argv: [String], in commands: [CommandSpec] = commands) -> (CommandSpec, Int)? {

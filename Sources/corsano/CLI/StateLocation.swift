@@ -9,20 +9,19 @@ enum StateLocation {
     /// both `--state` and `--no-state` are given.
     static func path(_ args: ParsedCommand, environment: [String: String]) throws -> String? {
         if args.flag("no-state") {
-            if args.string("state") != nil { throw UsageError.conflict("--state and --no-state exclude each other") }
+            if args.given("state") != nil { throw UsageError.conflict("--state and --no-state exclude each other") }
             return nil
         }
-        if let path = args.string("state") { return path }
-        if let path = environment["CORSANO_STATE"], !path.isEmpty { return path }
+        if let path = args.string("state") { return path }  // the flag, else its variable (CORSANO_STATE)
         return stateDirectory(environment: environment) + "/state.sqlite3"
     }
 
     /// `$XDG_STATE_HOME/corsano`, else `~/.local/state/corsano` (also home of the REPL history).
     static func stateDirectory(environment: [String: String]) -> String {
-        if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
+        if let xdg = environment[EnvironmentVariable.xdgStateHome.rawValue], xdg.hasPrefix("/") {
             return xdg + "/corsano"  // the spec ignores relative values
         }
-        return (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state/corsano"
+        return (environment[EnvironmentVariable.home.rawValue] ?? NSHomeDirectory()) + "/.local/state/corsano"
     }
 
     /// Opens the store for this run, creating its directory.

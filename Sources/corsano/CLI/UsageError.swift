@@ -8,6 +8,8 @@ enum UsageError: Error, Equatable {
     /// A value option that is not repeatable, given twice with different values.
     case repeatedOption(option: String, first: String, second: String)
     case badValue(option: String, value: String, expected: String)
+    /// An environment variable that stands for an option (`OptionSpec.environment`) holds a bad value.
+    case badEnvironment(variable: String, value: String, expected: String)
     case unexpectedOperand(String, command: String)
     case badOperand(String, command: String, expected: String)
     case conflict(String)
@@ -26,6 +28,7 @@ enum UsageError: Error, Equatable {
         case .unexpectedValue(let o): return "--\(o) takes no value"
         case .repeatedOption(let o, let a, let b): return "--\(o) given twice with different values ('\(a)' and '\(b)')"
         case .badValue(let o, let v, let e): return "--\(o): bad value '\(v)': expected \(e)"
+        case .badEnvironment(let name, let v, let e): return "\(name): bad value '\(v)': expected \(e)"
         case .unexpectedOperand(let w, let c): return "\(c): unexpected argument '\(w)'"
         case .badOperand(let w, let c, let e): return "\(c): bad argument '\(w)': expected \(e)"
         case .conflict(let text), .missing(let text): return text

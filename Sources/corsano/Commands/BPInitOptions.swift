@@ -2,10 +2,6 @@ import CorsanoKit
 
 /// The `bp-init` flags as the core's config and the choice of cuff source (CommandTable "bp-init").
 enum BPInitOptions {
-    /// Default `--cuff-timeout`, seconds: the whole human sequence (seed: "Size your provider's
-    /// timeout for the whole human sequence").
-    static let defaultCuffTimeout = 300
-
     /// Where the readings come from.
     enum CuffChoice {
         /// `--cuff FILE|-` (default `-` when stdin is not a terminal).
@@ -29,9 +25,11 @@ enum BPInitOptions {
         return config
     }
 
-    /// `--cuff-timeout` (default 300 s). - Throws: `UsageError` when 0.
+    /// `--cuff-timeout` (default `BPInitializationConfig.defaultCuffTimeoutSeconds`). - Throws: `UsageError` when 0.
     static func cuffTimeout(_ args: ParsedCommand) throws -> Duration {
-        guard case .some(.some(let seconds)) = try args.seconds("cuff-timeout") else { return .seconds(defaultCuffTimeout) }
+        guard case .some(.some(let seconds)) = try args.seconds("cuff-timeout") else {
+            return .seconds(BPInitializationConfig.defaultCuffTimeoutSeconds)
+        }
         guard seconds > 0 else {
             throw UsageError.badValue(option: "cuff-timeout", value: "0", expected: "a whole number of seconds above 0")
         }

@@ -47,8 +47,11 @@ enum CuffIngestCommand {
         return ingester.counts.rejected > 0 ? .dataError : .success
     }
 
+    /// The `--from` word that detects the format per file (the default).
+    static let autoDetect = "auto"
+
     static func inputFormat(_ args: ParsedCommand) throws -> IngestFormat? {
-        guard let raw = args.string("from"), raw != "auto" else { return nil }
+        guard let raw = args.string("from"), raw != autoDetect else { return nil }
         guard let format = IngestFormat(rawValue: raw) else {
             throw UsageError.badValue(option: "from", value: raw, expected: "one of auto, jsonl, ble, csv")
         }
@@ -73,7 +76,7 @@ enum CuffIngestCommand {
             }
             return zone
         }
-        if let name = environment["TZ"], let zone = ZoneReader(identifier: name) { return zone }
+        if let name = environment[EnvironmentVariable.tz.rawValue], let zone = ZoneReader(identifier: name) { return zone }
         return ZoneReader(zone: TimeZone.current)
     }
 }

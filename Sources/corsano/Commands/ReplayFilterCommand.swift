@@ -53,13 +53,13 @@ struct ReplayFilterOptions {
     init(_ args: ParsedCommand) throws {
         let backdate = try args.seconds("backdate")
         let maxAge = try args.seconds("max-reading-age")
-        rules = HostRules(backdate: Double((backdate ?? nil) ?? 90),
-                          maxReadingAge: maxAge.map { $0.map(Double.init) } ?? 900,
-                          requestedAt: try args.instant("requested-at"))
+        rules = HostRules(requestedAt: try args.instant("requested-at"))
+        if case .some(.some(let seconds)) = backdate { rules.backdate = Double(seconds) }
+        if let maxAge { rules.maxReadingAge = maxAge.map(Double.init) }
         now = try args.instant("now")
         first = args.flag("first")
         strict = args.flag("strict")
-        scope = args.string("scope") ?? "default"
+        scope = args.string("scope") ?? StoreSeenSet.defaultScope
         if scope.isEmpty { throw UsageError.badValue(option: "scope", value: scope, expected: "a non-empty name") }
         rejectsPath = args.string("rejects")
     }

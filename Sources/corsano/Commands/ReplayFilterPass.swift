@@ -3,10 +3,10 @@ import CorsanoKit
 import Glibc
 #endif
 
-/// One run of `replay-filter` over its inputs: parse, validate, judge, and hand kept lines on
-/// only after the seen-set batch holding their keys committed.
+/// One run of `replay-filter` over its inputs: read lines, judge them in the core's
+/// `ReplayFilterSession`, and write what each committed batch hands back.
 ///
-/// Batching (DESIGN "State store"): claims go into the seen-set's batch while a buffered input
+/// Batching (DESIGN "State store"): claims go into the session's batch while a buffered input
 /// chunk is parsed; before every read that could block the batch commits, then its kept lines
 /// (minus claims lost to another writer), drop reports and rejects are written and flushed, so
 /// a live feed sees each line at once. A value type: the per-line state needs no runtime
@@ -14,24 +14,21 @@ import Glibc
 struct ReplayFilterPass {
     enum Next { case more, stop }
 
-    let filter: ReplayFilter
     let options: ReplayFilterOptions
     let ctx: CommandContext
-    let rejects: OutputWriter?
-    private(set) var counts = ReplayFilterCounts()
-    private var batch = ReplayFilterBatch()
+    private var session: ReplayFilterSession
+    private var output: ReplayFilterOutput
     private var stoppedStrict = false
-    /// The last measuredAt date parsed (consecutive lines mostly share it).
-    private var dates = RFC3339DayCache()
-    /// The input being read: the source of the pending batch's lines.
-    private var source = "-"
 
     init(filter: ReplayFilter, options: ReplayFilterOptions, ctx: CommandContext, rejects: OutputWriter?) {
-        self.filter = filter
         self.options = options
         self.ctx = ctx
-        self.rejects = rejects
+        session = ReplayFilterSession(filter: filter, keepsDroppedText: rejects != nil)
+        output = ReplayFilterOutput(ctx: ctx, rejects: rejects)
     }
+
+    /// What the run read and did so far.
+    var counts: ReplayFilterCounts { output.counts }
 
     /// Largest batch of kept bytes held while reading a regular file.
     static let fileBatchBytes = 1 << 20
@@ -49,7 +46,7 @@ struct ReplayFilterPass {
     /// Filters one input to its end, or until `--first` or `--strict` stops the run.
     /// - Throws: `InputError` when the input cannot be read, `StoreError` from the seen-set.
     mutating func process(_ input: InputFile) throws -> Next {
-        source = input.name
+        output.source = input.name
         let reader = LineReader(source: FileDescriptorSource(fd: input.fd))
         // Lines are judged at the wall time their bytes arrived: that of the read delivering them.
         var arrival = options.now ?? CommandContext.wallClock()
@@ -59,7 +56,7 @@ struct ReplayFilterPass {
         do {
             while true {
                 let reads = !reader.bufferedLineAvailable
-                if reads, mayBlock || batch.byteCount >= Self.fileBatchBytes {
+                if reads, mayBlock || session.pendingBytes >= Self.fileBatchBytes {
                     try commitBatch()
                     if ctx.stdout.hasFailed { return .stop }  // judging on would only commit keys of lost lines
                 }
@@ -68,10 +65,10 @@ struct ReplayFilterPass {
                 let next: Next
                 switch item {
                 case .line(let number, let bytes):
-                    next = try handle(bytes, source: input.name, line: number, now: arrival)
+                    next = try handle(bytes, line: number, now: arrival)
                 case .tooLong(let number, let count):
-                    next = malformed(source: input.name, line: number, text: nil,
-                                     why: "line of \(count) bytes exceeds the \(reader.maxLineLength)-byte limit")
+                    session.malformed(number: number, detail: "line of \(count) bytes exceeds the \(reader.maxLineLength)-byte limit", text: nil)
+                    next = malformed()
                 }
                 if next == .stop {
                     // A provisional keep may still lose its claim at commit: then read on.
@@ -90,43 +87,78 @@ struct ReplayFilterPass {
     mutating func finish() throws {
         try commitBatch()
         ctx.stderr.line(counts.summary)
-        rejects?.flush()
+        output.rejects?.flush()
     }
 
-    private mutating func handle(_ bytes: UnsafeRawBufferPointer, source: String, line: Int, now: Instant) throws -> Next {
+    private mutating func handle(_ bytes: UnsafeRawBufferPointer, line: Int, now: Instant) throws -> Next {
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return .more }  // blank: no record
-        counts.read += 1
-        switch try filter.judge(line: bytes, now: now, validator: .standard, dates: &dates) {
-        case .keep(let key):
-            batch.keep(bytes, key: key, isReading: true, line: line)
-            return options.first ? .stop : .more
-        case .cuffFailure:
-            // Not a reading: passed on untouched for the consumer (bp-init ends with cuffError).
-            batch.keep(bytes, key: nil, isReading: false, line: line)
-            return .more
-        case .drop(let reason, let age, let detail):
-            counts.dropped[reason, default: 0] += 1
-            let report = ReplayFilterReport(source: source, line: line, reason: reason.rawValue, detail: detail, age: age)
-            // The reading's text is only for `--rejects`.
-            batch.report(report, reading: rejects == nil ? nil : String(decoding: bytes, as: UTF8.self), text: nil)
-            return .more
-        case .malformed(let error):
-            return malformed(source: source, line: line, text: bytes, why: error.description)
+        output.counts.read += 1
+        switch try session.judge(line: bytes, number: line, now: now) {
+        case .keep: return options.first ? .stop : .more
+        case .cuffFailure, .drop: return .more
+        case .malformed: return malformed()
         }
     }
 
-    private mutating func malformed(source: String, line: Int, text: UnsafeRawBufferPointer?, why: String) -> Next {
-        counts.malformed += 1
-        let report = ReplayFilterReport(source: source, line: line, reason: "malformed", detail: why, age: nil)
-        batch.report(report, reading: nil, text: text.map { String(decoding: $0, as: UTF8.self) } ?? "")
+    private mutating func malformed() -> Next {
         stoppedStrict = options.strict
         return options.strict ? .stop : .more
     }
 
-    /// Commits the seen-set batch, then writes it. - Throws: `StoreError`; the batch's lines are
-    /// then never written.
+    /// Commits the session's batch and writes what it hands back. - Throws: `StoreError`; the
+    /// batch's lines are then never written.
     private mutating func commitBatch() throws {
-        let lost = try filter.seen.commitPending()
-        batch.write(source: source, lost: lost, counts: &counts, stdout: ctx.stdout, stderr: ctx.stderr, rejects: rejects)
+        let droppedBefore = ctx.stdout.droppedLines
+        try session.commit(to: &output)
+        ctx.stdout.flush()
+        // A failed write loses kept lines (their keys are committed: DESIGN "State store").
+        let unwritten = ctx.stdout.droppedLines - droppedBefore
+        output.counts.emitted -= unwritten
+        output.counts.unwritten += unwritten
+        output.flushReports()
+    }
+}
+
+/// Where a committed batch goes: kept lines to stdout, one `FILE:LINE: reason` report per drop
+/// to stderr (one write per batch), and `--rejects` JSON lines.
+struct ReplayFilterOutput: FilterBatchReceiver {
+    let ctx: CommandContext
+    let rejects: OutputWriter?
+    /// The input being read: the source named in reports.
+    var source = "-"
+    var counts = ReplayFilterCounts()
+    /// Reports ready for stderr (unbuffered: one write per batch).
+    private var reports: [UInt8] = []
+
+    init(ctx: CommandContext, rejects: OutputWriter?) {
+        self.ctx = ctx
+        self.rejects = rejects
+    }
+
+    mutating func kept(_ bytes: UnsafeBufferPointer<UInt8>, lines: Int, readings: Int) {
+        ctx.stdout.write(bytes: bytes)
+        counts.emitted += lines
+        counts.emittedReadings += readings
+    }
+
+    mutating func dropped(_ drop: FilterDrop) {
+        switch drop.why {
+        case .rule(let reason): counts.dropped[reason, default: 0] += 1
+        case .malformed: counts.malformed += 1
+        }
+        let report = ReplayFilterReport(source: source, line: drop.line, reason: drop.word, detail: drop.detail, age: drop.age)
+        report.appendStderrLine(to: &reports)
+        if let rejects {
+            // A reading's text goes as the `reading` object, a malformed line's as a `text` string.
+            let isReading = drop.why != .malformed
+            rejects.line(report.json(reading: isReading ? drop.text : nil, text: isReading ? nil : drop.text))
+        }
+    }
+
+    /// Writes the batch's reports to stderr and flushes `--rejects`.
+    mutating func flushReports() {
+        if !reports.isEmpty { reports.withUnsafeBufferPointer { ctx.stderr.write(bytes: $0) } }
+        reports.removeAll(keepingCapacity: true)
+        rejects?.flush()
     }
 }

@@ -52,13 +52,14 @@ enum WearingOptCommand {
 
     /// The flow's config from the flags. - Throws: `UsageError` naming the flag.
     static func options(_ args: ParsedCommand) throws -> WearingOptimizationConfig {
-        WearingOptimizationConfig(
-            maxAttempts: try args.integer("max-attempts") ?? 3,
-            includePreparation: !args.flag("no-preparation"),
-            position: args.string("position").flatMap(BraceletPosition.init(rawValue:)) ?? .seated,
-            skinTone: try args.integer("skin-tone"),
-            hairDensity: args.string("hair-density").flatMap(UserProfile.HairDensity.init(rawValue:)),
-            wrist: args.string("wrist").flatMap(UserProfile.Wrist.init(rawValue:)))
+        var config = WearingOptimizationConfig.default
+        if let attempts = try args.integer("max-attempts") { config.maxAttempts = attempts }
+        config.includePreparation = !args.flag("no-preparation")
+        if let position = args.string("position").flatMap(BraceletPosition.init(rawValue:)) { config.position = position }
+        config.skinTone = try args.integer("skin-tone")
+        config.hairDensity = args.string("hair-density").flatMap(UserProfile.HairDensity.init(rawValue:))
+        config.wrist = args.string("wrist").flatMap(UserProfile.Wrist.init(rawValue:))
+        return config
     }
 
     /// DESIGN "Exit status": 0, 1 failedAfterRetries, 4 braceletDisconnected, 130 / 143

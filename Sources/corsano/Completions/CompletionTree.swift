@@ -67,5 +67,5 @@ struct CompletionTree {
     }
 
     /// Flags accepted with no command (`corsano --version`).
-    static let globalFlags = ["--help", "--version"]
+    static let globalFlags = CommandTable.global.map { "--" + $0.name }
 }

@@ -23,10 +23,11 @@ enum FishCompletion {
         end
 
         complete -c corsano -f
-        complete -c corsano -n __corsano_needs_command -l help -d 'Show help.'
-        complete -c corsano -n __corsano_needs_command -l version -d 'Print the version.'
 
         """
+        for option in CommandTable.global {
+            out += "complete -c corsano -n __corsano_needs_command -l \(option.name) -d \(q(option.help))\n"
+        }
         for word in tree.firstWords {
             out += "complete -c corsano -n __corsano_needs_command -a \(q(word)) -d \(q(tree.summary(ofFirstWord: word)))\n"
         }

@@ -18,8 +18,7 @@ enum ZshCompletion {
             local curcontext="$curcontext" state line
             typeset -A opt_args
             _arguments -C \\
-                '(- *)--help[Show help.]' \\
-                '(- *)--version[Print the version.]' \\
+                \(globalSpecs)
                 '1:command:->command' \\
                 '*::argument:->argument'
             case $state in
@@ -63,6 +62,11 @@ enum ZshCompletion {
 
         """
         return out
+    }
+
+    /// The global flags as `_arguments` specs, one a line, each continued with `\`.
+    private static var globalSpecs: String {
+        CommandTable.global.map { q("(- *)--\($0.name)[\(bracketed($0.help))]") + " \\" }.joined(separator: "\n        ")
     }
 
     /// `_corsano_cuff-ingest`.

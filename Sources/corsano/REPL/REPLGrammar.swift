@@ -5,25 +5,35 @@ enum REPLGrammar {
     static let sessionCommands: [CommandSpec] = [
         CommandSpec(words: ["connect"], summary: "Use the bracelet at URI for the following commands.",
                     operands: "URI", operandKind: .uri,
-                    details: "sim, sim:SCENARIO.json, unix:PATH, tcp:HOST:PORT or exec:CMD.", options: [CommandTable.help]),
+                    details: "sim, sim:SCENARIO.json, unix:PATH, tcp:HOST:PORT or exec:CMD.", options: [CommandTable.help],
+                    action: .session { try await $0.connectCommand($1, $2) }),
         CommandSpec(words: ["status"], summary: "Show the bracelet, its plan, the stored profile and the queued readings.",
                     operands: "", operandKind: nil, details: "Connects with the session's bracelet unless --bracelet is given.",
-                    options: CommandTable.bracelet + [CommandTable.help]),
+                    options: CommandTable.bracelet + [CommandTable.help],
+                    action: .session { try await $0.statusCommand($1, $2) }),
         CommandSpec(words: ["cuff", "add"], summary: "Queue a cuff reading for the next flow.",
                     operands: "SYS/DIA PULSE [at TIME]", operandKind: .text,
                     details: "Without 'at' the reading is a manual entry; with it, measured at TIME (RFC 3339).",
-                    options: []),
+                    options: [], action: .session { try $0.cuffAddCommand($1, $2) }),
         CommandSpec(words: ["profile", "show"], summary: "Print the profile stored for the session's bracelet.",
                     operands: "", operandKind: nil, details: "The profile the state store keeps for the bracelet's serial (what wearing-opt --no-preparation pushes).",
-                    options: [CommandTable.help]),
+                    options: [CommandTable.help],
+                    action: .session { try await $0.profileCommand(set: false, $1, $2) }),
         CommandSpec(words: ["profile", "set"], summary: "Change fields of the profile stored for the session's bracelet.",
                     operands: "", operandKind: nil,
                     details: "Takes the profile options of 'profile push'; fields not given keep their stored values. Stores, does not push: 'profile push --from' or 'wearing-opt --no-preparation' sends it.",
                     options: (CommandTable.commands.first { $0.words == ["profile", "push"] }?.options ?? [])
-                        .filter { ProfileInput.flags.map(\.1).contains($0.name) } + [CommandTable.help]),
+                        .filter { ProfileInput.flags.map(\.1).contains($0.name) } + [CommandTable.help],
+                    action: .session { try await $0.profileCommand(set: true, $1, $2) }),
         CommandSpec(words: ["quit"], summary: "Leave the shell (also Control-D).",
-                    operands: "", operandKind: nil, details: "", options: []),
+                    operands: "", operandKind: nil, details: "", options: [],
+                    action: .session { session, _, _ in session.quit(); return .success }),
     ]
+
+    /// The session command called `name` (one of the names above).
+    static func session(_ name: String) -> CommandSpec {
+        sessionCommands.first { $0.name == name }!
+    }
 
     /// Everything a REPL line may start with.
     static let commands: [CommandSpec] = CommandTable.commands.filter { $0.words != ["repl"] } + sessionCommands

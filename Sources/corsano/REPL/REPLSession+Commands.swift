@@ -5,45 +5,58 @@ extension REPLSession {
     /// Runs `words` when they are a session command; nil when they are not one.
     /// - Throws: `UsageError`, `BraceletError`, `StoreError`.
     func runSessionCommand(_ words: [String], _ ctx: CommandContext) async throws -> ExitStatus? {
-        guard let (spec, used) = CommandTable.lookup(words, in: REPLGrammar.sessionCommands) else { return nil }
-        let operands = Array(words.dropFirst(used))
-        switch spec.name {
-        case "cuff add":
-            let reading = try CuffQueue.reading(operands)
-            cuffQueue.add(reading)
-            ctx.stdout.line("queued \(Self.describe(reading)) (\(cuffQueue.queued.count) waiting for the next bp-init)")
-        case "quit":
-            quit()
-        case "connect":
-            let parsed = try ArgumentParser.parse(operands, as: spec)
-            guard parsed.operands.count == 1 else { throw UsageError.missing("connect: name one bracelet URI, e.g. connect sim") }
-            if parsed.flag("help") { ctx.stdout.write(HelpRenderer.help(for: spec)); return .success }
-            let uri = parsed.operands[0]
-            let session = try await connect(["--bracelet", uri], ctx)
-            await session.bracelet.close()
-            braceletURI = uri
-            ctx.stdout.line("connected to \(uri): \(Self.describe(session.identity))")
-        case "status":
-            let parsed = try ArgumentParser.parse(operands, as: spec)
-            if parsed.flag("help") { ctx.stdout.write(HelpRenderer.help(for: spec)); return .success }
-            try await status(operands, ctx)
-        case "profile show", "profile set":
-            let parsed = try ArgumentParser.parse(operands, as: spec)
-            if parsed.flag("help") { ctx.stdout.write(HelpRenderer.help(for: spec)); return .success }
-            if !parsed.operands.isEmpty { throw UsageError.unexpectedOperand(parsed.operands[0], command: spec.name) }
-            try await profile(set: spec.name == "profile set" ? parsed : nil, ctx)
-        default:
-            return nil
-        }
+        guard let (spec, used) = CommandTable.lookup(words, in: REPLGrammar.sessionCommands),
+              case .session(let run) = spec.action else { return nil }
+        return try await run(self, Array(words.dropFirst(used)), ctx)
+    }
+
+    /// `cuff add SYS/DIA PULSE [at TIME]`.
+    func cuffAddCommand(_ operands: [String], _ ctx: CommandContext) throws -> ExitStatus {
+        let reading = try CuffQueue.reading(operands)
+        cuffQueue.add(reading)
+        ctx.stdout.line("queued \(Self.describe(reading)) (\(cuffQueue.queued.count) waiting for the next bp-init)")
+        return .success
+    }
+
+    /// `connect URI`.
+    func connectCommand(_ operands: [String], _ ctx: CommandContext) async throws -> ExitStatus {
+        let spec = REPLGrammar.session("connect")
+        let parsed = try ArgumentParser.parse(operands, as: spec, environment: ctx.environment)
+        guard parsed.operands.count == 1 else { throw UsageError.missing("connect: name one bracelet URI, e.g. connect sim") }
+        if parsed.flag("help") { ctx.stdout.write(HelpRenderer.help(for: spec)); return .success }
+        let uri = parsed.operands[0]
+        let session = try await connect(["--bracelet", uri], ctx)
+        await session.bracelet.close()
+        braceletURI = uri
+        ctx.stdout.line("connected to \(uri): \(Self.describe(session.identity))")
+        return .success
+    }
+
+    /// `status [--bracelet URI ...]`.
+    func statusCommand(_ operands: [String], _ ctx: CommandContext) async throws -> ExitStatus {
+        let spec = REPLGrammar.session("status")
+        let parsed = try ArgumentParser.parse(operands, as: spec, environment: ctx.environment)
+        if parsed.flag("help") { ctx.stdout.write(HelpRenderer.help(for: spec)); return .success }
+        try await status(operands, ctx)
+        return .success
+    }
+
+    /// `profile show` and `profile set [FLAGS]`.
+    func profileCommand(set: Bool, _ operands: [String], _ ctx: CommandContext) async throws -> ExitStatus {
+        let spec = REPLGrammar.session(set ? "profile set" : "profile show")
+        let parsed = try ArgumentParser.parse(operands, as: spec, environment: ctx.environment)
+        if parsed.flag("help") { ctx.stdout.write(HelpRenderer.help(for: spec)); return .success }
+        if !parsed.operands.isEmpty { throw UsageError.unexpectedOperand(parsed.operands[0], command: spec.name) }
+        try await profile(set: set ? parsed : nil, ctx)
         return .success
     }
 
     /// Connects to the session's bracelet (or the one `words` name), as `status` would.
     func connect(_ words: [String], _ ctx: CommandContext) async throws -> BraceletSession {
-        let spec = REPLGrammar.sessionCommands.first { $0.words == ["status"] }!
+        let spec = REPLGrammar.session("status")
         var words = words
         if let uri = braceletURI, !words.contains("--bracelet") { words += ["--bracelet", uri] }
-        return try await BraceletConnector.connect(try ArgumentParser.parse(words, as: spec), ctx, flow: nil)
+        return try await BraceletConnector.connect(try ArgumentParser.parse(words, as: spec, environment: ctx.environment), ctx, flow: nil)
     }
 
     private func status(_ words: [String], _ ctx: CommandContext) async throws {

@@ -26,7 +26,7 @@ extension REPLSession {
     /// `--no-state` one in-memory store kept for the whole session.
     func stateStore(_ ctx: CommandContext) throws -> StateStore {
         if stateWords == ["--no-state"] { return try memoryStore() }
-        let options = try ArgumentParser.parse(["repl"] + stateWords)
+        let options = try ArgumentParser.parse(["repl"] + stateWords, environment: ctx.environment)
         guard let path = try StateLocation.path(options, environment: ctx.environment) else { return try memoryStore() }
         return try StateLocation.open(path: path)
     }

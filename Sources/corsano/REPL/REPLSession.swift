@@ -2,7 +2,7 @@ import CorsanoKit
 
 /// One REPL session: the bracelet chosen by `connect`, the queued cuff readings, the state-store
 /// choice of `corsano repl`, and how one line runs. Table commands are parsed by the same
-/// `ArgumentParser` and run by the same `CommandRegistry` handlers as on the command line, with
+/// `ArgumentParser` and run by the same handlers (`CommandSpec.action`) as on the command line, with
 /// the session's bracelet and state options filled in where the line gives none.
 final class REPLSession: @unchecked Sendable {
     /// `connect URI`, else `corsano repl --bracelet`, else nil (the command's own default).
@@ -27,8 +27,8 @@ final class REPLSession: @unchecked Sendable {
     func quit() { quitRequested = true }
 
     init(options: ParsedCommand) {
-        braceletURI = options.string("bracelet")
-        stateWords = options.flag("no-state") ? ["--no-state"] : options.string("state").map { ["--state", $0] } ?? []
+        braceletURI = options.given("bracelet")
+        stateWords = options.flag("no-state") ? ["--no-state"] : options.given("state").map { ["--state", $0] } ?? []
     }
 
     /// How a line that starts a flow gets its cuff readings while it runs.
@@ -44,7 +44,8 @@ final class REPLSession: @unchecked Sendable {
         guard let first = words.first else { return .success }
         if let status = try await runSessionCommand(words, ctx) { return status }
         if first == "repl" { throw UsageError.conflict("repl: already in the REPL") }
-        var parsed = try ArgumentParser.parse(words)
+        let environment = ctx.environment
+        var parsed = try ArgumentParser.parse(words, environment: environment)
         if parsed.flag("help") {
             ctx.stdout.write(HelpRenderer.help(for: parsed.spec))
             return .success
@@ -52,8 +53,8 @@ final class REPLSession: @unchecked Sendable {
         if parsed.spec.words == ["help"] { return try help(parsed.operands, ctx) }
         try refuseStandardInput(parsed)
         let full = words + sessionDefaults(for: parsed)
-        parsed = try ArgumentParser.parse(full)
-        guard let handler = CommandRegistry.handlers[parsed.spec.name] else {
+        parsed = try ArgumentParser.parse(full, environment: environment)
+        guard let handler = parsed.spec.handler else {
             throw UsageError.conflict("\(parsed.spec.name): not available in this build")
         }
         guard parsed.spec.words == ["bp-init"], parsed.string("cuff") == nil, parsed.string("cuff-cmd") == nil else {
@@ -65,16 +66,16 @@ final class REPLSession: @unchecked Sendable {
         case .queueOnly: pipe.endInput()
         case .queueThenTyped(let attach): attach(pipe)
         }
-        return try await handler(try ArgumentParser.parse(full + ["--cuff", pipe.path]), ctx)
+        return try await handler(try ArgumentParser.parse(full + ["--cuff", pipe.path], environment: environment), ctx)
     }
 
     /// The session's `--bracelet` and state options for `parsed`'s command, where the line gave none.
     private func sessionDefaults(for parsed: ParsedCommand) -> [String] {
         var extra: [String] = []
-        if let uri = braceletURI, case .uri? = parsed.spec.option("bracelet")?.value, parsed.string("bracelet") == nil {
+        if let uri = braceletURI, case .uri? = parsed.spec.option("bracelet")?.value, parsed.given("bracelet") == nil {
             extra += ["--bracelet", uri]
         }
-        if parsed.spec.option("state") != nil, parsed.string("state") == nil, !parsed.flag("no-state") {
+        if parsed.spec.option("state") != nil, parsed.given("state") == nil, !parsed.flag("no-state") {
             extra += stateWords
         }
         return extra

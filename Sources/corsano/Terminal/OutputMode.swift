@@ -28,7 +28,7 @@ enum EventSinks {
         case .text:
             return TextEventSink(writer: ctx.stdout, localizer: localizer(args, ctx),
                                  color: wantsColor(isTerminal: ctx.stdoutIsTerminal, environment: ctx.environment),
-                                 liveProgress: ctx.stdoutIsTerminal && ctx.environment["TERM"] != "dumb")
+                                 liveProgress: ctx.stdoutIsTerminal && ctx[.term] != "dumb")
         }
     }
 
@@ -40,8 +40,8 @@ enum EventSinks {
     /// Colour only on a terminal, never when `NO_COLOR` is set to a non-empty value
     /// (no-color.org), never for `TERM=dumb` or an unset `TERM`.
     static func wantsColor(isTerminal: Bool, environment: [String: String]) -> Bool {
-        guard isTerminal, environment["NO_COLOR"].map({ $0.isEmpty }) ?? true else { return false }
-        guard let term = environment["TERM"], !term.isEmpty, term != "dumb" else { return false }
+        guard isTerminal, environment[EnvironmentVariable.noColor.rawValue].map({ $0.isEmpty }) ?? true else { return false }
+        guard let term = environment[EnvironmentVariable.term.rawValue], !term.isEmpty, term != "dumb" else { return false }
         return true
     }
 }

@@ -14,7 +14,7 @@ enum HelpRenderer {
             let width = min(30, (spec.options.map(\.usage.count).max() ?? 0) + 4)
             for option in spec.options {
                 var help = option.help
-                if let env = option.environment { help += " [env: \(env)]" }
+                if let env = option.environment { help += " [env: \(env.rawValue)]" }
                 let left = "  " + option.usage
                 if left.count + 2 <= width {
                     out += left + String(repeating: " ", count: width - left.count) + help + "\n"
@@ -36,7 +36,11 @@ enum HelpRenderer {
         for spec in CommandTable.commands {
             out += "  " + spec.name + String(repeating: " ", count: width - spec.name.count) + spec.summary + "\n"
         }
-        out += "\nGlobal options:\n  --help        Show help.\n  --version     Print the version.\n"
+        out += "\nGlobal options:\n"
+        let globalWidth = (CommandTable.global.map(\.usage.count).max() ?? 0) + 5
+        for option in CommandTable.global {
+            out += "  " + option.usage + String(repeating: " ", count: globalWidth - option.usage.count) + option.help + "\n"
+        }
         out += "\nRun 'corsano help COMMAND' or 'corsano COMMAND --help' for a command's options.\n"
         return out
     }

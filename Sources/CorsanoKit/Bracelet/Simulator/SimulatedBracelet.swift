@@ -24,9 +24,12 @@ public final class SimulatedBracelet: Bracelet {
         var pollCount = 0
     }
 
+    /// The PRNG seed a caller uses when it names none (`--seed`).
+    public static let defaultSeed: UInt64 = 1
+
     /// Creates a simulator for `scenario` with PRNG `seed`, reading time from `clock`.
     /// - Parameter state: the bracelet's persistent state (a fresh one from the scenario when nil).
-    public init(scenario: Scenario = Scenario(), seed: UInt64 = 1, clock: any FlowClock,
+    public init(scenario: Scenario = Scenario(), seed: UInt64 = defaultSeed, clock: any FlowClock,
                 state: SimulatedBraceletState? = nil) {
         self.scenario = scenario
         self.clock = clock

@@ -20,9 +20,10 @@ public struct BPInitializationConfig: Equatable, Sendable {
     /// Whether host rules 2 (replayed) and 3 (duplicate) apply to the cuff stream.
     public var replayFilter: Bool
 
-    /// Creates a config; the defaults are the seed's.
+    /// Creates a config; the defaults are the seed's (the host rules' are `HostRules`').
     public init(deviationThresholdMmHg: Int = 10, maxAttempts: Int = 3, includePreparation: Bool = true,
-                maxReadingAge: Double? = 900, backdateSeconds: Double = 90, replayFilter: Bool = true) {
+                maxReadingAge: Double? = HostRules.defaultMaxReadingAge, backdateSeconds: Double = HostRules.defaultBackdate,
+                replayFilter: Bool = true) {
         self.deviationThresholdMmHg = max(0, deviationThresholdMmHg)
         self.maxAttempts = max(1, maxAttempts)
         self.includePreparation = includePreparation
@@ -33,6 +34,11 @@ public struct BPInitializationConfig: Equatable, Sendable {
 
     /// The seed's defaults: threshold 10 mmHg, 3 attempts, preparation on, max age 900 s.
     public static let `default` = BPInitializationConfig()
+
+    /// The longest real-time wait for one cuff reading a caller uses when it names none,
+    /// seconds: the whole human sequence (seed: "Size your provider's timeout for the whole
+    /// human sequence"). The cuff source's setting, not the SDK config's.
+    public static let defaultCuffTimeoutSeconds = 300
 
     /// True when two readings deviate enough to call a 3rd measurement: strictly more than the
     /// threshold on systolic OR diastolic (seed: "The two-measurement rule"; exactly 10 → no 3rd).

@@ -1,0 +1,129 @@
+import CorsanoKit
+import Foundation
+import Testing
+
+/// `ReplayFilterSession`, the commit-then-write protocol: a kept line reaches the caller only
+/// after the seen-set committed its claim, a claim another writer won becomes a `duplicate`
+/// drop, and nothing of a batch whose commit failed is handed over.
+@Suite struct ReplayFilterSessionTests {
+    static let now = RFC3339.parseInstant("2026-11-29T10:01:00Z")!
+
+    /// Records what a commit hands over.
+    struct Received: FilterBatchReceiver {
+        var text = ""
+        var pieces = 0
+        var lines = 0
+        var readings = 0
+        var drops: [(line: Int, word: String, text: String?)] = []
+
+        mutating func kept(_ bytes: UnsafeBufferPointer<UInt8>, lines: Int, readings: Int) {
+            text += String(decoding: bytes, as: UTF8.self)
+            pieces += 1
+            self.lines += lines
+            self.readings += readings
+        }
+
+        mutating func dropped(_ drop: FilterDrop) { drops.append((drop.line, drop.word, drop.text)) }
+    }
+
+    /// A seen-set whose commit reports chosen keys as lost (another writer had them), or fails.
+    final class RacingSeenSet: SeenSet {
+        let inner = InMemorySeenSet()
+        var losing: Set<SeenKey> = []
+        var failing = false
+        struct CommitFailed: Error {}
+        func contains(_ key: SeenKey) -> Bool { inner.contains(key) }
+        func insert(_ key: SeenKey) -> Bool { inner.insert(key) }
+        func commitPending() throws -> Set<SeenKey> {
+            if failing { throw CommitFailed() }
+            return losing
+        }
+    }
+
+    static func line(_ sys: Int, _ at: String) -> String {
+        #"{"systolic":\#(sys),"diastolic":80,"pulse":70,"measuredAt":"\#(at)"}"#
+    }
+
+    static func judge(_ session: inout ReplayFilterSession, _ lines: [String]) throws -> [LineVerdict] {
+        try lines.enumerated().map { i, text in
+            var bytes = Array(text.utf8)
+            return try bytes.withUnsafeMutableBytes { try session.judge(line: UnsafeRawBufferPointer($0), number: i + 1, now: now) }
+        }
+    }
+
+    static let lines = [
+        line(120, "2026-11-29T10:00:10Z"),
+        line(121, "2026-11-29T10:00:20Z"),
+        #"{"systolic":"x"}"#,
+        line(120, "2026-11-29T10:00:10Z"),
+        #"{"error":"noReading"}"#,
+        line(122, "2026-11-29T10:00:30Z"),
+    ]
+
+    @Test func nothingIsHandedOverBeforeTheCommitAndAllOfItInOnePieceAfter() throws {
+        let seen = RacingSeenSet()
+        var session = ReplayFilterSession(filter: ReplayFilter(rules: HostRules(), seen: seen), keepsDroppedText: true)
+        let verdicts = try Self.judge(&session, Self.lines)
+        #expect(verdicts.map { if case .keep = $0 { true } else { false } } == [true, true, false, false, false, true])
+        #expect(session.pendingBytes == [0, 1, 4, 5].map { Self.lines[$0].utf8.count + 1 }.reduce(0, +))
+        var received = Received()
+        try session.commit(to: &received)
+        #expect(received.pieces == 1)
+        #expect(received.text == [0, 1, 4, 5].map { Self.lines[$0] + "\n" }.joined())
+        #expect(received.lines == 4 && received.readings == 3)
+        #expect(received.drops.map(\.line) == [3, 4])
+        #expect(received.drops.map(\.word) == ["malformed", "duplicate"])
+        #expect(received.drops.map(\.text) == [Self.lines[2], Self.lines[3]])
+        #expect(session.pendingBytes == 0)
+        var again = Received()
+        try session.commit(to: &again)
+        #expect(again.pieces == 0 && again.drops.isEmpty)
+    }
+
+    @Test func aClaimAnotherWriterWonIsADuplicateAndItsLineIsNeverHandedOver() throws {
+        let seen = RacingSeenSet()
+        seen.losing = [SeenKey(measuredAt: RFC3339.parseInstant("2026-11-29T10:00:20Z")!, systolic: 121, diastolic: 80, pulse: 70)]
+        var session = ReplayFilterSession(filter: ReplayFilter(rules: HostRules(), seen: seen), keepsDroppedText: false)
+        _ = try Self.judge(&session, Self.lines)
+        var received = Received()
+        try session.commit(to: &received)
+        // Lines 1, then 5 and 6: two runs around the lost line 2.
+        #expect(received.text == [0, 4, 5].map { Self.lines[$0] + "\n" }.joined())
+        #expect(received.pieces == 2)
+        #expect(received.lines == 3 && received.readings == 2)
+        #expect(received.drops.map(\.line) == [2, 3, 4])
+        #expect(received.drops.map(\.word) == ["duplicate", "malformed", "duplicate"])
+        #expect(received.drops.allSatisfy { $0.text == nil })
+    }
+
+    @Test func aFailedCommitHandsNothingOver() throws {
+        let seen = RacingSeenSet()
+        seen.failing = true
+        var session = ReplayFilterSession(filter: ReplayFilter(rules: HostRules(), seen: seen), keepsDroppedText: false)
+        _ = try Self.judge(&session, Self.lines)
+        var received = Received()
+        #expect(throws: RacingSeenSet.CommitFailed.self) { try session.commit(to: &received) }
+        #expect(received.pieces == 0 && received.drops.isEmpty)
+        #expect(session.pendingBytes == 0)
+    }
+
+    @Test func twoSessionsOnOneStoreNeverBothHandOnARecord() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("session-\(UInt64.random(in: 0...UInt64.max)).sqlite3").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let first = try StoreSeenSet(store: StateStore(path: path), scope: StoreSeenSet.defaultScope)
+        let second = try StoreSeenSet(store: StateStore(path: path), scope: StoreSeenSet.defaultScope)
+        var a = ReplayFilterSession(filter: ReplayFilter(rules: HostRules(), seen: first), keepsDroppedText: false)
+        var b = ReplayFilterSession(filter: ReplayFilter(rules: HostRules(), seen: second), keepsDroppedText: false)
+        // Both judge the same lines before either commits: both claims are provisional.
+        _ = try Self.judge(&a, Self.lines)
+        _ = try Self.judge(&b, Self.lines)
+        var fromA = Received(), fromB = Received()
+        try a.commit(to: &fromA)
+        try b.commit(to: &fromB)
+        #expect(fromA.readings == 3)
+        #expect(fromB.readings == 0)
+        #expect(fromB.lines == 1)  // the cuff-failure line claims nothing
+        #expect(fromB.drops.map(\.line) == [1, 2, 3, 4, 6])
+        #expect(fromB.drops.map(\.word) == ["duplicate", "duplicate", "malformed", "duplicate", "duplicate"])
+    }
+}
