@@ -8,14 +8,14 @@ import Testing
     static let spec = CommandSpec(
         words: ["probe"], summary: "A command for parser tests.", operands: "[FILE...]", operandKind: .path,
         details: "", options: [
-            OptionSpec("now", .time, "An instant."),
-            OptionSpec("cuff", .path, "A file."),
-            OptionSpec("max-attempts", .integer(1...10), "A count."),
-            OptionSpec("clock", .choice(["real", "virtual"]), "A choice."),
-            OptionSpec("json", "A flag."),
-        ])
+            OptionSpec("now", .time, "An instant"),
+            OptionSpec("cuff", .path, "A file"),
+            OptionSpec("max-attempts", .integer(1...10), "A count"),
+            OptionSpec("clock", .choice(["real", "virtual"]), "A choice"),
+            OptionSpec("json", "A flag"),
+        ], action: .command { _, _ in .success })
 
-    static func parse(_ words: [String]) throws -> ParsedCommand { try ArgumentParser.parse(words, as: spec) }
+    static func parse(_ words: [String]) throws -> ParsedCommand { try ArgumentParser.parse(words, as: spec, environment: [:]) }
 
     /// The usage error parsing `words` throws (nil when it parses).
     static func error(_ words: [String]) -> UsageError? {
@@ -102,8 +102,9 @@ import Testing
     }
 
     @Test func anOperandWhereNoneIsTakenIsRefused() {
-        let none = CommandSpec(words: ["bare"], summary: "", operands: "", operandKind: nil, details: "", options: [])
-        #expect(throws: UsageError.unexpectedOperand("x", command: "bare")) { try ArgumentParser.parse(["x"], as: none) }
+        let none = CommandSpec(words: ["bare"], summary: "", operands: "", operandKind: nil, details: "", options: [],
+                               action: .command { _, _ in .success })
+        #expect(throws: UsageError.unexpectedOperand("x", command: "bare")) { try ArgumentParser.parse(["x"], as: none, environment: [:]) }
     }
 
     /// The binary turns each refusal into exit 64 with the message on stderr, nothing on stdout.
