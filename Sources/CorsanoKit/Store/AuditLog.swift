@@ -19,10 +19,15 @@ public final class AuditLog: @unchecked Sendable {
     }
 
     /// Records one reading fed to the bracelet. - Throws: `StoreError`.
-    public func record(run: String, attempt: Int, index: Int, accepted: Bool, manual: Bool, reading: JSONValue) throws {
-        try store.prepare("INSERT OR REPLACE INTO audit_reading (run, attempt, idx, accepted, manual, reading) VALUES (?, ?, ?, ?, ?, ?)")
+    /// `mapReported`: whether the cuff reported the MAP the reading carries (nil: not known).
+    public func record(run: String, attempt: Int, index: Int, accepted: Bool, manual: Bool, reading: JSONValue,
+                       mapReported: Bool? = nil) throws {
+        try store.prepare("""
+            INSERT OR REPLACE INTO audit_reading (run, attempt, idx, accepted, manual, reading, map_reported)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """)
             .run([.text(run), .int(Int64(attempt)), .int(Int64(index)), .int(accepted ? 1 : 0), .int(manual ? 1 : 0),
-                  .text(reading.serialized)])
+                  .text(reading.serialized), mapReported.map { .int($0 ? 1 : 0) } ?? .null])
     }
 
     /// Records how `run` ended. - Throws: `StoreError`.
@@ -40,12 +45,12 @@ public final class AuditLog: @unchecked Sendable {
             ORDER BY started_seconds, rowid
             """).rows([since.map { .int($0.secondsSinceEpoch) } ?? .null, serial.map { .text($0) } ?? .null])
         let readings = try store.prepare(
-            "SELECT attempt, idx, accepted, manual, reading FROM audit_reading WHERE run = ? ORDER BY attempt, idx")
+            "SELECT attempt, idx, accepted, manual, reading, map_reported FROM audit_reading WHERE run = ? ORDER BY attempt, idx")
         return try rows.map { row in
             let run = row[0].text ?? ""
             let fed = try readings.rows([.text(run)]).map { r in
                 AuditReading(attempt: Int(r[0].int ?? 0), index: Int(r[1].int ?? 0), accepted: r[2].int == 1,
-                             manual: r[3].int == 1, readingJSON: r[4].text ?? "{}")
+                             manual: r[3].int == 1, readingJSON: r[4].text ?? "{}", mapReported: r[5].int.map { $0 == 1 })
             }
             return AuditRun(run: run, flow: row[1].text ?? "",
                             bracelet: BraceletIdentity(model: row[3].text ?? "", firmware: row[4].text ?? "", serial: row[2].text ?? ""),
@@ -67,6 +72,8 @@ public struct AuditRun: Equatable, Sendable {
     public var configJSON: String
     public var resultJSON: String?
     public var readings: [AuditReading]
+    /// The gateway that ran it, where the store records one.
+    public var gateway: String? = nil
 }
 
 /// One reading fed during a run: its place, the firmware's verdict, whether typed in, the reading as fed (JSON text).
@@ -76,4 +83,7 @@ public struct AuditReading: Equatable, Sendable {
     public var accepted: Bool
     public var manual: Bool
     public var readingJSON: String
+    /// Whether the cuff reported the MAP in `readingJSON` (false: derived by the seed's rule;
+    /// nil: not recorded — rows written before the store kept it).
+    public var mapReported: Bool? = nil
 }

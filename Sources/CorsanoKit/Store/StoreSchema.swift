@@ -52,6 +52,11 @@ enum StoreSchema {
             skin_tone INTEGER NOT NULL, hair_density TEXT NOT NULL, pushed_at TEXT NOT NULL
         );
         """,
+        // 5: whether the cuff reported each fed reading's MAP (FHIR exports MAP only when reported);
+        // NULL in rows written before: unknown.
+        """
+        ALTER TABLE audit_reading ADD COLUMN map_reported INTEGER;
+        """,
     ]
 
     static func migrate(_ store: StateStore) throws {

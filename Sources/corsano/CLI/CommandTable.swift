@@ -44,6 +44,13 @@ enum CommandTable {
         "Fitzpatrick skin type \(ProfileRules.skinTone.lowerBound)-\(ProfileRules.skinTone.upperBound)")
     static let hairDensity = OptionSpec("hair-density", .choice(UserProfileChoices.hairDensity), "Hair density at the wrist")
     static let wrist = OptionSpec("wrist", .choice(UserProfileChoices.wrist), "Wrist the bracelet is on")
+    /// FHIR R4 export options shared by `cuff ingest` and `history` (issue 17).
+    static let fhir: [OptionSpec] = [
+        OptionSpec("output-dir", .path, placeholder: "DIR", "With --format fhir: bulk NDJSON files, one per resource type, and manifest.json in DIR"),
+        OptionSpec("bundle", "With --format fhir: one transaction Bundle of conditional creates"),
+        OptionSpec("subject", .text, placeholder: "Patient/ID", default: .rule("none"), "With --format fhir: the patient the readings are about"),
+        OptionSpec("subject-identifier", .text, placeholder: "SYSTEM|VALUE", default: .rule("none"), "With --format fhir: the patient by identifier"),
+    ]
 
     static let commands: [CommandSpec] = [
         CommandSpec(
@@ -90,8 +97,9 @@ enum CommandTable {
                 OptionSpec("anchor-phone", .time, "Real time at that moment (RFC 3339)"),
                 OptionSpec("tz", .text, placeholder: "ZONE", default: .rule("TZ"), "Zone of naive stamps without an anchor"),
                 OptionSpec("derive-map", "Fill in the derived MAP when the cuff reported none"),
-                strict, rejects, help,
-            ],
+                OptionSpec("format", .choice(["jsonl", "fhir"]), default: .value("jsonl"), "Reading lines, or FHIR R4 resources"),
+                strict, rejects,
+            ] + fhir + [help],
             action: .command(CuffIngestCommand.run)),
         CommandSpec(
             words: ["replay-filter"], summary: "Drop replayed, duplicate and stale readings.",
@@ -140,9 +148,10 @@ enum CommandTable {
             details: "Each run: bracelet, time, config, every reading fed with its verdict, and the result.",
             options: [
                 OptionSpec("json", "Write JSON lines"),
+                OptionSpec("format", .choice(["text", "json", "fhir"]), default: .value("text"), "Text, JSON lines, or FHIR R4 resources"),
                 OptionSpec("since", .time, "Only runs that started at or after TIME"),
                 OptionSpec("bracelet", .text, placeholder: "SERIAL", "Only runs on this bracelet"),
-            ] + state + [help],
+            ] + fhir + state + [help],
             action: .command(HistoryCommand.run)),
         CommandSpec(
             words: ["repl"], summary: "Interactive shell over the same commands.",

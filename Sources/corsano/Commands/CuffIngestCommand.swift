@@ -12,12 +12,14 @@ enum CuffIngestCommand {
         let basis = NaiveTimeBasis(anchor: try anchor(args), zone: try zone(args, ctx.environment))
         let inputs = try InputFile.openAll(args.operands)
         defer { inputs.forEach { $0.close() } }
+        let fhir = try fhirOutput(args)
         let rejects = try args.string("rejects").map(OutputFile.create)
-        let output = IngestOutput(ctx: ctx, rejects: rejects)
+        let output = IngestOutput(ctx: ctx, rejects: rejects, fhir: fhir)
         let ingester = CuffIngester(normalizer: IngestNormalizer(basis: basis, deriveMAP: args.flag("derive-map")),
                                     strict: args.flag("strict"), sink: output)
         var status: ExitStatus?
         for input in inputs where !ingester.stoppedAtReject {
+            output.currentSource = input.name
             do {
                 try ingester.ingest(FileDescriptorSource(fd: input.fd), name: input.name, format: format)
             } catch let error as IngestError {
@@ -33,6 +35,7 @@ enum CuffIngestCommand {
             }
         }
         output.finish()
+        try fhir?.finish(stdout: ctx.stdout, request: "corsano cuff ingest --format fhir", now: CommandContext.wallClock())
         if ingester.normalizer.usedZone {
             ctx.diagnose(basis.anchor == nil
                 ? "cuff ingest: naive stamps read in zone \(basis.zone.identifier) (no --anchor-device/--anchor-phone; --tz to choose)"
@@ -49,6 +52,22 @@ enum CuffIngestCommand {
 
     /// The `--from` word that detects the format per file (the default).
     static let autoDetect = "auto"
+
+    /// `--format jsonl|fhir` (reading lines, or FHIR R4 resources). A derived MAP is not a
+    /// measurement, so `--derive-map` cannot go to FHIR (issue 17: MAP only when reported).
+    static func fhirOutput(_ args: ParsedCommand) throws -> FHIROutput? {
+        switch args.string("format") ?? "jsonl" {
+        case "jsonl":
+            for option in ["output-dir", "bundle", "subject", "subject-identifier"] where args.flag(option) {
+                throw UsageError.conflict("--\(option) needs --format fhir")
+            }
+            return nil
+        case "fhir":
+            if args.flag("derive-map") { throw UsageError.conflict("--derive-map cannot be combined with --format fhir (a derived MAP is not a measurement)") }
+            return try FHIROutput(args)
+        case let other: throw UsageError.badValue(option: "format", value: other, expected: "jsonl or fhir")
+        }
+    }
 
     static func inputFormat(_ args: ParsedCommand) throws -> IngestFormat? {
         guard let raw = args.string("from"), raw != autoDetect else { return nil }

@@ -18,7 +18,24 @@ enum HistoryCommand {
             ctx.diagnose("history: no runs recorded" + (since != nil || args.string("bracelet") != nil ? " that match" : "")
                          + " in \(path ?? "the in-memory store")")
         }
-        if args.flag("json") {
+        let format = args.string("format") ?? (args.flag("json") ? "json" : "text")
+        if format != "fhir" {
+            for option in ["output-dir", "bundle", "subject", "subject-identifier"] where args.flag(option) {
+                throw UsageError.conflict("--\(option) needs --format fhir")
+            }
+        }
+        if format == "fhir" {
+            let fhir = try FHIROutput(args)
+            for run in runs {
+                do {
+                    fhir.add(fhir.exporter.resources(for: try FHIRRunInput(audit: run)), to: ctx.stdout)
+                } catch let error as FHIRExportError {
+                    ctx.diagnose("history: \(error)")
+                    return .dataError
+                }
+            }
+            try fhir.finish(stdout: ctx.stdout, request: "corsano history --format fhir", now: CommandContext.wallClock())
+        } else if format == "json" {
             for run in runs { ctx.stdout.line(json(run).serialized) }
         } else {
             let localizer = Localizer(locale: LocaleResolver.resolve(lang: nil, environment: ctx.environment))

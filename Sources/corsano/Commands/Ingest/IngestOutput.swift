@@ -9,18 +9,30 @@ import Glibc
 final class IngestOutput: IngestSink {
     private let ctx: CommandContext
     private let rejects: OutputWriter?
+    /// Set with `--format fhir`: readings become FHIR resources instead of reading lines.
+    private let fhir: FHIROutput?
+    /// The input being read (a reading's FHIR source when the cuff's address is unknown).
+    var currentSource = "-"
     /// Reading lines not yet handed to stdout (one writer call per ~64 KiB, not per line).
     private var pending: [UInt8] = []
 
-    init(ctx: CommandContext, rejects: OutputWriter?) {
+    init(ctx: CommandContext, rejects: OutputWriter?, fhir: FHIROutput? = nil) {
         self.ctx = ctx
         self.rejects = rejects
+        self.fhir = fhir
         pending.reserveCapacity(Self.batch + 4096)
     }
 
     private static let batch = 60 * 1024
 
     func write(_ reading: CuffReading) {
+        if let fhir {
+            let address = FHIRReadingInput.bluetoothAddress(in: reading)
+            push()
+            fhir.add(fhir.exporter.resources(for: FHIRReadingInput(reading: reading, source: address ?? currentSource,
+                                                                   cuffAddress: address)), to: ctx.stdout)
+            return
+        }
         reading.appendJSONLine(to: &pending)
         pending.append(10)
         if pending.count >= Self.batch { push() }

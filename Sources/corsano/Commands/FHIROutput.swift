@@ -1,0 +1,99 @@
+import CorsanoKit
+import Foundation
+
+/// Where `--format fhir` puts resources: NDJSON on stdout (default, one resource per line, each
+/// written once), bulk NDJSON files with a Bulk Data manifest (`--output-dir DIR`), or one
+/// transaction Bundle on stdout (`--bundle`).
+final class FHIROutput {
+    enum Destination: Equatable {
+        case ndjson
+        case bulk(directory: String)
+        case bundle
+    }
+
+    let destination: Destination
+    let exporter: FHIRExporter
+    private var collection = FHIRCollection()
+    /// NDJSON on stdout streams: only identities are kept to write shared Devices once.
+    private var written: Set<FHIRIdentity> = []
+
+    /// Reads `--output-dir`, `--bundle`, `--subject` and `--subject-identifier`.
+    /// - Throws: `UsageError` for a malformed subject or both destinations at once.
+    init(_ args: ParsedCommand) throws {
+        let dir = args.string("output-dir")
+        if dir != nil && args.flag("bundle") { throw UsageError.conflict("--output-dir and --bundle cannot be combined") }
+        destination = dir.map { .bulk(directory: $0) } ?? (args.flag("bundle") ? .bundle : .ndjson)
+        var subject: FHIRSubject?
+        if let text = args.string("subject") {
+            guard let parsed = FHIRSubject.parseReference(text) else {
+                throw UsageError.badValue(option: "subject", value: text, expected: "Patient/ID with ID of 1-64 letters, digits, '-' or '.'")
+            }
+            subject = parsed
+        }
+        if let text = args.string("subject-identifier") {
+            guard subject == nil else { throw UsageError.conflict("--subject and --subject-identifier cannot be combined") }
+            guard let parsed = FHIRSubject.parseIdentifier(text) else {
+                throw UsageError.badValue(option: "subject-identifier", value: text, expected: "SYSTEM|VALUE, both non-empty")
+            }
+            subject = parsed
+        }
+        exporter = FHIRExporter(subject: subject, style: destination == .bundle ? .bundleURN : .logicalID)
+        if case .bulk(let directory) = destination { try Self.prepare(directory: directory) }
+    }
+
+    /// Hands on `resources`: written at once as NDJSON lines, else kept for `finish`.
+    func add(_ resources: [FHIRResource], to stdout: OutputWriter) {
+        for resource in resources {
+            if destination == .ndjson {
+                if written.insert(resource.identity).inserted { stdout.line(resource.json.serialized) }
+            } else {
+                collection.add(resource)
+            }
+        }
+    }
+
+    /// Writes the bundle, or the bulk files and `manifest.json`; nothing more for NDJSON.
+    /// `request` names the command in the manifest; `now` is its transactionTime.
+    /// - Throws: `OutputFileError` when a bulk file cannot be written (exit 74).
+    func finish(stdout: OutputWriter, request: String, now: Instant) throws {
+        switch destination {
+        case .ndjson: return
+        case .bundle: stdout.line(collection.transactionBundle.serialized)
+        case .bulk(let directory):
+            let base = URL(fileURLWithPath: directory, isDirectory: true).standardizedFileURL
+            for type in collection.resourceTypes {
+                let file = try OutputFile.create(base.appendingPathComponent("\(type).ndjson").path)
+                for resource in collection.resources where resource.resourceType == type { file.line(resource.json.serialized) }
+                try Self.close(file)
+            }
+            let manifest = collection.bulkManifest(transactionTime: now, request: request) {
+                base.appendingPathComponent("\($0).ndjson").absoluteString
+            }
+            let file = try OutputFile.create(base.appendingPathComponent("manifest.json").path)
+            file.line(manifest.serialized)
+            try Self.close(file)
+        }
+    }
+
+    /// Creates `directory` when missing; refuses a path that exists and is not a directory.
+    private static func prepare(directory: String) throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw OutputFileError.cannotCreate(path: directory, reason: "exists and is not a directory")
+            }
+            return
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw OutputFileError.cannotCreate(path: directory, reason: String(cString: strerror(errno)))
+        }
+    }
+
+    private static func close(_ file: OutputWriter) throws {
+        file.flush()
+        defer { Glibc.close(file.fd) }
+        if file.hasFailed { throw OutputFileError.cannotCreate(path: file.name, reason: "write failed") }
+    }
+}
