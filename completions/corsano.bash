@@ -63,10 +63,11 @@ _corsano() {
         'cuff ingest')
             case "$prev" in
                 --from) _corsano_words 'auto jsonl ble csv'; return 0 ;;
-                --anchor-device|--anchor-phone|--tz) return 0 ;;
-                --rejects) _corsano_files; return 0 ;;
+                --anchor-device|--anchor-phone|--tz|--subject|--subject-identifier) return 0 ;;
+                --format) _corsano_words 'jsonl fhir'; return 0 ;;
+                --rejects|--output-dir) _corsano_files; return 0 ;;
             esac
-            if [[ $cur == -* ]]; then _corsano_words '--from --anchor-device --anchor-phone --tz --derive-map --strict --rejects --help'; return 0; fi
+            if [[ $cur == -* ]]; then _corsano_words '--from --anchor-device --anchor-phone --tz --derive-map --format --strict --rejects --output-dir --bundle --subject --subject-identifier --help'; return 0; fi
             _corsano_files; return 0 ;;
         'replay-filter')
             case "$prev" in
@@ -98,10 +99,11 @@ _corsano() {
             _corsano_words '--listen --stdio --scenario --seed --help'; return 0 ;;
         'history')
             case "$prev" in
-                --since|--bracelet) return 0 ;;
-                --state) _corsano_files; return 0 ;;
+                --format) _corsano_words 'text json fhir'; return 0 ;;
+                --since|--bracelet|--subject|--subject-identifier) return 0 ;;
+                --output-dir|--state) _corsano_files; return 0 ;;
             esac
-            _corsano_words '--json --since --bracelet --state --no-state --help'; return 0 ;;
+            _corsano_words '--json --format --since --bracelet --output-dir --bundle --subject --subject-identifier --state --no-state --help'; return 0 ;;
         'repl')
             case "$prev" in
                 --bracelet) _corsano_words 'sim sim: unix: tcp: exec:'; return 0 ;;

@@ -80,8 +80,13 @@ complete -c corsano -n '__corsano_using cuff ingest' -l anchor-device -x -d 'Cuf
 complete -c corsano -n '__corsano_using cuff ingest' -l anchor-phone -x -d 'Real time at that moment (RFC 3339).'
 complete -c corsano -n '__corsano_using cuff ingest' -l tz -x -d 'Zone of naive stamps without an anchor (default TZ).'
 complete -c corsano -n '__corsano_using cuff ingest' -l derive-map -d 'Fill in the derived MAP when the cuff reported none.'
+complete -c corsano -n '__corsano_using cuff ingest' -l format -x -a 'jsonl fhir' -d 'Reading lines, or FHIR R4 resources (default jsonl).'
 complete -c corsano -n '__corsano_using cuff ingest' -l strict -d 'Stop at the first bad record (exit 65).'
 complete -c corsano -n '__corsano_using cuff ingest' -l rejects -r -F -d 'Also write rejected records to FILE as JSON lines.'
+complete -c corsano -n '__corsano_using cuff ingest' -l output-dir -r -F -d 'With --format fhir: bulk NDJSON files, one per resource type, and manifest.json in DIR.'
+complete -c corsano -n '__corsano_using cuff ingest' -l bundle -d 'With --format fhir: one transaction Bundle of conditional creates.'
+complete -c corsano -n '__corsano_using cuff ingest' -l subject -x -d 'With --format fhir: the patient the readings are about (default none).'
+complete -c corsano -n '__corsano_using cuff ingest' -l subject-identifier -x -d 'With --format fhir: the patient by identifier (default none).'
 complete -c corsano -n '__corsano_using cuff ingest' -l help -d 'Show help for this command and exit.'
 complete -c corsano -n '__corsano_using cuff ingest' -F
 
@@ -127,8 +132,13 @@ complete -c corsano -n '__corsano_using bracelet serve' -l seed -x -d 'Simulator
 complete -c corsano -n '__corsano_using bracelet serve' -l help -d 'Show help for this command and exit.'
 
 complete -c corsano -n '__corsano_using history' -l json -d 'Write JSON lines.'
+complete -c corsano -n '__corsano_using history' -l format -x -a 'text json fhir' -d 'Text, JSON lines, or FHIR R4 resources (default text).'
 complete -c corsano -n '__corsano_using history' -l since -x -d 'Only runs that started at or after TIME.'
 complete -c corsano -n '__corsano_using history' -l bracelet -x -d 'Only runs on this bracelet.'
+complete -c corsano -n '__corsano_using history' -l output-dir -r -F -d 'With --format fhir: bulk NDJSON files, one per resource type, and manifest.json in DIR.'
+complete -c corsano -n '__corsano_using history' -l bundle -d 'With --format fhir: one transaction Bundle of conditional creates.'
+complete -c corsano -n '__corsano_using history' -l subject -x -d 'With --format fhir: the patient the readings are about (default none).'
+complete -c corsano -n '__corsano_using history' -l subject-identifier -x -d 'With --format fhir: the patient by identifier (default none).'
 complete -c corsano -n '__corsano_using history' -l state -r -F -d 'State store file (default $XDG_STATE_HOME/corsano/state.sqlite3).'
 complete -c corsano -n '__corsano_using history' -l no-state -d 'Keep state in memory for this run only.'
 complete -c corsano -n '__corsano_using history' -l help -d 'Show help for this command and exit.'

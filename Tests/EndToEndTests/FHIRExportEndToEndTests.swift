@@ -133,3 +133,18 @@ struct FHIRExportEndToEndTests {
         #expect(notFHIR.status == 64 && notFHIR.stderr.contains("--format fhir"))
     }
 }
+
+/// The sample export under examples/ is what the binary writes today, and it validates.
+struct FHIRSampleExportTests {
+    @Test func committedSampleIsCurrentAndValid() throws {
+        let sample = Corsano.packageRoot.appendingPathComponent("examples/session-replay.fhir.ndjson")
+        let r = try Corsano.run(["cuff", "ingest", "--anchor-device", "2025-01-01T00:03:10", "--anchor-phone", "2026-11-29T10:00:05Z",
+                                 "--format", "fhir", "--subject", "Patient/example",
+                                 Corsano.packageRoot.appendingPathComponent("examples/session-replay.jsonl").path])
+        #expect(r.status == 0)
+        #expect(r.stdout == (try String(contentsOf: sample, encoding: .utf8)),
+                "examples/session-replay.fhir.ndjson is stale: regenerate it with the command in this test")
+        let summary = try FHIRExportEndToEndTests.validate([sample.path])
+        #expect((summary["profiles"] as? [String: Int])?["http://hl7.org/fhir/StructureDefinition/bp"] == 4)
+    }
+}

@@ -19,7 +19,10 @@ enum CuffIngestCommand {
                                     strict: args.flag("strict"), sink: output)
         var status: ExitStatus?
         for input in inputs where !ingester.stoppedAtReject {
-            output.currentSource = input.name
+            // A reading's FHIR source is the file's name, not its path: re-exporting the same dump
+            // from another directory must give the same identifiers.
+            output.currentSource = input.name == "-" || input.name == "<stdin>" ? "stdin"
+                : String(input.name.split(separator: "/").last ?? Substring(input.name))
             do {
                 try ingester.ingest(FileDescriptorSource(fd: input.fd), name: input.name, format: format)
             } catch let error as IngestError {
