@@ -1,26 +1,9 @@
 import CorsanoKit
 
-/// A bracelet a command reached: the port, the run's clock, and what the bracelet said it is.
-struct BraceletSession: Sendable {
-    let bracelet: any Bracelet
-    /// The run's clock: virtual with a simulator (in-process or served), else real; `--clock` overrides.
-    let clock: any FlowClock
-    let identity: BraceletIdentity
-    let address: BraceletAddress
-}
-
-/// Turns the common bracelet options (`--bracelet` or its variable, `--seed`, `--clock`,
-/// `--now`, `--request-timeout`; CommandTable.bracelet) into a connected, gated `Bracelet`.
+/// Turns the common bracelet options (`--bracelet` or its variable, `--seed`, `--clock`, `--now`,
+/// `--request-timeout`; CommandTable.bracelet) into the core's `BraceletTarget`; the session
+/// itself (connect → gate → repair the journal → run) is `BraceletSession.run`.
 enum BraceletConnector {
-    /// Connects, identifies, and checks the bracelet can run `flow` (nil: no gate).
-    /// - Throws: `UsageError` (bad URI, `--now` with the real clock), `ScenarioError`,
-    ///   `BraceletError.unavailable`, `BraceletGateError` (exit 69).
-    static func connect(_ args: ParsedCommand, _ ctx: CommandContext, flow: String?) async throws -> BraceletSession {
-        var options = try prepare(args, ctx)
-        try options.readScenario()
-        return try await connect(options, flow: flow)
-    }
-
     /// Checks the bracelet options without connecting or reading files, so a command can refuse
     /// a bad flag (64) before it opens input files (66), then read the scenario
     /// (`BraceletConnectOptions.readScenario`) before it opens the state store (74): DESIGN "Exit status".
@@ -33,44 +16,8 @@ enum BraceletConnector {
             throw UsageError.conflict("--now sets the virtual clock's start; it cannot be used with --clock real")
         }
         return BraceletConnectOptions(address: address, clockChoice: choice, start: start,
-                            seed: try args.integer("seed").map(UInt64.init) ?? SimulatedBracelet.defaultSeed,
-                            requestTimeout: try requestTimeout(args))
-    }
-
-    /// Connects as `options` say, identifies, and checks the bracelet can run `flow` (nil: no gate).
-    /// - Throws: `UsageError` (`--now` with a real clock), `BraceletError.unavailable`, `BraceletGateError` (exit 69).
-    static func connect(_ options: BraceletConnectOptions, flow: String?) async throws -> BraceletSession {
-        let (address, choice, start) = (options.address, options.clockChoice, options.start)
-        let bracelet: any Bracelet
-        let clock: any FlowClock
-        var known: BraceletIdentity?
-        switch address {
-        case .simulator:
-            clock = try makeClock(choice ?? "virtual", start: start)
-            bracelet = SimulatedBracelet(scenario: options.scenario ?? Scenario(), seed: options.seed, clock: clock)
-        case .unix, .tcp, .exec:
-            let client = try BridgeClient.connect(address, requestTimeout: options.requestTimeout)
-            do {
-                // A served simulator says so; its default clock is virtual like the in-process one.
-                let (identity, simulated) = try await client.hello()
-                clock = try makeClock(choice ?? (simulated ? "virtual" : "real"), start: start)
-                client.use(clock: clock)
-                known = identity
-            } catch {
-                await client.close()
-                throw error
-            }
-            bracelet = client
-        }
-        do {
-            let identity: BraceletIdentity
-            if let known { identity = known } else { identity = try await bracelet.identify() }
-            if let flow { try BraceletGate.check(identity, flow: flow) }
-            return BraceletSession(bracelet: bracelet, clock: clock, identity: identity, address: address)
-        } catch {
-            await bracelet.close()
-            throw error
-        }
+                                      seed: try args.integer("seed").map(UInt64.init) ?? SimulatedBracelet.defaultSeed,
+                                      requestTimeout: try requestTimeout(args))
     }
 
     /// The `--bracelet` URI, else its environment variable (CORSANO_BRACELET), else `sim`.
@@ -127,5 +74,14 @@ struct BraceletConnectOptions {
     /// - Throws: `ScenarioError.unreadable` (66), `.invalid` naming the file and field (65).
     mutating func readScenario() throws {
         if case .simulator(let path) = address { scenario = try path.map { try Scenario.load(path: $0) } ?? Scenario() }
+    }
+
+    /// The core's target: the clock is virtual with a simulator (in-process or served), else
+    /// real; `--clock` overrides.
+    var target: BraceletTarget {
+        let (choice, start) = (clockChoice, self.start)
+        return BraceletTarget(address: address, scenario: scenario ?? Scenario(), seed: seed, requestTimeout: requestTimeout) { simulated in
+            try BraceletConnector.makeClock(choice ?? (simulated ? "virtual" : "real"), start: start)
+        }
     }
 }

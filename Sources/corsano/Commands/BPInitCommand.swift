@@ -16,12 +16,31 @@ enum BPInitCommand {
         let choice = try BPInitOptions.cuff(args, stdinIsTerminal: ctx.stdinIsTerminal)
         try bracelet.readScenario()
         let store = try StateLocation.open(args, environment: ctx.environment)
-        let session = try await BraceletConnector.connect(bracelet, flow: flow)
         let runID = RunID.make()
-        let audit = AuditLogSink(log: AuditLog(store: store), bracelet: session.identity)
-        let sink = EventFanOut([try EventSinks.stdout(args, ctx), audit, DroppedLineDiagnostics(ctx: ctx)])
-        try await session.repairJournal(store: store, sink: sink, flow: flow, run: runID, ctx)
+        var audit: AuditLogSink?
+        let (outcome, signal) = try await BraceletSession.run(
+            bracelet.target, flow: flow, store: store, run: runID,
+            events: { session in
+                let log = AuditLogSink(log: AuditLog(store: store), bracelet: session.identity)
+                audit = log
+                return EventFanOut([try EventSinks.stdout(args, ctx), log, DroppedLineDiagnostics(ctx: ctx)])
+            },
+            notice: { ctx.diagnose($0) }
+        ) { session, sink in
+            try await calibrate(args, ctx, config: config, choice: choice, timeout: timeout, mode: mode,
+                                session: session, sink: sink, store: store, runID: runID)
+        }
+        if let failure = audit?.failure { throw failure }
+        return try status(of: outcome.get(), signal: signal)
+    }
 
+    /// The calibration on a connected, gated and repaired bracelet, with the cuff source and
+    /// the interaction the flags and the terminal call for; the flow's result and the signal
+    /// that ended it, if one did.
+    private static func calibrate(
+        _ args: ParsedCommand, _ ctx: CommandContext, config: BPInitializationConfig, choice: BPInitOptions.CuffChoice,
+        timeout: Duration, mode: OutputMode, session: BraceletSession, sink: any EventSink, store: StateStore, runID: String
+    ) async throws -> (Result<BPInitializationResult, StoreError>, ExitStatus?) {
         let localizer = EventSinks.localizer(args, ctx)
         let prompts = mode == .text ? ctx.stdout : ctx.stderr
         // Prompts read stdin only when a person is there and stdin does not carry the readings.
@@ -55,9 +74,7 @@ enum BPInitCommand {
                 return .failure(error)
             }
         }
-        await session.bracelet.close()
-        if let failure = audit.failure { throw failure }
-        return try status(of: outcome.get(), signal: signals.exitStatus)
+        return (outcome, signals.exitStatus)
     }
 
     /// DESIGN "Exit status": 0, 1 failedAfterRetries, 3 cuffError, 4 braceletDisconnected,

@@ -17,19 +17,13 @@ enum ProfilePushCommand {
         var bracelet = try BraceletConnector.prepare(args, ctx)
         try bracelet.readScenario()
         let store = try StateLocation.open(args, environment: ctx.environment)
-        let session = try await BraceletConnector.connect(bracelet, flow: nil)
         let run = RunID.make()
-        let sink = try EventSinks.stdout(args, ctx)
-        do {
-            try await session.repairJournal(store: store, sink: sink, flow: flow, run: run, ctx)
+        try await BraceletSession.run(bracelet.target, flow: flow, store: store, run: run,
+                                      events: { _ in try EventSinks.stdout(args, ctx) }, notice: { ctx.diagnose($0) }) { session, sink in
             let push = ProfilePush(bracelet: session.bracelet, clock: session.clock, events: sink,
                                    profileStore: ProfileStore(store: store), run: run)
             _ = try await push.push(profile, serial: session.identity.serial, force: args.flag("force"))
-        } catch {
-            await session.bracelet.close()
-            throw error
         }
-        await session.bracelet.close()
         return .success
     }
 }

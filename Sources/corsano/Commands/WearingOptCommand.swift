@@ -16,14 +16,38 @@ enum WearingOptCommand {
         var bracelet = try BraceletConnector.prepare(args, ctx)
         try bracelet.readScenario()
         let store = try StateLocation.open(args, environment: ctx.environment)
-        let session = try await BraceletConnector.connect(bracelet, flow: flow)
         let run = RunID.make()
-        let audit = AuditLogSink(log: AuditLog(store: store), bracelet: session.identity)
-        let sink = EventFanOut([try EventSinks.stdout(args, ctx), audit])
+        var audit: AuditLogSink?
         let outcome: Result<WearingOptimizationResult, any Error>
         let signals = SignalHandling.install()
         do {
-            try await session.repairJournal(store: store, sink: sink, flow: flow, run: run, ctx)
+            outcome = try await BraceletSession.run(
+                bracelet.target, flow: flow, store: store, run: run,
+                events: { session in
+                    let log = AuditLogSink(log: AuditLog(store: store), bracelet: session.identity)
+                    audit = log
+                    return EventFanOut([try EventSinks.stdout(args, ctx), log])
+                },
+                notice: { ctx.diagnose($0) }
+            ) { session, sink in
+                try await optimize(args, ctx, config: config, mode: mode, session: session, sink: sink, store: store,
+                                   run: run, signals: signals)
+            }
+        } catch {
+            outcome = .failure(error)
+        }
+        signals.uninstall()
+        if let failure = audit?.failure { throw failure }
+        return status(of: try outcome.get(), signal: signals.exitStatus)
+    }
+
+    /// The optimization on a connected, gated and repaired bracelet: the profile it starts
+    /// from, the interaction the terminal calls for, the flow under `signals`.
+    private static func optimize(
+        _ args: ParsedCommand, _ ctx: CommandContext, config: WearingOptimizationConfig, mode: OutputMode,
+        session: BraceletSession, sink: any EventSink, store: StateStore, run: String, signals: SignalHandling
+    ) async -> Result<WearingOptimizationResult, any Error> {
+        do {
             let profiles = ProfileStore(store: store)
             // With preparation, a bracelet that already holds a profile is enough to start from;
             // without it the seed makes the host push its own copy, so only the stored one counts.
@@ -38,16 +62,12 @@ enum WearingOptCommand {
             let optimization = WearingOptimizationFlow(
                 bracelet: session.bracelet, clock: session.clock, events: sink, interaction: interaction,
                 config: config, serial: session.identity.serial, profile: profile, profileStore: profiles, run: run)
-            outcome = await signals.run { () -> Result<WearingOptimizationResult, any Error> in
+            return await signals.run { () -> Result<WearingOptimizationResult, any Error> in
                 do { return .success(try await optimization.run()) } catch { return .failure(error) }
             }
         } catch {
-            outcome = .failure(error)
+            return .failure(error)
         }
-        signals.uninstall()
-        await session.bracelet.close()
-        if let failure = audit.failure { throw failure }
-        return status(of: try outcome.get(), signal: signals.exitStatus)
     }
 
     /// The flow's config from the flags. - Throws: `UsageError` naming the flag.

@@ -25,10 +25,9 @@ extension REPLSession {
         guard parsed.operands.count == 1 else { throw UsageError.missing("connect: name one bracelet URI, e.g. connect sim") }
         if parsed.flag("help") { ctx.stdout.write(HelpRenderer.help(for: spec)); return .success }
         let uri = parsed.operands[0]
-        let session = try await connect(["--bracelet", uri], ctx)
-        await session.bracelet.close()
+        let identity = try await onBracelet(["--bracelet", uri], ctx) { $0.identity }
         braceletURI = uri
-        ctx.stdout.line("connected to \(uri): \(Self.describe(session.identity))")
+        ctx.stdout.line("connected to \(uri): \(Self.describe(identity))")
         return .success
     }
 
@@ -51,24 +50,28 @@ extension REPLSession {
         return .success
     }
 
-    /// Connects to the session's bracelet (or the one `words` name), as `status` would.
-    func connect(_ words: [String], _ ctx: CommandContext) async throws -> BraceletSession {
-        let spec = REPLGrammar.session("status")
+    /// Runs `body` on the session's bracelet (or the one `words` name, with `status`'s options)
+    /// as every command reaches one: `BraceletSession.run`, with the session's state store for
+    /// the journal repair (said on stderr).
+    func onBracelet<Result>(_ words: [String], _ ctx: CommandContext,
+                            _ body: (BraceletSession) async throws -> Result) async throws -> Result {
         var words = words
         if let uri = braceletURI, !words.contains("--bracelet") { words += ["--bracelet", uri] }
-        return try await BraceletConnector.connect(try ArgumentParser.parse(words, as: spec, environment: ctx.environment), ctx, flow: nil)
+        let parsed = try ArgumentParser.parse(words, as: REPLGrammar.session("status"), environment: ctx.environment)
+        var options = try BraceletConnector.prepare(parsed, ctx)
+        try options.readScenario()
+        return try await BraceletSession.run(options.target, flow: Self.flow, store: try stateStore(ctx), run: RunID.make(),
+                                             events: { _ in EventFanOut([]) }, notice: { ctx.diagnose($0) }) { session, _ in
+            try await body(session)
+        }
     }
 
+    /// The flow name of the REPL's own bracelet work in the plan journal.
+    static let flow = "repl"
+
     private func status(_ words: [String], _ ctx: CommandContext) async throws {
-        let session = try await connect(words, ctx)
-        let plan: BraceletPlan, profile: UserProfile?
-        do {
-            plan = try await session.bracelet.currentPlan()
-            profile = try await session.bracelet.readProfile()
-            await session.bracelet.close()
-        } catch {
-            await session.bracelet.close()
-            throw error
+        let (session, plan, profile) = try await onBracelet(words, ctx) { session in
+            (session, try await session.bracelet.currentPlan(), try await session.bracelet.readProfile())
         }
         ctx.stdout.line("bracelet  \(Self.describe(session.identity))")
         ctx.stdout.line("plan      \(plan.name)")

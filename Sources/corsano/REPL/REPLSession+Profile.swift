@@ -5,9 +5,7 @@ import CorsanoKit
 /// fields over the stored ones and validates the whole under `ProfileRules`; it does not push.
 extension REPLSession {
     func profile(set changes: ParsedCommand?, _ ctx: CommandContext) async throws {
-        let session = try await connect([], ctx)
-        await session.bracelet.close()
-        let serial = session.identity.serial
+        let serial = try await onBracelet([], ctx) { $0.identity.serial }
         let profiles = ProfileStore(store: try stateStore(ctx))
         let stored = try profiles.load(serial: serial)
         guard let changes else {

@@ -1,0 +1,119 @@
+/// Where a bracelet is and how to talk to it, before anything connects: what `--bracelet`,
+/// `--seed`, `--clock`, `--now` and `--request-timeout` say (DESIGN "The bracelet port").
+public struct BraceletTarget: Sendable {
+    /// Where the bracelet is.
+    public var address: BraceletAddress
+    /// The in-process simulator's scenario (unused for a bridge).
+    public var scenario: Scenario
+    /// The in-process simulator's PRNG seed.
+    public var seed: UInt64
+    /// Timeout of one bridge request, seconds.
+    public var requestTimeout: Double
+    /// The run's clock, given whether the bracelet is a simulator (in-process, or served and
+    /// saying so in `hello`). The caller owns the wall clock, so it makes the clocks.
+    /// - Throws: the caller's error when its clock options cannot apply (e.g. a start time
+    ///   for a real clock).
+    public var clock: @Sendable (_ simulated: Bool) throws -> any FlowClock
+
+    /// Creates a target.
+    public init(address: BraceletAddress, scenario: Scenario = Scenario(), seed: UInt64 = SimulatedBracelet.defaultSeed,
+                requestTimeout: Double = BridgeClient.defaultRequestTimeout,
+                clock: @escaping @Sendable (_ simulated: Bool) throws -> any FlowClock) {
+        self.address = address
+        self.scenario = scenario
+        self.seed = seed
+        self.requestTimeout = requestTimeout
+        self.clock = clock
+    }
+}
+
+/// A bracelet a command reached: the port, the run's clock, and what the bracelet said it is.
+///
+/// `run` is the protocol every command that reaches a bracelet follows (DESIGN "Plan safety",
+/// seeds "Only available for 287-2 bracelet"): connect → gate → repair the plan journal → the
+/// command's work → close, on every way out.
+public struct BraceletSession: Sendable {
+    /// The connected bracelet.
+    public let bracelet: any Bracelet
+    /// The run's clock: virtual with a simulator (in-process or served), else real, unless the
+    /// target's clock says otherwise.
+    public let clock: any FlowClock
+    /// What the bracelet said it is.
+    public let identity: BraceletIdentity
+    /// Where it is.
+    public let address: BraceletAddress
+
+    /// Connects to `target`, identifies the bracelet and checks it can run `flow`
+    /// (`BraceletGate`; a flow without requirements, or nil, is not gated). The bracelet is
+    /// closed again when anything here fails.
+    /// - Throws: `BraceletError.unavailable`, `BraceletGateError` (exit 69), the clock's error.
+    public static func connect(_ target: BraceletTarget, flow: String?) async throws -> BraceletSession {
+        let bracelet: any Bracelet
+        let clock: any FlowClock
+        var known: BraceletIdentity?
+        switch target.address {
+        case .simulator:
+            clock = try target.clock(true)
+            bracelet = SimulatedBracelet(scenario: target.scenario, seed: target.seed, clock: clock)
+        case .unix, .tcp, .exec:
+            let client = try BridgeClient.connect(target.address, requestTimeout: target.requestTimeout)
+            do {
+                // A served simulator says so; its default clock is virtual like the in-process one.
+                let (identity, simulated) = try await client.hello()
+                clock = try target.clock(simulated)
+                client.use(clock: clock)
+                known = identity
+            } catch {
+                await client.close()
+                throw error
+            }
+            bracelet = client
+        }
+        do {
+            let identity: BraceletIdentity
+            if let known { identity = known } else { identity = try await bracelet.identify() }
+            if let flow { try BraceletGate.check(identity, flow: flow) }
+            return BraceletSession(bracelet: bracelet, clock: clock, identity: identity, address: target.address)
+        } catch {
+            await bracelet.close()
+            throw error
+        }
+    }
+
+    /// The protocol of a command on a bracelet: connects and gates for `flow`, makes the
+    /// command's event sink for the bracelet it found, repairs an earlier run's open journal
+    /// entry in `store` (a restore goes to `notice` and as `planRestored` to the sink), runs
+    /// `body`, and closes the bracelet on every way out.
+    /// - Parameters:
+    ///   - flow: the flow or command name (`bp-init`, `wearing-opt`, `profile-push`, `repl`):
+    ///     the gate's requirement, and the `flow` of the journal's `planRestored` event.
+    ///   - run: this run's id, for the journal's event.
+    ///   - events: the sink for this bracelet (e.g. stdout plus its audit log).
+    /// - Throws: what `connect`, the repair (`BraceletError`: the entry stays open;
+    ///   `StoreError`), `events` or `body` throws.
+    public static func run<Result>(
+        _ target: BraceletTarget, flow: String, store: StateStore, run: String,
+        events: (BraceletSession) throws -> any EventSink, notice: (String) -> Void,
+        _ body: (BraceletSession, any EventSink) async throws -> Result
+    ) async throws -> Result {
+        let session = try await connect(target, flow: flow)
+        do {
+            let sink = try events(session)
+            try await PlanJournal(store: store).repairOpenEntries(
+                bracelet: session.bracelet, identity: session.identity, sink: sink, flow: flow, run: run,
+                clock: session.clock, notice: notice)
+            let result = try await body(session, sink)
+            await session.bracelet.close()
+            return result
+        } catch {
+            await session.bracelet.close()
+            throw error
+        }
+    }
+
+    /// A plan guard for a flow on this bracelet, journaled in `store` (DESIGN "Plan safety"):
+    /// `enter()` where the flow switches to nibpCalibration, `restore()` on every way out.
+    public func planGuard(store: StateStore, flow: String) -> PlanGuard {
+        PlanGuard(bracelet: bracelet, serial: identity.serial, journal: PlanJournal(store: store), flow: flow, clock: clock)
+    }
+}
