@@ -8,8 +8,9 @@ final class Tmux {
     let server = "corsano-test-\(UUID().uuidString.prefix(8))"
     let stateHome: URL
 
-    /// Starts `corsano ARGS` in an 120x40 terminal with its own XDG_STATE_HOME (or `stateHome`).
-    init(_ args: [String], stateHome: URL? = nil, env: [String: String] = [:]) throws {
+    /// Starts `corsano ARGS` in a terminal of `columns` x `rows` (120x40) with its own
+    /// XDG_STATE_HOME (or `stateHome`).
+    init(_ args: [String], stateHome: URL? = nil, env: [String: String] = [:], columns: Int = 120, rows: Int = 40) throws {
         self.stateHome = stateHome ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("corsano-tmux-\(UUID().uuidString)")
         var environment = ["XDG_STATE_HOME": self.stateHome.path, "TERM": "xterm", "NO_COLOR": "1",
@@ -20,7 +21,7 @@ final class Tmux {
             + "; echo \"[exited $?]\"; sleep 60"
         // The tmux server outlives this call and keeps every descriptor it inherits, so tmux runs
         // through system(3) with plain files, never pipes a reader waits on.
-        #expect(try tmux(["new-session", "-d", "-x", "120", "-y", "40", command]).status == 0, "tmux new-session failed")
+        #expect(try tmux(["new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", command]).status == 0, "tmux new-session failed")
     }
 
     deinit {
@@ -44,6 +45,20 @@ final class Tmux {
             .split(separator: "\n", omittingEmptySubsequences: false)
             .map { String($0).replacing(/\s+$/, with: "") }
             .joined(separator: "\n").replacing(/\n+$/, with: "")
+    }
+
+    /// Everything written since the start, scrollback included, with the rows the terminal
+    /// wrapped by itself joined again (`capture-pane -J`): a row here wider than the terminal
+    /// is a line the program failed to wrap.
+    func transcript() throws -> [String] {
+        try tmux(["capture-pane", "-p", "-J", "-S", "-", "-t", "0"]).stdout
+            .split(separator: "\n", omittingEmptySubsequences: false)
+            .map { String($0).replacing(/\s+$/, with: "") }
+    }
+
+    /// Changes the terminal's size (the program gets SIGWINCH).
+    func resize(columns: Int, rows: Int = 40) throws {
+        _ = try tmux(["resize-window", "-t", "0", "-x", "\(columns)", "-y", "\(rows)"])
     }
 
     /// Polls the screen until `predicate` holds; fails the test with the screen after `timeout` s.

@@ -7,7 +7,7 @@ struct TerminalInteraction: BPInitInteraction {
     let lines: TerminalLines
     let localizer: Localizer
     /// Where prompts go: stdout with text output, stderr when stdout carries JSON lines.
-    let prompts: OutputWriter
+    let prompts: PromptOutput
 
     func confirmStart() async throws -> Bool {
         try await lines.read(prompt: localizer[.promptStart] + " ", to: prompts) != .end
@@ -39,7 +39,7 @@ struct TypedCuffSource: CuffSource {
     let lines: TerminalLines
     let localizer: Localizer
     let clock: any FlowClock
-    let prompts: OutputWriter
+    let prompts: PromptOutput
     let timeout: Duration?
     /// True when the text narrator already said "Press START on the BP cuff monitor".
     let narrated: Bool
@@ -49,7 +49,7 @@ struct TypedCuffSource: CuffSource {
         while true {
             switch try await lines.read(prompt: prompt, to: prompts, timeout: timeout) {
             case .end, .timedOut:
-                prompts.write("\n")
+                prompts.writer.write("\n")
                 return .failed(.noReading)
             case .line(let text) where text.trimmingSpaces.isEmpty:
                 prompt = localizer[.promptTypedReading]
@@ -57,7 +57,7 @@ struct TypedCuffSource: CuffSource {
                 do {
                     return .reading(try ManualCuffEntry.parse(text, now: clock.now()))
                 } catch {
-                    prompts.write("corsano: " + localizer.describe(typedReading: error) + "\n")
+                    prompts.writer.write("corsano: " + localizer.describe(typedReading: error) + "\n")
                     prompt = localizer[.promptTypedReading]
                 }
             }

@@ -30,13 +30,10 @@ final class TerminalLines: Sendable {
     /// The process's stdin.
     static let stdin = TerminalLines()
 
-    /// Writes `prompt` to `writer` (flushed), then waits for one line, at most `timeout` when given.
+    /// Writes `prompt` laid out to `prompts`, then waits for one line, at most `timeout` when given.
     /// - Throws: `CancellationError`.
-    func read(prompt: String, to writer: OutputWriter, timeout: Duration? = nil) async throws -> Answer {
-        if !prompt.isEmpty {
-            writer.write(prompt)
-            writer.flush()
-        }
+    func read(prompt: String, to prompts: PromptOutput, timeout: Duration? = nil) async throws -> Answer {
+        prompts.ask(prompt)
         let id = state.withLock { s -> Int in
             s.nextID += 1
             return s.nextID

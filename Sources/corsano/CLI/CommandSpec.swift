@@ -82,12 +82,13 @@ enum EnvironmentVariable: String, CaseIterable, Sendable {
     case noColor = "NO_COLOR"
     case term = "TERM"
     case tz = "TZ"
+    case columns = "COLUMNS"
 
     /// The man page whose ENVIRONMENT section describes it; nil for variables of the platform
     /// that every program reads alike (`HOME`, `TERM`) or that a page describes at its option (`TZ`).
     var manPage: String? {
         switch self {
-        case .state, .bracelet, .xdgStateHome, .lcAll, .lcMessages, .lang, .noColor: return "corsano.1"
+        case .state, .bracelet, .xdgStateHome, .lcAll, .lcMessages, .lang, .noColor, .columns: return "corsano.1"
         case .home, .term, .tz: return nil
         }
     }

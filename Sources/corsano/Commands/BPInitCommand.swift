@@ -42,7 +42,8 @@ enum BPInitCommand {
         timeout: Duration, mode: OutputMode, session: BraceletSession, sink: any EventSink, store: StateStore, runID: String
     ) async throws -> (Result<BPInitializationResult, StoreError>, ExitStatus?) {
         let localizer = EventSinks.localizer(args, ctx)
-        let prompts = mode == .text ? ctx.stdout : ctx.stderr
+        let prompts = PromptOutput(writer: mode == .text ? ctx.stdout : ctx.stderr,
+                                   layout: EventSinks.promptLayout(args, ctx, mode: mode))
         // Prompts read stdin only when a person is there and stdin does not carry the readings.
         let terminal: TerminalInteraction? = ctx.stdinIsTerminal && !choice.readsStdinLines
             ? TerminalInteraction(lines: .stdin, localizer: localizer, prompts: prompts) : nil

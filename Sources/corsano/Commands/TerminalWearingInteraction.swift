@@ -8,7 +8,7 @@ struct TerminalWearingInteraction: WearingOptInteraction {
     let lines: TerminalLines
     let localizer: Localizer
     /// Where prompts go: stdout with text output, stderr when stdout carries JSON lines.
-    let prompts: OutputWriter
+    let prompts: PromptOutput
 
     func pickPreparation(_ current: PreparationChoices) async throws -> PreparationChoices {
         var c = current

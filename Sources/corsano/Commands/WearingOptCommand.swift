@@ -55,7 +55,8 @@ enum WearingOptCommand {
             if profile == nil, config.includePreparation { profile = try await session.bracelet.readProfile() }
             let interaction: any WearingOptInteraction = ctx.stdinIsTerminal
                 ? TerminalWearingInteraction(lines: .stdin, localizer: EventSinks.localizer(args, ctx),
-                                             prompts: mode == .text ? ctx.stdout : ctx.stderr)
+                                             prompts: PromptOutput(writer: mode == .text ? ctx.stdout : ctx.stderr,
+                                                                   layout: EventSinks.promptLayout(args, ctx, mode: mode)))
                 : ctx.ask.map { REPLWearingInteraction(ask: $0, localizer: EventSinks.localizer(args, ctx),
                                                          scripted: ScriptedWearingOptInteraction(position: config.position)) as any WearingOptInteraction }
                     ?? ScriptedWearingOptInteraction(position: config.position)

@@ -1,7 +1,7 @@
 import CReadline
 import Foundation
 
-/// The wake pipe's write end, for the SIGINT/SIGWINCH handler (a plain Int32: async-signal-safe).
+/// The wake pipe's write end, for the SIGINT handler (a plain Int32: async-signal-safe).
 nonisolated(unsafe) private var signalWakeFD: Int32 = -1
 
 /// readline's settings and the process's SIGINT/SIGWINCH handling while the REPL runs.
@@ -15,12 +15,14 @@ extension LineEditor {
     }
 
     /// SIGINT and SIGWINCH write a byte to the wake pipe; the editor thread acts on it. A write to
-    /// a pipe is async-signal-safe; nothing else is done in the handler.
+    /// a pipe is async-signal-safe; nothing else is done in the handler. SIGWINCH is
+    /// `TerminalWidth`'s, which also lays out the commands' text for the new width.
     static func installSignalHandler(wakeFD: Int32) {
         signalWakeFD = wakeFD
+        TerminalWidth.wakeOnResize(wakeFD)
         var action = sigaction()
-        action.__sigaction_handler.sa_handler = { signo in
-            var byte: UInt8 = signo == SIGWINCH ? 0x77 : 0x69  // "w", "i"
+        action.__sigaction_handler.sa_handler = { _ in
+            var byte: UInt8 = 0x69  // "i"
             let saved = errno
             _ = write(signalWakeFD, &byte, 1)
             errno = saved
@@ -28,7 +30,6 @@ extension LineEditor {
         sigemptyset(&action.sa_mask)
         action.sa_flags = SA_RESTART
         sigaction(SIGINT, &action, nil)
-        sigaction(SIGWINCH, &action, nil)
     }
 
     /// Puts the REPL's SIGINT handler back (a command may have changed the disposition).

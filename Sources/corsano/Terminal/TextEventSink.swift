@@ -21,10 +21,12 @@ final class TextEventSink: EventSink {
     private let liveProgress: Bool
     private let state: Mutex<State>
 
-    /// Creates a sink writing to `writer` in `localizer`'s language, with ANSI colour when `color`.
-    init(writer: any TextOutput, localizer: Localizer, color: Bool, liveProgress: Bool = false) {
+    /// Creates a sink writing to `writer` in `localizer`'s language, with ANSI colour when `color`,
+    /// laid out for `terminal`'s width (80 columns when there is none).
+    init(writer: any TextOutput, localizer: Localizer, color: Bool, liveProgress: Bool = false,
+         terminal: TerminalWidth = TerminalWidth(columns: TerminalWidth.fallback)) {
         self.writer = writer
-        self.layout = TextLayout(color: color, rightToLeft: localizer.locale.isRightToLeft)
+        self.layout = TextLayout(terminal: terminal, color: color, rightToLeft: localizer.locale.isRightToLeft)
         self.liveProgress = liveProgress
         self.state = Mutex(State(narrator: FlowNarrator(localizer: localizer)))
     }
@@ -35,7 +37,8 @@ final class TextEventSink: EventSink {
             guard !blocks.isEmpty else { return }
             var out = ""
             if liveProgress, blocks.count == 1, case .progress(let percent, let detail) = blocks[0] {
-                // Carriage return and erase-to-end-of-line: redraw the bar in place.
+                // Carriage return and erase-to-end-of-line: redraw the bar in place (the line is
+                // shorter than the terminal, so it never wraps onto a row the next redraw misses).
                 out = "\r" + layout.render([.progress(percent: percent, detail: detail)], first: true)
                     .dropLast() + "\u{1B}[K"
                 s.progressOpen = true

@@ -1,75 +1,256 @@
 import CorsanoKit
 
-/// Lays `TextBlock`s out for a plain terminal: wrapped to 80 columns, optional ANSI colour,
-/// progress as a bar, right-to-left locales marked for bidi-aware terminals.
+/// Lays `TextBlock`s out for a plain terminal: wrapped to the terminal's width, optional ANSI
+/// colour, progress as a bar, right-to-left locales marked for bidi-aware terminals.
 ///
 /// Right-to-left (ar, he): a plain terminal cannot right-align text without knowing its width,
 /// and padding would break on resize and in pipes, so lines stay left-aligned in logical order.
 /// Each line starts with U+200F RIGHT-TO-LEFT MARK, so terminals that implement the Unicode
 /// bidi algorithm (VTE with bidi, Konsole, mlterm) take the line as a right-to-left paragraph
 /// even when it opens with a number or bullet; `Localizer` wraps every substituted value in
-/// FSI…PDI isolates so `120/80` or a firmware message keeps its own order. Terminals without
-/// bidi show the marks as nothing (they are zero-width format characters) and the Arabic or
-/// Hebrew letters in logical order. Digits stay ASCII, as on the cuff's display and in JSON.
-struct TextLayout {
-    /// Columns a line may use (readable on an 80-column terminal, one column to spare for the mark).
-    var width = 78
+/// FSI…PDI isolates so `120/80` or a firmware message keeps its own order, and wrapping never
+/// breaks a line inside an isolate. Terminals without bidi show the marks as nothing (they are
+/// zero-width format characters) and the Arabic or Hebrew letters in logical order. Digits stay
+/// ASCII, as on the cuff's display and in JSON.
+struct TextLayout: Sendable {
+    /// The terminal whose columns the text is laid out for (read at every render, so a resize
+    /// applies from the next screen on).
+    var terminal: TerminalWidth
     var color: Bool
     var rightToLeft: Bool
 
+    /// The narrowest line width laid out; below it words would be cut almost everywhere.
+    static let minimumWidth = 10
+
+    /// Lays out for `terminal`.
+    init(terminal: TerminalWidth, color: Bool, rightToLeft: Bool) {
+        self.terminal = terminal
+        self.color = color
+        self.rightToLeft = rightToLeft
+    }
+
+    /// Lays out lines of at most `width` columns (a terminal of `width + 2`).
+    init(width: Int = 78, color: Bool, rightToLeft: Bool) {
+        self.init(terminal: TerminalWidth(columns: width + 2), color: color, rightToLeft: rightToLeft)
+    }
+
+    /// Columns a line may use: the terminal's less two — one for the right-to-left mark, which
+    /// some terminals draw as a cell, and one so that no line reaches the last column, where a
+    /// terminal wraps (or, for the progress line, leaves a stale row at the next redraw).
+    var width: Int { max(Self.minimumWidth, terminal.columns - 2) }
+
     /// The text of `blocks`, each line ending in a newline.
     func render(_ blocks: [TextBlock], first: Bool) -> String {
+        let width = self.width
         var lines: [String] = []
         for block in blocks {
             switch block {
             case .title(let title):
                 if !(first && lines.isEmpty) { lines.append("") }
-                lines.append(style(title, .title))
-                lines.append(String(repeating: "-", count: min(width, Self.columns(title))))
+                let wrapped = wrap(title, indent: "", width: width)
+                lines += wrapped.map { style($0, .title) }
+                lines.append(String(repeating: "-", count: wrapped.map { Self.columns($0) }.max() ?? 0))
             case .text(let text, let tone):
-                lines += wrap(text, indent: "").map { style($0, tone) }
+                lines += wrap(text, indent: "", width: width).map { style($0, tone) }
             case .list(let items, let numbered):
                 for (i, item) in items.enumerated() {
-                    let marker = numbered ? "\(i + 1). " : "- "
-                    let hang = String(repeating: " ", count: marker.count)
-                    for (j, line) in wrap(item, indent: hang).enumerated() {
-                        lines.append(j == 0 ? marker + line.dropFirst(hang.count) : line)
-                    }
+                    lines += hanging(numbered ? "\(i + 1). " : "- ", item, width: width)
                 }
             case .progress(let percent, let detail):
-                lines.append(progressLine(percent: percent, detail: detail))
+                lines.append(progressLine(percent: percent, detail: detail, width: width))
             }
         }
-        let mark = rightToLeft ? "\u{200F}" : ""
         return lines.map { $0.isEmpty ? "\n" : mark + $0 + "\n" }.joined()
     }
 
-    /// `[########------------] detail`: 20 cells, one per 5 %.
-    func progressLine(percent: Int, detail: String) -> String {
-        let filled = max(0, min(20, percent / 5))
-        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: 20 - filled)
-        return "[" + (color ? "\u{1B}[36m" + bar + "\u{1B}[0m" : bar) + "] " + detail
+    /// A prompt the person answers on its last line: wrapped like a paragraph (a leading `2. `
+    /// hangs like a list item), each line marked in right-to-left locales, and the space before
+    /// the answer kept.
+    func prompt(_ text: String) -> String {
+        let width = self.width
+        let paragraphs = text.split(separator: "\n", omittingEmptySubsequences: false).map { String($0).trimmingSpaces }
+        var lines: [String] = []
+        for (i, body) in paragraphs.enumerated() {
+            let marker = body.prefix { $0.isNumber }
+            let hang = !marker.isEmpty && body.dropFirst(marker.count).hasPrefix(". ") ? marker + ". " : ""
+            func lay(_ width: Int) -> [String] {
+                hang.isEmpty ? wrap(body, indent: "", width: width) : hanging(hang, String(body.dropFirst(hang.count)), width: width)
+            }
+            var wrapped = lay(width)
+            // The answer is typed after the last line: leave it room for `120/80 72` and more.
+            if i == paragraphs.count - 1, let last = wrapped.last, Self.columns(last) > width - Self.answerRoom,
+               width - Self.answerRoom >= Self.minimumWidth {
+                wrapped = lay(width - Self.answerRoom)
+            }
+            lines += wrapped
+        }
+        return lines.map { $0.isEmpty ? $0 : mark + $0 }.joined(separator: "\n") + " "
     }
 
-    /// Words of `text` in lines of at most `width` columns, each starting with `indent`.
-    /// A word longer than a line stands alone rather than being cut.
-    func wrap(_ text: String, indent: String) -> [String] {
+    /// Columns a prompt's last line leaves free for the answer typed after it.
+    static let answerRoom = 12
+
+    /// `marker` then `text` wrapped, later lines indented under the text.
+    private func hanging(_ marker: String, _ text: String, width: Int) -> [String] {
+        let hang = String(repeating: " ", count: marker.count)
+        return wrap(text, indent: hang, width: width).enumerated().map { j, line in
+            j == 0 ? marker + line.dropFirst(hang.count) : line
+        }
+    }
+
+    private var mark: String { rightToLeft ? "\u{200F}" : "" }
+
+    /// The number of bar cells: one per 5 %.
+    static let barCells = 20
+
+    /// `[########------------] detail`, at most `width` columns, so that a redraw in place stays
+    /// on one row: on a narrow terminal the bar shrinks (to 5 cells), then goes (the detail says
+    /// the percentage too), and only a detail too long for the line alone is cut, ending in `…`.
+    func progressLine(percent: Int, detail: String, width: Int? = nil) -> String {
+        let width = width ?? self.width
+        let detailColumns = Self.columns(detail)
+        // "[" + bar + "] " + detail
+        let cells = min(Self.barCells, width - 3 - detailColumns)
+        let fewest = Self.barCells / 4
+        if cells >= fewest { return bar(percent, cells: cells) + detail }
+        if detailColumns <= width { return detail }
+        return bar(percent, cells: fewest) + Self.truncate(detail, to: max(0, width - 3 - fewest))
+    }
+
+    /// `[###--] ` with `cells` cells, `percent * cells / 100` of them filled.
+    private func bar(_ percent: Int, cells: Int) -> String {
+        let filled = max(0, min(cells, percent * cells / 100))
+        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: cells - filled)
+        return "[" + (color ? "\u{1B}[36m" + bar + "\u{1B}[0m" : bar) + "] "
+    }
+
+    /// Words of `text` in lines of at most `width` columns (the layout's by default), each
+    /// starting with `indent`. Lines break at spaces outside Unicode isolates; only a word (or
+    /// isolated phrase) wider than a whole line is broken inside (`split`), rather than left to
+    /// the terminal, which would break it anywhere and leave its isolates open.
+    func wrap(_ text: String, indent: String, width: Int? = nil) -> [String] {
+        let width = max(Self.minimumWidth, width ?? self.width)
+        let indentColumns = Self.columns(indent)
         var lines: [String] = []
         var current = indent
-        var currentWidth = indent.count
-        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
-            let w = Self.columns(word)
-            if currentWidth > indent.count, currentWidth + 1 + w > width {
+        var currentWidth = indentColumns
+        for word in Self.words(text) {
+            var word = word
+            var w = Self.columns(word)
+            if currentWidth > indentColumns, currentWidth + 1 + w > width {
                 lines.append(current)
                 current = indent
-                currentWidth = indent.count
+                currentWidth = indentColumns
             }
-            if currentWidth > indent.count { current += " "; currentWidth += 1 }
+            // Too wide even for a line of its own: break it (see `split`).
+            while currentWidth == indentColumns, w > width - indentColumns,
+                  let (head, tail) = Self.split(word, fitting: width - indentColumns) {
+                lines.append(indent + head)
+                word = tail
+                w = Self.columns(word)
+            }
+            if currentWidth > indentColumns { current += " "; currentWidth += 1 }
             current += word
             currentWidth += w
         }
         lines.append(current)
         return lines
+    }
+
+    /// The words of `text`: runs between spaces, where a space inside an isolate (FSI, LRI or
+    /// RLI up to its PDI) belongs to the word, and so does the space before a sign that may not
+    /// start a line (`75 %`, `position : assis`, `[o/n] ?`; UAX #14 classes PO, CL, EX, IS).
+    static func words(_ text: String) -> [String] {
+        var words: [String] = []
+        var word = ""
+        var depth = 0
+        func end() {
+            guard !word.isEmpty else { return }
+            if let last = words.last, let first = word.first, cannotStartLine(first) {
+                words[words.count - 1] = last + " " + word
+            } else {
+                words.append(word)
+            }
+            word = ""
+        }
+        for c in text {
+            if c == " ", depth == 0 {
+                end()
+                continue
+            }
+            depth = max(0, depth + isolateChange(c))
+            word.append(c)
+        }
+        end()
+        return words
+    }
+
+    /// True for signs that belong to the word before them: percent, closing brackets and
+    /// quotes, and the punctuation French sets after a space.
+    private static func cannotStartLine(_ c: Character) -> Bool {
+        if "%‰°:;!?…»›".contains(c) { return true }
+        switch c.unicodeScalars.first?.properties.generalCategory {
+        case .closePunctuation?, .finalPunctuation?: return true
+        default: return false
+        }
+    }
+
+    /// +1 for an isolate initiator (LRI, RLI, FSI), -1 for PDI, else 0.
+    private static func isolateChange(_ c: Character) -> Int {
+        switch c.unicodeScalars.first?.value {
+        case 0x2066, 0x2067, 0x2068: return 1
+        case 0x2069: return -1
+        default: return 0
+        }
+    }
+
+    /// Breaks a word too wide for a line: the head that fits `columns` and the rest, nil when
+    /// no break leaves both non-empty. It breaks at the last space inside an isolate that
+    /// fits (a long isolated value is a phrase), else between graphemes; an isolate open at the
+    /// break is closed at the end of the head (PDI) and opened again at the start of the tail,
+    /// so no line leaves the bidi state open.
+    static func split(_ word: String, fitting columns: Int) -> (String, String)? {
+        let chars = Array(word)
+        var used = 0
+        var open: [Character] = []
+        var space: (at: Int, open: [Character])?
+        var grapheme: (at: Int, open: [Character])?
+        var i = 0
+        while i < chars.count {
+            let c = chars[i]
+            if i > 0, used <= columns { grapheme = (i, open) }
+            if c == " ", !open.isEmpty, used <= columns { space = (i, open) }
+            if used > columns { break }
+            used += Self.columns(c)
+            switch isolateChange(c) {
+            case 1: open.append(c)
+            case -1: _ = open.popLast()
+            default: break
+            }
+            i += 1
+        }
+        guard i < chars.count || used > columns, let cut = space ?? grapheme else { return nil }
+        let closers = String(repeating: "\u{2069}", count: cut.open.count)
+        let resume = cut.at + (chars[cut.at] == " " && space?.at == cut.at ? 1 : 0)
+        let head = String(chars[..<cut.at]) + closers
+        let tail = String(cut.open) + String(chars[resume...])
+        guard !head.isEmpty, resume < chars.count else { return nil }
+        return (head, tail)
+    }
+
+    /// `text` cut to at most `columns` columns, ending in `…`; an isolate left open by the cut is
+    /// closed, so the bidi state never leaks into what follows.
+    static func truncate(_ text: String, to columns: Int) -> String {
+        guard columns > 0 else { return "" }
+        var out = "", used = 0, depth = 0
+        for c in text {
+            let w = Self.columns(c)
+            if used + w > columns - 1 { break }
+            out.append(c)
+            used += w
+            depth = max(0, depth + isolateChange(c))
+        }
+        return out + String(repeating: "\u{2069}", count: depth) + "…"
     }
 
     enum Style { case title }
@@ -89,14 +270,35 @@ struct TextLayout {
         color ? "\u{1B}[1m" + line + "\u{1B}[0m" : line
     }
 
-    /// Terminal columns of `text`: one per scalar, none for format characters (bidi marks,
-    /// isolates) and combining marks (Arabic harakat). The shipped scripts have no wide glyphs.
+    /// Terminal columns of `text`, grapheme by grapheme.
     static func columns<S: StringProtocol>(_ text: S) -> Int {
-        text.unicodeScalars.reduce(0) { n, scalar in
+        text.reduce(0) { $0 + columns($1) }
+    }
+
+    /// Columns of one grapheme: none for format characters (bidi marks, isolates) and lone
+    /// combining marks, two for East Asian wide and fullwidth letters and emoji, else one.
+    static func columns(_ c: Character) -> Int {
+        var visible = false
+        for scalar in c.unicodeScalars {
             switch scalar.properties.generalCategory {
-            case .format, .nonspacingMark, .enclosingMark: return n
-            default: return n + 1
+            case .format, .nonspacingMark, .enclosingMark, .control: continue
+            default:
+                if isWide(scalar.value) { return 2 }
+                visible = true
             }
+        }
+        return visible ? 1 : 0
+    }
+
+    /// East Asian Wide/Fullwidth blocks and emoji (UAX #11, the ranges wcwidth implementations use).
+    private static func isWide(_ v: UInt32) -> Bool {
+        switch v {
+        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+             0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
+             0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
+            return true
+        default:
+            return false
         }
     }
 }

@@ -7,3 +7,17 @@ protocol TextOutput: Sendable {
 }
 
 extension OutputWriter: TextOutput {}
+
+/// Where a flow's prompts go (stdout with text output, stderr when stdout carries JSON lines)
+/// and how they are laid out: wrapped to that terminal's width in the run's direction.
+struct PromptOutput: Sendable {
+    let writer: OutputWriter
+    let layout: TextLayout
+
+    /// Writes `prompt` laid out, flushed: the person answers after its last line.
+    func ask(_ prompt: String) {
+        guard !prompt.isEmpty else { return }
+        writer.write(layout.prompt(prompt))
+        writer.flush()
+    }
+}

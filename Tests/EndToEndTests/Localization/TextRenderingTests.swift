@@ -102,10 +102,59 @@ import Testing
         #expect(EventSinks.wantsColor(isTerminal: tty, environment: env) == expected)
     }
 
-    @Test func wrapsLongWordsWithoutCutting() {
+    @Test func wrapsAtSpacesAndCutsOnlyWordsWiderThanALine() {
         let layout = TextLayout(width: 20, color: false, rightToLeft: false)
         #expect(layout.wrap("aaaa bbbb cccc dddd eeee", indent: "") == ["aaaa bbbb cccc dddd", "eeee"])
-        #expect(layout.wrap("x 0123456789012345678901234 y", indent: "  ") == ["  x", "  0123456789012345678901234", "  y"])
+        // A word wider than a line is cut between graphemes (the terminal would cut it anyway,
+        // but then the next line would not start where the layout thinks).
+        #expect(layout.wrap("x 0123456789012345678901234 y", indent: "  ") == ["  x", "  012345678901234567", "  8901234 y"])
+        #expect(layout.wrap("e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}", indent: "", width: 10)
+                == ["e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}", "e\u{301}"])
+    }
+
+    @Test func neverBreaksInsideAnIsolateOrBeforeAPercentSign() {
+        let layout = TextLayout(width: 12, color: false, rightToLeft: true)
+        let isolated = "\u{2068}135/88 mmHg\u{2069}"
+        #expect(layout.wrap("abc def " + isolated + " x", indent: "") == ["abc def", isolated, "x"])
+        // An isolate wider than a line breaks at a space inside it; each line closes what it
+        // opened and the next opens it again, so no line leaves the bidi state open.
+        let wide = "\u{2068}aaaaaaaa \u{2067}bbb ccccc\u{2069} d\u{2069}"
+        #expect(layout.wrap("a " + wide, indent: "") == ["a", "\u{2068}aaaaaaaa \u{2067}bbb\u{2069}\u{2069}",
+                                                          "\u{2068}\u{2067}ccccc\u{2069} d\u{2069}"])
+        #expect(layout.wrap(wide, indent: "", width: 10) == ["\u{2068}aaaaaaaa\u{2069}", "\u{2068}\u{2067}bbb ccccc\u{2069}\u{2069}",
+                                                             "\u{2068}d\u{2069}"])
+        #expect(layout.wrap("Qualität 75 %, gut", indent: "") == ["Qualität", "75 %, gut"])
+        #expect(layout.wrap("position : assis", indent: "", width: 10) == ["position :", "assis"])
+    }
+
+    @Test func columnsComeFromCOLUMNSThenTheTerminalThenEighty() {
+        #expect(TerminalWidth(fd: -1, columns: "55").columns == 55)
+        #expect(TerminalWidth(fd: -1, columns: "0").columns == 80)
+        #expect(TerminalWidth(fd: -1, columns: "wide").columns == 80)
+        #expect(TerminalWidth(fd: -1, columns: nil).columns == 80)
+        #expect(TextLayout(terminal: TerminalWidth(columns: 40), color: false, rightToLeft: false).width == 38)
+    }
+
+    @Test func widthCountsGraphemesNotScalars() {
+        #expect(TextLayout.columns("e\u{301}") == 1)
+        #expect(TextLayout.columns("\u{200F}\u{2068}72\u{2069}") == 2)
+        #expect(TextLayout.columns("血压") == 4)
+        #expect(TextLayout.columns("ملم زئبقي") == 9)
+    }
+
+    /// 20 cells while the detail fits; fewer on a narrow terminal; only the detail below 5 cells;
+    /// a detail too long on its own is cut with `…`, closing any isolate it opened.
+    @Test(arguments: [(78, "[####################] 100%, signal quality 75, movement 0"),
+                      (50, "[############] 100%, signal quality 75, movement 0"),
+                      (38, "100%, signal quality 75, movement 0"),
+                      (20, "[#####] 100%, signa…")])
+    func progressLineFitsTheWidth(_ width: Int, _ expected: String) {
+        let layout = TextLayout(width: width, color: false, rightToLeft: false)
+        let line = layout.progressLine(percent: 100, detail: "100%, signal quality 75, movement 0")
+        #expect(line == expected)
+        #expect(TextLayout.columns(line) <= width)
+        let cut = TextLayout.truncate("\u{2068}100\u{2069}%, \u{2068}signal quality\u{2069}", to: 10)
+        #expect(cut == "\u{2068}100\u{2069}%, \u{2068}sig\u{2069}…")
     }
 
     static func strippingEscapes(_ s: String) -> String {
