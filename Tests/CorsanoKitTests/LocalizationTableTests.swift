@@ -8,13 +8,22 @@ import Testing
     /// Latin tokens allowed in non-Latin scripts: device labels, keys, units, acronyms.
     static let latinTokens = ["Bluetooth", "Ctrl-C", "Enter", "START", "NIBP", "PPG", "mmHg"]
 
+    /// Every catalog ships every key (CI refuses fuzzy and empty entries, so none falls back), a
+    /// plural entry where English has one, with as many forms as its Plural-Forms header says.
     @Test(arguments: AppLocale.allCases)
     func everyKeyHasTextInEveryLocale(_ locale: AppLocale) {
         for key in L10nKey.allCases {
-            let text = StringTables.text(key, in: locale)
-            #expect(!text.trimmingSpaces.isEmpty, "\(locale.tag) \(key)")
-            if locale != .nlBE {
-                #expect(StringTables.own(key, in: locale) != nil, "\(locale.tag) has no own \(key)")
+            guard let entry = StringTables.own(key, in: locale) else {
+                Issue.record("\(locale.tag) has no own \(key)")
+                continue
+            }
+            #expect(entry.forms.allSatisfy { !$0.trimmingSpaces.isEmpty }, "\(locale.tag) \(key)")
+            if case .plural(let forms) = StringTables.en(key) {
+                #expect(forms.count == 2, "English \(key) has singular and plural")
+                #expect(entry.forms.count == StringTables.pluralCount(in: locale), "\(locale.tag) \(key) forms")
+            } else {
+                #expect(entry.forms.count == 1, "\(locale.tag) \(key) is plural but English is not")
+                if case .plural = entry { Issue.record("\(locale.tag) \(key) is plural but English is not") }
             }
         }
     }
@@ -22,10 +31,12 @@ import Testing
     @Test(arguments: translated)
     func placeholdersMatchEnglish(_ locale: AppLocale) {
         for key in L10nKey.allCases {
-            let english = StringTables.en(key), text = StringTables.text(key, in: locale)
-            #expect(Localizer.placeholders(in: text) == Localizer.placeholders(in: english), "\(locale.tag) \(key): \(text)")
-            // Prompts keep their trailing space so typing does not touch the question.
-            #expect(text.hasSuffix(" ") == english.hasSuffix(" "), "\(locale.tag) \(key) trailing space")
+            let english = StringTables.text(key, in: .en)
+            for text in StringTables.own(key, in: locale)?.forms ?? [] {
+                #expect(Localizer.placeholders(in: text) == Localizer.placeholders(in: english), "\(locale.tag) \(key): \(text)")
+                // Prompts keep their trailing space so typing does not touch the question.
+                #expect(text.hasSuffix(" ") == english.hasSuffix(" "), "\(locale.tag) \(key) trailing space")
+            }
         }
     }
 
@@ -33,18 +44,17 @@ import Testing
     /// abbreviations such as `{1} min` are the same in many languages).
     @Test(arguments: translated)
     func differsFromEnglishInNearlyEveryKey(_ locale: AppLocale) {
-        let same = L10nKey.allCases.filter { StringTables.text($0, in: locale) == StringTables.en($0) }
+        let same = L10nKey.allCases.filter { StringTables.text($0, in: locale) == StringTables.text($0, in: .en) }
         #expect(same.count <= 4, "\(locale.tag) reads as English in \(same)")
     }
 
-    @Test func flemishDiffersFromNetherlandsDutchWhereItHasItsOwnText() {
-        let own = L10nKey.allCases.compactMap { key in StringTables.own(key, in: .nlBE).map { (key, $0) } }
-        #expect(own.count >= 20)
-        for (key, text) in own {
-            #expect(text != StringTables.own(key, in: .nl), "nl-BE \(key) repeats nl")
-        }
+    /// nl_BE.po is its own catalog (seeded from nl.po) with Flemish usage where it differs.
+    @Test func flemishDiffersFromNetherlandsDutchInItsOwnTerms() {
+        let differing = L10nKey.allCases.filter { StringTables.own($0, in: .nlBE) != StringTables.own($0, in: .nl) }
+        #expect(differing.count >= 20, "\(differing)")
         #expect(Localizer(locale: .nlBE)[.bpInstructionsTitle] == "Voor u begint")
-        #expect(Localizer(locale: .nlBE)[.woTitle] == "Draagoptimalisatie") // falls back to nl
+        #expect(Localizer(locale: .nl)[.bpInstructionsTitle] == "Voordat je begint")
+        #expect(Localizer(locale: .nlBE)[.woTitle] == Localizer(locale: .nl)[.woTitle])
     }
 
     static let scripts: [(AppLocale, String, [ClosedRange<UInt32>])] = [

@@ -69,7 +69,7 @@ public struct FlowNarrator: Sendable {
         position = Self.config("position", of: event)?.stringValue
         var blocks: [TextBlock] = [.title(localizer[event.flow == "wearing-opt" ? .woTitle : .bpTitle])]
         if let budget = Self.config("maxAttempts", of: event)?.intValue {
-            blocks.append(.text(localizer[.attemptsAvailable, budget], tone: .note))
+            blocks.append(.text(localizer[.attemptsAvailable, count: budget], tone: .note))
         }
         return blocks
     }

@@ -1,8 +1,11 @@
 /// Every human string of the bp-init and wearing-opt flows, their prompts and results.
 ///
-/// Placeholders are positional, `{1}`, `{2}`…, filled by `Localizer`; each translation uses
-/// exactly the placeholders of the English text (a test checks it). Grouped by screen; names
-/// follow the SDK's step names (seeds: "Flow reference").
+/// The key is the msgctxt of the string's entry in `po/corsano.pot` and every `po/LANG.po`; its
+/// English is in `Strings+en.swift` (docs/localization.md: adding a string). Placeholders are
+/// positional, `{1}`, `{2}`…, filled by `Localizer`; each translation uses exactly the
+/// placeholders of the English text (`scripts/l10n check`). Where `{1}` is a count the entry has
+/// plural forms, looked up with `Localizer[key, count:]`. Grouped by screen; names follow the
+/// SDK's step names (seeds: "Flow reference").
 public enum L10nKey: String, CaseIterable, Sendable {
     // Flow titles and start
     case bpTitle, woTitle, attemptsAvailable, preparationTitle, promptStart

@@ -9,16 +9,15 @@ extension Localizer {
             if let quality = result["spo2Quality"]?.intValue {
                 return self[.resultWOSuccess, quality, position(result["position"]?.stringValue)]
             }
-            return self[.resultBPSuccess, result["measurementCount"]?.displayText ?? "?"]
+            return counted(.resultBPSuccess, result["measurementCount"])
         case "cancelledByUser": return self[.resultCancelled]
         case "braceletDisconnected": return self[.resultBraceletDisconnected]
         case "cuffError": return describe(cuffError: result["error"] ?? .null)
         case "failedAfterRetries":
-            let count = result["attemptCount"]?.displayText ?? "?"
             if let reason = result["lastReason"] {
-                return self[.resultWOFailedAfterRetries, count, describe(reason: reason)]
+                return counted(.resultWOFailedAfterRetries, result["attemptCount"], describe(reason: reason))
             }
-            return self[.resultBPFailedAfterRetries, count]
+            return counted(.resultBPFailedAfterRetries, result["attemptCount"])
         default: return self[.resultOther, kind]
         }
     }
@@ -61,10 +60,10 @@ extension Localizer {
     /// (119 s, 2 min … 119 min, 2 h … 47 h, 2 days …), rounded down; sign ignored.
     public func duration(seconds: Double) -> String {
         let s = seconds.isFinite ? min(abs(seconds), 9e15).rounded(.down) : 0
-        if s < 120 { return self[.durationSeconds, Int(s)] }
-        if s < 7_200 { return self[.durationMinutes, Int(s / 60)] }
-        if s < 172_800 { return self[.durationHours, Int(s / 3_600)] }
-        return self[.durationDays, Int(s / 86_400)]
+        if s < 120 { return self[.durationSeconds, count: Int(s)] }
+        if s < 7_200 { return self[.durationMinutes, count: Int(s / 60)] }
+        if s < 172_800 { return self[.durationHours, count: Int(s / 3_600)] }
+        return self[.durationDays, count: Int(s / 86_400)]
     }
 
     /// A reading object (`systolic`, `diastolic`, `pulse`) as `121/79 mmHg, pulse 64 bpm`.

@@ -20,11 +20,26 @@ public struct Localizer: Sendable {
         format(StringTables.text(key, in: locale), args)
     }
 
+    /// The plural form of `key` for `count` (ngettext): `{1}` is the count, `{2}`… the rest.
+    ///
+    /// The form follows the locale's Plural-Forms rule (`po/LANG.po`), so `{1} day`/`{1} days`
+    /// in English and three forms in Polish.
+    public subscript(_ key: L10nKey, count count: Int, _ rest: any CustomStringConvertible...) -> String {
+        format(StringTables.text(key, in: locale, count: count), [String(count)] + rest.map(\.description))
+    }
+
+    /// `key` for a count read from an event: the plural form of `count`'s integer value, `{1}` the
+    /// value as written (`?` when absent; then the last form, as for a count that is not an integer).
+    public func counted(_ key: L10nKey, _ count: JSONValue?, _ rest: any CustomStringConvertible...) -> String {
+        format(StringTables.text(key, in: locale, count: count?.intValue),
+               [count?.displayText ?? "?"] + rest.map(\.description))
+    }
+
     /// True when `answer` (trimmed, any case) means yes in this locale or in English.
     public func isYes(_ answer: String) -> Bool {
         let word = answer.trimmingSpaces.lowercased()
         guard !word.isEmpty else { return false }
-        let accepted = (self[.answersYes] + "," + StringTables.en(.answersYes)).split(separator: ",")
+        let accepted = (self[.answersYes] + "," + StringTables.text(.answersYes, in: .en)).split(separator: ",")
         return accepted.contains { $0.trimmingSpaces.lowercased() == word }
     }
 

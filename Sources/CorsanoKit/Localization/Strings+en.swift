@@ -1,11 +1,16 @@
 extension StringTables {
-    /// English: the source text and the fallback for every other locale. Exhaustive, so a new
-    /// key does not compile until it has English text.
-    static func en(_ key: L10nKey) -> String {
+    /// English: the source of every catalog and the fallback for every other locale.
+    ///
+    /// Exhaustive, so a new key does not compile until it has English text. `scripts/l10n update`
+    /// extracts these lines into `po/corsano.pot` (key as msgctxt, text as msgid); a `///` line
+    /// right above a case becomes a comment for translators. One `case .key: return "text"` per
+    /// line, or `.plural(["singular", "plural"])` where `{1}` is a count.
+    static func en(_ key: L10nKey) -> CatalogText {
         switch key {
         case .bpTitle: return "Blood pressure calibration (NIBP)"
         case .woTitle: return "Wearing optimization"
-        case .attemptsAvailable: return "Attempts available: {1}"
+        /// {1}: how many attempts the run may make (1 or more).
+        case .attemptsAvailable: return .plural(["Attempts available: {1}", "Attempts available: {1}"])
         case .preparationTitle: return "Preparation"
         case .promptStart: return "Press Enter to start, Ctrl-C to cancel."
         case .bpPairingTitle: return "Pair a blood pressure cuff"
@@ -19,6 +24,7 @@ extension StringTables {
         case .bpMeasuringTitle: return "Measurement {1}, attempt {2}"
         case .bpPressStart: return "Press START on the BP cuff monitor."
         case .bpWaitingForCuff: return "Waiting for the cuff reading…"
+        /// A prompt: keep the trailing space.
         case .promptTypedReading: return "Type the reading as systolic/diastolic pulse (for example 120/80 72): "
         case .measurementLine: return "Systolic {1} mmHg, diastolic {2} mmHg, pulse {3} bpm"
         case .measurementTypedIn: return "(typed in)"
@@ -29,7 +35,9 @@ extension StringTables {
         case .bpAttemptRejected: return "Attempt {1}: the bracelet did not accept the calibration."
         case .retryTitle: return "Try again"
         case .bpRetryBody: return "The bracelet did not accept these measurements. Rest for a moment, check the fit of the cuff and measure again."
+        /// A prompt: keep the trailing space; the letters in brackets are the first of answersYes.
         case .retryQuestion: return "Start another attempt? [y/n] "
+        /// Words accepted as yes, comma-separated, lower case; y and yes are accepted in every language.
         case .answersYes: return "y,yes"
         case .bpSuccessTitle: return "Calibration complete"
         case .bpSuccessBody: return "The bracelet's blood pressure model is calibrated and its normal monitoring plan is restored."
@@ -66,6 +74,7 @@ extension StringTables {
         case .woAttemptSucceeded: return "Attempt {1} succeeded."
         case .woAttemptFailed: return "Attempt {1} failed: {2}."
         case .woRetryBody: return "The signal was not good enough. Check the strap and keep still during the next attempt."
+        /// A prompt: keep the trailing space; the user types 1 or 2.
         case .positionQuestion: return "Position for the next attempt: 1 seated, 2 supine [1]: "
         case .positionHeading: return "Position: {1}"
         case .positionSeated: return "seated"
@@ -84,7 +93,8 @@ extension StringTables {
         case .reasonBleTimeout: return "the bracelet did not answer in time (Bluetooth timeout)"
         case .reasonUnknown: return "unknown reason ({1})"
         case .resultHeading: return "Result: {1}"
-        case .resultBPSuccess: return "calibrated, measurements: {1}"
+        /// {1}: number of measurements used (0 or more).
+        case .resultBPSuccess: return .plural(["calibrated, measurements: {1}", "calibrated, measurements: {1}"])
         case .resultCancelled: return "cancelled"
         case .resultBraceletDisconnected: return "the bracelet disconnected"
         case .resultCuffNoReading: return "cuff error, no reading was received"
@@ -92,14 +102,20 @@ extension StringTables {
         case .resultCuffStale: return "cuff error, the reading is {1} old"
         case .resultCuffFuture: return "cuff error, the reading is dated {1} in the future (check the cuff clock)"
         case .resultCuffUnknown: return "cuff error: {1}"
-        case .resultBPFailedAfterRetries: return "not calibrated, attempts: {1}"
+        /// {1}: number of attempts made.
+        case .resultBPFailedAfterRetries: return .plural(["not calibrated, attempts: {1}", "not calibrated, attempts: {1}"])
         case .resultWOSuccess: return "optimized, signal quality {1}%, position: {2}"
-        case .resultWOFailedAfterRetries: return "not optimized, attempts: {1}, last reason: {2}"
+        /// {1}: number of attempts made; {2}: a reason such as reasonBleTimeout.
+        case .resultWOFailedAfterRetries: return .plural(["not optimized, attempts: {1}, last reason: {2}", "not optimized, attempts: {1}, last reason: {2}"])
         case .resultOther: return "ended ({1})"
-        case .durationSeconds: return "{1} s"
-        case .durationMinutes: return "{1} min"
-        case .durationHours: return "{1} h"
-        case .durationDays: return "{1} days"
+        /// A length of time, {1} from 0 to 119.
+        case .durationSeconds: return .plural(["{1} s", "{1} s"])
+        /// A length of time, {1} from 2 to 119.
+        case .durationMinutes: return .plural(["{1} min", "{1} min"])
+        /// A length of time, {1} from 2 to 47.
+        case .durationHours: return .plural(["{1} h", "{1} h"])
+        /// A length of time, {1} is 2 or more.
+        case .durationDays: return .plural(["{1} day", "{1} days"])
         case .droppedReplayed: return "Ignored a cuff reading taken before this measurement was requested: {1}"
         case .droppedDuplicate: return "Ignored a cuff reading that was already used: {1}"
         case .droppedUnanchored: return "Ignored a cuff reading whose cuff time was not converted to real time: {1}"
