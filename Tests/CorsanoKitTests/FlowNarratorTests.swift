@@ -3,18 +3,18 @@ import Testing
 
 /// What the narrator says for screens and outcomes the snapshot runs do not reach.
 @Suite struct FlowNarratorTests {
-    static func narrate(_ locale: AppLocale, _ flow: String, _ events: [(String, [(String, JSONValue)])]) -> [TextBlock] {
+    static func narrate(_ locale: AppLocale, _ flow: String, _ payloads: [FlowEventPayload]) -> [TextBlock] {
         var narrator = FlowNarrator(localizer: Localizer(locale: locale))
-        return events.enumerated().flatMap { i, e in
-            narrator.narrate(FlowEvent(event: e.0, flow: flow, run: "r", at: Instant(secondsSinceEpoch: Int64(i) * 60), fields: e.1))
+        return payloads.enumerated().flatMap { i, payload in
+            narrator.narrate(FlowEvent(flow: flow, run: "r", at: Instant(secondsSinceEpoch: Int64(i) * 60), payload))
         }
     }
 
     @Test func needsCuffPairingAndNoPreparation() {
         let blocks = Self.narrate(.en, "bp-init", [
-            ("started", [("config", ["maxAttempts": 1, "includePreparation": false])]),
-            ("step", [("step", "needsCuffPairing")]),
-            ("step", [("step", "instructions"), ("preparation", false)]),
+            .started(.bpInit(BPInitializationConfig(maxAttempts: 1, includePreparation: false))),
+            .step(FlowStep(.bpInit(.needsCuffPairing))),
+            .step(FlowStep(.bpInit(.instructions), preparation: false)),
         ])
         #expect(blocks == [
             .title("Blood pressure calibration (NIBP)"), .text("Attempts available: 1", tone: .note),
@@ -27,8 +27,8 @@ import Testing
 
     @Test func staleReadingInGermanWithAgeInDays() {
         let blocks = Self.narrate(.de, "bp-init", [
-            ("readings", [("readings", [])]),
-            ("finished", [("result", ["kind": "cuffError", "error": ["kind": "staleReading", "age": -94_608_000]])]),
+            .readings([]),
+            .finished(.bpInit(.cuffError(.staleReading(age: -94_608_000)))),
         ])
         #expect(blocks == [
             .text("Es wurden keine Messwerte erfasst.", tone: .note),
@@ -38,8 +38,8 @@ import Testing
 
     @Test func summaryAfterTheBudgetIsSpent() {
         let blocks = Self.narrate(.fr, "bp-init", [
-            ("step", [("step", "finalFailure")]),
-            ("finished", [("result", ["kind": "failedAfterRetries", "attemptCount": 3])]),
+            .step(FlowStep(.bpInit(.finalFailure))),
+            .finished(.bpInit(.failedAfterRetries(attemptCount: 3))),
         ])
         #expect(blocks == [
             .title("Récapitulatif du calibrage"),
@@ -50,9 +50,9 @@ import Testing
 
     @Test func wearingFailureNamesTheLastReason() {
         let blocks = Self.narrate(.en, "wearing-opt", [
-            ("attempt", [("attempt", 3), ("succeeded", false), ("reason", ["kind": "braceletNotWornCorrectly"])]),
-            ("step", [("step", "finalFailure")]),
-            ("finished", [("result", ["kind": "failedAfterRetries", "attemptCount": 3, "lastReason": ["kind": "bleTimeout"]])]),
+            .attempt(attempt: 3, succeeded: false, reason: .braceletNotWornCorrectly),
+            .step(FlowStep(.wearingOpt(.finalFailure))),
+            .finished(.wearingOpt(.failedAfterRetries(attemptCount: 3, lastReason: .bleTimeout))),
         ])
         #expect(blocks == [
             .text("Attempt 3 failed: the bracelet is not worn correctly.", tone: .failure),
@@ -63,32 +63,34 @@ import Testing
     }
 
     @Test func notesForPlansProfilesAndCancellation() {
+        let profile = UserProfile(heightCm: 178, weightKg: 74, wrist: .right, gender: .male, unit: .metric,
+                                  birthdate: "1980-04-02", skinTone: 4, hairDensity: .high)
         let blocks = Self.narrate(.en, "profile-push", [
-            ("planRestored", [("previousPlan", "monitoring"), ("why", "journal")]),
-            ("profile", [("profile", "skipped"), ("forced", false)]),
-            ("finished", [("result", ["kind": "cancelledByUser"])]),
-            ("somethingNew", [("x", 1)]),
+            .planRestored(previousPlan: BraceletPlan("monitoring"), why: .journal),
+            .profile(ProfileEvent(outcome: .skipped, forced: false, why: .sameProfile, serial: "S", values: profile)),
+            .finished(.wearingOpt(.cancelledByUser)),
         ])
         #expect(blocks == [
             .text("The bracelet's plan (monitoring) was restored after an interrupted earlier run.", tone: .note),
             .text("The bracelet already has this profile; nothing was sent.", tone: .note),
+            .text("Skin tone 4, hair density: high, wrist: right", tone: .note),
             .text("Result: cancelled", tone: .note),
         ])
     }
 
     @Test func droppedReadingsByReason() {
-        let reading: JSONValue = ["systolic": 120, "diastolic": 80]
+        let reading = CuffReading(systolic: 120, diastolic: 80, pulse: nil)
         let blocks = Self.narrate(.en, "bp-init", [
-            ("cuffReadingDropped", [("reason", "duplicate"), ("reading", reading)]),
-            ("cuffReadingDropped", [("reason", "unanchored"), ("reading", reading)]),
-            ("cuffReadingDropped", [("reason", "incomplete"), ("reading", reading)]),
-            ("cuffReadingDropped", [("reason", "mystery"), ("line", "??")]),
+            .cuffReadingDropped(DroppedCuffItem(.duplicate, .reading(reading, problem: nil))),
+            .cuffReadingDropped(DroppedCuffItem(.unanchored, .reading(reading, problem: nil))),
+            .cuffReadingDropped(DroppedCuffItem(.incomplete, .reading(reading, problem: nil))),
+            .cuffReadingDropped(DroppedCuffItem(.invalid, .line("??", problem: "not a reading"))),
         ])
         #expect(blocks == [
             .text("Ignored a cuff reading that was already used: 120/80 mmHg, no pulse", tone: .note),
             .text("Ignored a cuff reading whose cuff time was not converted to real time: 120/80 mmHg, no pulse", tone: .note),
             .text("Ignored a cuff reading without a pulse: 120/80 mmHg, no pulse", tone: .note),
-            .text("Ignored a cuff reading (mystery): ??", tone: .note),
+            .text("Ignored input that is not a valid reading: ??", tone: .note),
         ])
     }
 }

@@ -20,80 +20,56 @@ public struct FlowNarrator: Sendable {
     /// The blocks to show for `event`; empty for events with nothing to say to a person.
     public mutating func narrate(_ event: FlowEvent) -> [TextBlock] {
         let l = localizer
-        switch event.event {
-        case "started": return started(event)
-        case "step": return step(event)
-        case "measurement":
+        switch event.payload {
+        case .started(let config): return started(event, config)
+        case .step(let step): return self.step(step)
+        case .measurement(let fed):
             measurementsThisAttempt += 1
-            let reading = event["reading"] ?? .null
-            if let attempt = event["attempt"]?.intValue, let index = event["index"]?.intValue,
-               let accepted = event["braceletAccepted"]?.boolValue {
-                verdicts["\(attempt).\(index)"] = accepted
-            }
-            var line = l[.measurementLine, reading["systolic"]?.displayText ?? "?",
-                         reading["diastolic"]?.displayText ?? "?", reading["pulse"]?.displayText ?? "?"]
-            if reading["isManualEntry"]?.boolValue == true { line += " " + l[.measurementTypedIn] }
+            verdicts["\(fed.attempt).\(fed.index)"] = fed.braceletAccepted
+            let reading = fed.reading
+            var line = l[.measurementLine, reading.systolic, reading.diastolic, reading.pulse.map(String.init) ?? "?"]
+            if reading.isManualEntry { line += " " + l[.measurementTypedIn] }
             return [.text(line, tone: .plain)]
-        case "attempt": return attempt(event)
-        case "readings": return readings(event)
-        case "finished":
-            let result = event["result"] ?? .null
-            let tone: TextTone = switch result["kind"]?.stringValue {
-            case "success": .success
-            case "cancelledByUser": .note
-            default: .failure
-            }
-            return terminalBody(event, result) + [.text(l[.resultHeading, l.describe(result: result)], tone: tone)]
-        case "cuffReadingDropped": return [.text(dropped(event), tone: .note)]
-        case "progress":
-            let percent = max(0, min(100, event["percent"]?.intValue ?? 0))
-            return [.progress(percent: percent, detail: l[.progressLine, percent,
-                    event["quality"]?.displayText ?? "?", event["motionLevel"]?.displayText ?? "?"])]
-        case "profile": return profile(event)
-        case "planRestored":
-            let plan = event["previousPlan"]?.displayText ?? "?"
-            let key: L10nKey = event["why"]?.stringValue == "journal" ? .planRestoredJournal : .planRestored
-            return [.text(l[key, plan], tone: .note)]
-        default: return []
+        case .attempt(let attempt, let succeeded, let reason):
+            return self.attempt(event, attempt: attempt, succeeded: succeeded, reason: reason)
+        case .readings(let fed): return readings(event, fed)
+        case .finished(let result):
+            let tone: TextTone = result.isSuccess ? .success : result.isCancelled ? .note : .failure
+            return terminalBody(event, result) + [.text(l[.resultHeading, l.describe(result: result.json)], tone: tone)]
+        case .cuffReadingDropped(let drop): return [.text(dropped(drop), tone: .note)]
+        case .progress(let progress):
+            let percent = max(0, min(100, progress.percent))
+            return [.progress(percent: percent, detail: l[.progressLine, percent, progress.quality, progress.motionLevel])]
+        case .profile(let profile): return self.profile(profile)
+        case .planRestored(let plan, let why):
+            return [.text(l[why == .journal ? .planRestoredJournal : .planRestored, plan.name], tone: .note)]
         }
     }
 
-    /// A value of the effective config, at the top level of `started` or inside its `config`.
-    static func config(_ name: String, of event: FlowEvent) -> JSONValue? {
-        event[name] ?? event["config"]?[name]
-    }
-
-    mutating func started(_ event: FlowEvent) -> [TextBlock] {
+    mutating func started(_ event: FlowEvent, _ config: FlowConfig) -> [TextBlock] {
         startedAt = event.at
-        includePreparation = Self.config("includePreparation", of: event)?.boolValue ?? true
-        position = Self.config("position", of: event)?.stringValue
-        var blocks: [TextBlock] = [.title(localizer[event.flow == "wearing-opt" ? .woTitle : .bpTitle])]
-        if let budget = Self.config("maxAttempts", of: event)?.intValue {
-            blocks.append(.text(localizer[.attemptsAvailable, count: budget], tone: .note))
-        }
-        return blocks
+        includePreparation = config.includePreparation
+        if case .wearingOpt(let c) = config { position = c.position.rawValue } else { position = nil }
+        let title: L10nKey = if case .wearingOpt = config { .woTitle } else { .bpTitle }
+        return [.title(localizer[title]), .text(localizer[.attemptsAvailable, count: config.maxAttempts], tone: .note)]
     }
 
-    mutating func attempt(_ event: FlowEvent) -> [TextBlock] {
-        attemptsFinished = max(attemptsFinished, event["attempt"]?.intValue ?? attemptsFinished + 1)
+    mutating func attempt(_ event: FlowEvent, attempt: Int, succeeded: Bool, reason: FailureReason?) -> [TextBlock] {
+        attemptsFinished = max(attemptsFinished, attempt)
         measurementsThisAttempt = 0
-        let n = event["attempt"]?.displayText ?? String(attemptsFinished)
-        let succeeded = event["succeeded"]?.boolValue ?? false
         let tone: TextTone = succeeded ? .success : .failure
         if event.flow == "wearing-opt" {
-            if succeeded { return [.text(localizer[.woAttemptSucceeded, n], tone: tone)] }
-            return [.text(localizer[.woAttemptFailed, n, localizer.describe(reason: event["reason"] ?? .null)], tone: tone)]
+            if succeeded { return [.text(localizer[.woAttemptSucceeded, attempt], tone: tone)] }
+            return [.text(localizer[.woAttemptFailed, attempt, localizer.describe(reason: reason?.json ?? .null)], tone: tone)]
         }
-        return [.text(localizer[succeeded ? .bpAttemptAccepted : .bpAttemptRejected, n], tone: tone)]
+        return [.text(localizer[succeeded ? .bpAttemptAccepted : .bpAttemptRejected, attempt], tone: tone)]
     }
 
-    func readings(_ event: FlowEvent) -> [TextBlock] {
-        let items = event["readings"]?.arrayValue ?? []
-        if items.isEmpty { return event.flow == "bp-init" ? [.text(localizer[.readingsNone], tone: .note)] : [] }
-        let rows = items.map { item -> String in
-            let attempt = item["attempt"]?.displayText ?? "?", index = item["index"]?.displayText ?? "?"
-            var row = localizer[.bpMeasuringTitle, index, attempt] + ": " + localizer.short(reading: item)
-            if let accepted = verdicts["\(attempt).\(index)"] {
+    func readings(_ event: FlowEvent, _ fed: [FedCuffReading]) -> [TextBlock] {
+        if fed.isEmpty { return event.flow == BPInitializationStep.flowName ? [.text(localizer[.readingsNone], tone: .note)] : [] }
+        let rows = fed.map { item -> String in
+            var row = localizer[.bpMeasuringTitle, item.index, item.attempt] + ": " + localizer.short(reading: item.json)
+            if let accepted = verdicts["\(item.attempt).\(item.index)"] {
                 row += " (" + localizer[accepted ? .verdictAccepted : .verdictRejected] + ")"
             }
             return row
@@ -101,57 +77,52 @@ public struct FlowNarrator: Sendable {
         return [.text(localizer[.readingsHeading], tone: .plain), .list(rows, numbered: false)]
     }
 
-    /// `profile`: pushed or skipped, and the preparation picker's values when the event has them.
-    func profile(_ event: FlowEvent) -> [TextBlock] {
+    /// `profile`: pushed or skipped, and the preparation picker's values.
+    func profile(_ event: ProfileEvent) -> [TextBlock] {
         let l = localizer
-        let outcome = event["profile"]?.stringValue
-        var blocks: [TextBlock] = [.text(l[outcome == "skipped" ? .profileSkipped : .profilePushed], tone: .note)]
-        if let values = event["values"], let tone = values["skinTone"]?.displayText {
-            let hair: L10nKey? = switch values["hairDensity"]?.stringValue {
-            case "none": .hairDensityNone
-            case "low": .hairDensityLow
-            case "medium": .hairDensityMedium
-            case "high": .hairDensityHigh
-            default: nil
-            }
-            let wrist: L10nKey? = switch values["wrist"]?.stringValue {
-            case "left": .wristLeft
-            case "right": .wristRight
-            default: nil
-            }
-            blocks.append(.text(l[.profileValues, tone, hair.map { l[$0] } ?? values["hairDensity"]?.displayText ?? "?",
-                                  wrist.map { l[$0] } ?? values["wrist"]?.displayText ?? "?"], tone: .note))
+        let values = event.values
+        let hair: L10nKey = switch values.hairDensity {
+        case .none: .hairDensityNone
+        case .low: .hairDensityLow
+        case .medium: .hairDensityMedium
+        case .high: .hairDensityHigh
         }
-        return blocks
+        let wrist: L10nKey = switch values.wrist {
+        case .left: .wristLeft
+        case .right: .wristRight
+        }
+        return [.text(l[event.outcome == .skipped ? .profileSkipped : .profilePushed], tone: .note),
+                .text(l[.profileValues, values.skinTone, l[hair], l[wrist]], tone: .note)]
     }
 
     /// Wearing optimization's success screen shows quality, position and duration; its failure
     /// screen the last reason (seeds/wearing-optimization.txt, "Flow reference" 5 and 6).
-    func terminalBody(_ event: FlowEvent, _ result: JSONValue) -> [TextBlock] {
-        guard event.flow == "wearing-opt" else { return [] }
-        switch result["kind"]?.stringValue {
-        case "success":
+    func terminalBody(_ event: FlowEvent, _ result: FlowResult) -> [TextBlock] {
+        guard case .wearingOpt(let result) = result else { return [] }
+        switch result {
+        case .success(let quality, let seen):
             let seconds = startedAt.map { event.at.seconds(since: $0) } ?? 0
-            return [.text(localizer[.woSuccessBody, result["spo2Quality"]?.displayText ?? "?",
-                                    localizer.position(result["position"]?.stringValue ?? position),
+            return [.text(localizer[.woSuccessBody, quality, localizer.position(seen.rawValue),
                                     localizer.duration(seconds: seconds)], tone: .success)]
-        case "failedAfterRetries":
-            return [.text(localizer[.woFailureBody, localizer.describe(reason: result["lastReason"] ?? .null)], tone: .plain)]
-        default:
+        case .failedAfterRetries(_, let reason):
+            return [.text(localizer[.woFailureBody, localizer.describe(reason: reason.json)], tone: .plain)]
+        case .cancelledByUser, .braceletDisconnected:
             return []
         }
     }
 
-    func dropped(_ event: FlowEvent) -> String {
-        let what = event["reading"].map { localizer.short(reading: $0) }
-            ?? String((event["line"]?.displayText ?? "").prefix(60))
-        switch event["reason"]?.stringValue {
-        case "replayed": return localizer[.droppedReplayed, what]
-        case "duplicate": return localizer[.droppedDuplicate, what]
-        case "unanchored": return localizer[.droppedUnanchored, what]
-        case "incomplete": return localizer[.droppedIncomplete, what]
-        case "invalid": return localizer[.droppedInvalid, what]
-        case let other: return localizer[.droppedOther, other ?? "?", what]
+    func dropped(_ drop: DroppedCuffItem) -> String {
+        let what: String
+        switch drop.item {
+        case .reading(let reading, _): what = localizer.short(reading: reading.json())
+        case .line(let line, _): what = String(line.prefix(60))
+        }
+        switch drop.reason {
+        case .replayed: return localizer[.droppedReplayed, what]
+        case .duplicate: return localizer[.droppedDuplicate, what]
+        case .unanchored: return localizer[.droppedUnanchored, what]
+        case .incomplete: return localizer[.droppedIncomplete, what]
+        case .invalid: return localizer[.droppedInvalid, what]
         }
     }
 }

@@ -9,6 +9,9 @@ public struct ProfilePush: Sendable {
         case pushed, skipped
     }
 
+    /// The `flow` of `profile push`'s events.
+    public static let flowName = "profile-push"
+
     public var bracelet: any Bracelet
     public var clock: any FlowClock
     public var events: any EventSink
@@ -32,11 +35,9 @@ public struct ProfilePush: Sendable {
         let outcome: Outcome = (held == profile && !force) ? .skipped : .pushed
         if outcome == .pushed { try await bracelet.pushProfile(profile, force: force) }
         try profileStore?.save(profile, serial: serial, at: clock.now())
-        var fields: [(String, JSONValue)] = [("profile", .string(outcome.rawValue)), ("forced", .bool(force)),
-                                             ("serial", .string(serial))]
-        if outcome == .skipped { fields.append(("why", .string("sameProfile"))) }
-        fields.append(("values", profile.json))
-        events.emit(FlowEvent(event: "profile", flow: "profile-push", run: run, at: clock.now(), fields: fields))
+        let event = ProfileEvent(outcome: outcome, forced: force, why: outcome == .skipped ? .sameProfile : nil,
+                                 serial: serial, values: profile)
+        events.emit(FlowEvent(flow: Self.flowName, run: run, at: clock.now(), .profile(event)))
         return outcome
     }
 }

@@ -23,18 +23,14 @@ public final class AuditLogSink: EventSink {
     public func emit(_ event: FlowEvent) {
         guard failure == nil else { return }
         do {
-            switch event.event {
-            case "started":
-                try log.begin(run: event.run, flow: event.flow, bracelet: bracelet, at: event.at,
-                              config: event["config"] ?? .object([]))
-            case "measurement":
-                guard let attempt = event["attempt"]?.intValue, let index = event["index"]?.intValue,
-                      let reading = event["reading"] else { return }
-                try log.record(run: event.run, attempt: attempt, index: index,
-                               accepted: event["braceletAccepted"]?.boolValue ?? false,
-                               manual: reading["isManualEntry"]?.boolValue ?? false, reading: reading)
-            case "finished":
-                try log.finish(run: event.run, at: event.at, result: event["result"] ?? .null)
+            switch event.payload {
+            case .started(let config):
+                try log.begin(run: event.run, flow: event.flow, bracelet: bracelet, at: event.at, config: config.json)
+            case .measurement(let fed):
+                try log.record(run: event.run, attempt: fed.attempt, index: fed.index, accepted: fed.braceletAccepted,
+                               manual: fed.reading.isManualEntry, reading: fed.reading.json(includeDerivedMAP: true))
+            case .finished(let result):
+                try log.finish(run: event.run, at: event.at, result: result.json)
             default:
                 return
             }

@@ -106,8 +106,10 @@ struct DroppedLineDiagnostics: EventSink {
     let ctx: CommandContext
 
     func emit(_ event: FlowEvent) {
-        guard event.event == "cuffReadingDropped", event["reason"]?.stringValue == "invalid",
-              let problem = event["problem"]?.stringValue else { return }
-        ctx.diagnose("cuff reading dropped: \(problem)")
+        guard case .cuffReadingDropped(let drop) = event.payload, drop.reason == .invalid else { return }
+        switch drop.item {
+        case .line(_, let problem), .reading(_, let problem?): ctx.diagnose("cuff reading dropped: \(problem)")
+        case .reading(_, nil): return
+        }
     }
 }

@@ -24,9 +24,9 @@ import Testing
     ]
 
     @Test(arguments: cases.indices)
-    func matchesSnapshot(_ i: Int) throws {
+    func matchesSnapshot(_ i: Int) async throws {
         let (flow, locale) = Self.cases[i]
-        let text = Self.render(flow == "bp-init" ? FlowEventFixtures.bpInit : FlowEventFixtures.wearingOpt, locale)
+        let text = Self.render(flow == "bp-init" ? try await FlowEventFixtures.bpInit() : try await FlowEventFixtures.wearingOpt(), locale)
         let file = Self.directory.appendingPathComponent("\(flow).\(locale.tag).txt")
         try Snapshot.expect(text, equals: file, rerun: "swift test --filter TextSnapshotTests")
     }

@@ -38,8 +38,7 @@ extension PlanJournal {
         try close(serial: entry.serial)
         notice("bracelet \(entry.serial) was left in plan \(BraceletPlan.nibpCalibration) by \(entry.flow) "
                + "(pid \(entry.pid), \(RFC3339.format(entry.openedAt))); restored plan \(entry.previousPlan)")
-        sink.emit(FlowEvent(event: "planRestored", flow: flow, run: run, at: clock.now(),
-                            fields: [("previousPlan", .string(entry.previousPlan.name)), ("why", .string("journal"))]))
+        sink.emit(FlowEvent(flow: flow, run: run, at: clock.now(), .planRestored(previousPlan: entry.previousPlan, why: .journal)))
         return .restored(entry)
     }
 }

@@ -6,7 +6,7 @@ final class BPInitCuffScreen: @unchecked Sendable {
     enum Verdict: Equatable {
         case accept
         /// Drop it and keep waiting, with the `cuffReadingDropped` reason.
-        case drop(String)
+        case drop(DroppedCuffItem.Reason)
         /// End the flow: the reading's age in seconds (negative when future-dated).
         case stale(Double)
     }
@@ -28,7 +28,7 @@ final class BPInitCuffScreen: @unchecked Sendable {
         switch (try? ReplayFilter(rules: rules, seen: seen).judge(reading, now: now)) ?? .keep {
         case .keep: return .accept
         case .drop(.stale, let age?), .drop(.future, let age?): return .stale(age)
-        case .drop(let reason, _): return .drop(reason.rawValue)
+        case .drop(let rule, _): return DroppedCuffItem.Reason(rule).map(Verdict.drop) ?? .accept
         }
     }
 }

@@ -14,20 +14,18 @@ extension BPInitializationFlow {
         var taken: [CuffReading] = []
         for index in 1...3 {
             if index == 3, !config.needsThirdMeasurement(taken[0], taken[1]) { break }
-            let position: [(String, JSONValue)] = [("attempt", .int(attempt)), ("index", .int(index))]
-            try await enter(.measuring, position)
+            try await enter(FlowStep(.bpInit(.measuring), attempt: attempt, index: index))
             let reading = try await acquireReading(CuffRequest(attempt: attempt, index: index, requestedAt: clock.now()), state)
             let accepted = try await bracelet.feedCalibrationReading(reading, attempt: attempt, index: index)
             let fed = FedCuffReading(attempt: attempt, index: index, reading: reading, braceletAccepted: accepted)
             state.fed.append(fed)
             taken.append(reading)
             // A rejected reading is reported exactly like an accepted one (seed step 4).
-            emit("measurement", position + [("reading", reading.json(includeDerivedMAP: true)),
-                                           ("braceletAccepted", .bool(accepted))])
-            try await enter(.measurementRecorded, position)
+            emit(.measurement(fed))
+            try await enter(FlowStep(.bpInit(.measurementRecorded), attempt: attempt, index: index))
         }
         let succeeded = try await bracelet.calibrationVerdict(attempt: attempt)
-        emit("attempt", [("attempt", .int(attempt)), ("succeeded", .bool(succeeded))])
+        emit(.attempt(attempt: attempt, succeeded: succeeded))
         return AttemptOutcome(accepted: succeeded, measurements: taken.count)
     }
 
@@ -41,21 +39,21 @@ extension BPInitializationFlow {
             case .failed(let error):
                 throw BPInitFlowEnd(result: .cuffError(error))
             case .invalid(let line, let problem):
-                emitDropped("invalid", [("line", .string(line)), ("problem", .string(problem))])
+                emit(.cuffReadingDropped(DroppedCuffItem(.invalid, .line(line, problem: problem))))
             case .reading(let reading):
                 if let issue = ReadingValidator.standard.validate(reading) {
                     // Implausible values (a decoding error, a unit mix-up) are never fed.
-                    emitDropped("invalid", [("reading", reading.json()), ("problem", .string(issue.reason))])
+                    emit(.cuffReadingDropped(DroppedCuffItem(.invalid, .reading(reading, problem: issue.reason))))
                     continue
                 }
                 guard reading.pulse != nil else {
                     // The SDK's CuffReading requires a pulse (DESIGN "Data on the wire").
-                    emitDropped("incomplete", [("reading", reading.json())])
+                    emit(.cuffReadingDropped(DroppedCuffItem(.incomplete, .reading(reading, problem: nil))))
                     continue
                 }
                 switch state.screen.judge(reading, requestedAt: request.requestedAt, now: clock.now()) {
                 case .drop(let reason):
-                    emitDropped(reason, [("reading", reading.json())])
+                    emit(.cuffReadingDropped(DroppedCuffItem(reason, .reading(reading, problem: nil))))
                 case .stale(let age):
                     throw BPInitFlowEnd(result: .cuffError(.staleReading(age: age)))
                 case .accept:
@@ -64,9 +62,5 @@ extension BPInitializationFlow {
                 }
             }
         }
-    }
-
-    private func emitDropped(_ reason: String, _ fields: [(String, JSONValue)]) {
-        emit("cuffReadingDropped", [("reason", .string(reason))] + fields)
     }
 }

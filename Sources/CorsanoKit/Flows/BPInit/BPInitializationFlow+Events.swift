@@ -1,7 +1,7 @@
 extension BPInitializationFlow {
     /// Emits one bp-init event stamped with the run's clock.
-    func emit(_ event: String, _ fields: [(String, JSONValue)]) {
-        sink.emit(FlowEvent(event: event, flow: BPInitializationStep.flowName, run: runID, at: clock.now(), fields: fields))
+    func emit(_ payload: FlowEventPayload) {
+        sink.emit(FlowEvent(flow: BPInitializationStep.flowName, run: runID, at: clock.now(), payload))
     }
 }
 

@@ -12,7 +12,7 @@ extension BPInitializationFlow {
         guard let previous = planGuard.previousPlan, !planGuard.isRestored else { return }
         do {
             try await planGuard.restore()
-            emit("planRestored", [("previousPlan", .string(previous.name)), ("why", .string("flowEnded"))])
+            emit(.planRestored(previousPlan: previous, why: .flowEnded))
         } catch {
             // Left to PlanJournal.repairOpenEntries at the next command that reaches this bracelet.
         }

@@ -43,7 +43,7 @@ public struct BPInitializationFlow: Sendable {
     ///   switched and before any reading was fed (no SDK result fits; the command exits 74).
     public func run() async throws(StoreError) -> BPInitializationResult {
         let state = BPInitRunState(screen: BPInitCuffScreen(config: config))
-        emit("started", [("config", config.json)])
+        emit(.started(.bpInit(config)))
         var result: BPInitializationResult
         do {
             result = try await steps(state)
@@ -61,8 +61,8 @@ public struct BPInitializationFlow: Sendable {
             result = .cuffError(.unknown(String(describing: error)))
         }
         await restorePlan()
-        emit("readings", [("readings", .array(state.fed.map(\.json)))])
-        emit("finished", [("result", result.json)])
+        emit(.readings(state.fed))
+        emit(.finished(.bpInit(result)))
         return result
     }
 
@@ -74,7 +74,7 @@ public struct BPInitializationFlow: Sendable {
             try Task.checkCancellation()
             guard await pairing.isPaired() else { return .cuffError(.cuffDisconnected) }
         }
-        try await enter(.instructions, [("preparation", .bool(config.includePreparation))])
+        try await enter(FlowStep(.bpInit(.instructions), preparation: config.includePreparation))
         guard try await interaction.confirmStart() else { return .cancelledByUser }
         try await switchPlan()
         // The init clamps to 1, but the property is settable: never form an empty range.
@@ -87,7 +87,7 @@ public struct BPInitializationFlow: Sendable {
                 return .success(measurementCount: outcome.measurements)
             }
             guard attempt < budget else { break }
-            try await enter(.retryPrompt, [("attempt", .int(attempt)), ("maxAttempts", .int(budget))])
+            try await enter(FlowStep(.bpInit(.retryPrompt), attempt: attempt, maxAttempts: budget))
             guard try await interaction.confirmRetry(nextAttempt: attempt + 1, maxAttempts: budget) else {
                 return .cancelledByUser
             }
@@ -98,10 +98,15 @@ public struct BPInitializationFlow: Sendable {
     }
 
     /// Emits the `step` event and tells the bracelet side (a scenario may hold or disconnect).
-    func enter(_ step: BPInitializationStep, _ fields: [(String, JSONValue)] = []) async throws {
+    func enter(_ step: FlowStep) async throws {
         try Task.checkCancellation()
-        emit("step", [("step", .string(step.rawValue))] + fields)
-        try await bracelet.enterStep(flow: BPInitializationStep.flowName, step: step.rawValue)
+        emit(.step(step))
+        try await bracelet.enterStep(flow: BPInitializationStep.flowName, step: step.screen.name)
+    }
+
+    /// Enters a screen that carries nothing but its name.
+    func enter(_ step: BPInitializationStep) async throws {
+        try await enter(FlowStep(.bpInit(step)))
     }
 
     /// Enters a terminal screen. The result is already decided there (the calibration concluded,

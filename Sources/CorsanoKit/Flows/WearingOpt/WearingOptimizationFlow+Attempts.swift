@@ -12,25 +12,25 @@ extension WearingOptimizationFlow {
         var position = config.position
         var attempt = 1
         while true {
-            try await enter("armedPreparing", [("attempt", .int(attempt)), ("position", .string(position.rawValue)),
-                                               ("instructions", .array(position.instructionSteps.map { .string($0) }))])
+            try await enter(FlowStep(.wearingOpt(.armedPreparing), attempt: attempt, position: position,
+                                     instructions: position.instructionSteps))
             // The simulator points its accelerometer this way; a real bracelet ignores it.
             try await bracelet.announcePosition(position)
             guard try await interaction.confirmStart(attempt: attempt, position: position) else { throw FlowStop.declined }
-            try await enter("running", [("attempt", .int(attempt))])
+            try await enter(FlowStep(.wearingOpt(.running), attempt: attempt))
             let outcome = try await runAttempt(attempt)
             switch outcome {
             case .succeeded(let quality, let seen):
-                emit("attempt", [("attempt", .int(attempt)), ("succeeded", .bool(true))])
-                try await enter("finalSuccess")
+                emit(.attempt(attempt: attempt, succeeded: true))
+                try await enter(FlowStep(.wearingOpt(.finalSuccess)))
                 return .success(spo2Quality: quality, position: seen)
             case .failed(let reason):
-                emit("attempt", [("attempt", .int(attempt)), ("succeeded", .bool(false)), ("reason", reason.json)])
+                emit(.attempt(attempt: attempt, succeeded: false, reason: reason))
                 guard attempt < config.maxAttempts else {
-                    try await enter("finalFailure")
+                    try await enter(FlowStep(.wearingOpt(.finalFailure)))
                     return .failedAfterRetries(attemptCount: attempt, lastReason: reason)
                 }
-                try await enter("retryPrompt", [("attempt", .int(attempt)), ("reason", reason.json)])
+                try await enter(FlowStep(.wearingOpt(.retryPrompt), attempt: attempt, reason: reason))
                 guard let next = try await interaction.retry(after: attempt, reason: reason, position: position) else {
                     throw FlowStop.declined
                 }
@@ -78,8 +78,8 @@ extension WearingOptimizationFlow {
                 return .failed(.unknown("status poll refused: \(why)"))
             }
             missed = 0
-            emit("progress", [("attempt", .int(attempt)), ("percent", .int(status.percent)),
-                              ("quality", .int(status.quality)), ("motionLevel", .int(status.motionLevel))])
+            emit(.progress(WearingProgress(attempt: attempt, percent: status.percent, quality: status.quality,
+                                           motionLevel: status.motionLevel)))
             if let outcome = Self.verdict(status) { return outcome }
         }
     }

@@ -43,7 +43,7 @@ public struct WearingOptimizationFlow: Sendable {
     ///   `StoreError` when the pushed profile cannot be recorded.
     public func run() async throws -> WearingOptimizationResult {
         guard let profile else { throw WearingOptError.noStoredProfile(serial: serial) }
-        emit("started", [("config", config.json)])
+        emit(.started(.wearingOpt(config)))
         let result: WearingOptimizationResult
         do {
             try await prepare(profile)
@@ -55,7 +55,7 @@ public struct WearingOptimizationFlow: Sendable {
         } catch FlowStop.declined {
             result = .cancelledByUser
         }
-        emit("finished", [("result", result.json)])
+        emit(.finished(.wearingOpt(result)))
         return result
     }
 
@@ -65,34 +65,33 @@ public struct WearingOptimizationFlow: Sendable {
             skinTone: config.skinTone ?? stored.skinTone, hairDensity: config.hairDensity ?? stored.hairDensity,
             wrist: config.wrist ?? stored.wrist).applied(to: stored)
         guard config.includePreparation else {
-            try await push(profile, why: "noPreparation")
+            try await push(profile, why: .noPreparation)
             return
         }
-        try await enter("preparation")
+        try await enter(FlowStep(.wearingOpt(.preparation)))
         profile = try await interaction.pickPreparation(PreparationChoices(profile)).applied(to: profile)
         guard try await interaction.confirmStrapTightness() else { throw FlowStop.declined }
         // Seed: the strap-tightness substep fires sendUserProfileToBracelet(force: true).
-        try await push(profile, why: "strapTightness")
+        try await push(profile, why: .strapTightness)
         guard try await interaction.confirmPlacement(wrist: profile.wrist) else { throw FlowStop.declined }
     }
 
     /// Pushes `profile` forced, records it as the bracelet's last and says so (`profile` event).
-    func push(_ profile: UserProfile, why: String) async throws {
+    func push(_ profile: UserProfile, why: ProfileEvent.Why) async throws {
         try await bracelet.pushProfile(profile, force: true)
         try profileStore?.save(profile, serial: serial, at: clock.now())
-        emit("profile", [("profile", .string("pushed")), ("forced", .bool(true)), ("why", .string(why)),
-                         ("serial", .string(serial)), ("values", profile.json)])
+        emit(.profile(ProfileEvent(outcome: .pushed, forced: true, why: why, serial: serial, values: profile)))
     }
 
     /// Emits `step` and tells the bracelet side (a scenario may hold or disconnect there).
-    func enter(_ step: String, _ extra: [(String, JSONValue)] = []) async throws {
-        emit("step", [("step", .string(step))] + extra)
-        try await bracelet.enterStep(flow: Self.flowName, step: step)
+    func enter(_ step: FlowStep) async throws {
+        emit(.step(step))
+        try await bracelet.enterStep(flow: Self.flowName, step: step.screen.name)
     }
 
     /// Writes one event stamped with the flow's clock.
-    func emit(_ name: String, _ fields: [(String, JSONValue)]) {
-        events.emit(FlowEvent(event: name, flow: Self.flowName, run: run, at: clock.now(), fields: fields))
+    func emit(_ payload: FlowEventPayload) {
+        events.emit(FlowEvent(flow: Self.flowName, run: run, at: clock.now(), payload))
     }
 }
 
