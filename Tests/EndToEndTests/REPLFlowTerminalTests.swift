@@ -39,7 +39,8 @@ import Testing
         #expect(held == .nibpCalibration, "screen:\n\(heldScreen)")
 
         try term.send("C-c")
-        let screen = try term.waitFor("the prompt after Control-C") { $0.contains("[exit status 130]") && $0.hasSuffix("corsano>") }
+        // The prompt names the bracelet `connect` reached.
+        let screen = try term.waitFor("the prompt after Control-C") { $0.contains("[exit status 130]") && $0.hasSuffix("corsano [SIM-287-0001]>") }
         #expect(screen.contains("The bracelet's previous plan (monitoring) was restored."))
         #expect(screen.contains("Result: cancelled"))
         #expect(try await plan(of: server) == BraceletPlan("monitoring"))
@@ -93,8 +94,8 @@ import Testing
     /// The plan the served bracelet holds, asked over a fresh connection.
     private func plan(of server: ServedSimulator) async throws -> BraceletPlan {
         let r = try Corsano.run(["repl", "--no-state"], stdin: "status --bracelet \(server.listening)\n")
-        let line = r.stdout.split(separator: "\n").first { $0.hasPrefix("plan ") }
-        #expect(line != nil, "status: \(r.stdout) \(r.stderr)")
-        return BraceletPlan(String(line?.split(separator: " ").last ?? ""))
+        let reply = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
+        #expect(reply?["reply"] as? String == "status", "status: \(r.stdout) \(r.stderr)")
+        return BraceletPlan(reply?["plan"] as? String ?? "")
     }
 }

@@ -9,8 +9,9 @@ final class Tmux {
     let stateHome: URL
 
     /// Starts `corsano ARGS` in a terminal of `columns` x `rows` (120x40) with its own
-    /// XDG_STATE_HOME (or `stateHome`).
-    init(_ args: [String], stateHome: URL? = nil, env: [String: String] = [:], columns: Int = 120, rows: Int = 40) throws {
+    /// XDG_STATE_HOME (or `stateHome`); with `stdout`, its standard output goes to that file.
+    init(_ args: [String], stateHome: URL? = nil, env: [String: String] = [:], columns: Int = 120, rows: Int = 40,
+         stdout: URL? = nil) throws {
         self.stateHome = stateHome ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("corsano-tmux-\(UUID().uuidString)")
         var environment = ["XDG_STATE_HOME": self.stateHome.path, "TERM": "xterm", "NO_COLOR": "1",
@@ -18,6 +19,7 @@ final class Tmux {
         for (k, v) in env { environment[k] = v }
         let exports = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.quote($0.value))" }.joined(separator: " ")
         let command = "env \(exports) \(Self.quote(Corsano.binary.path)) \(args.map(Self.quote).joined(separator: " "))"
+            + (stdout.map { " >" + Self.quote($0.path) } ?? "")
             + "; echo \"[exited $?]\"; sleep 60"
         // The tmux server outlives this call and keeps every descriptor it inherits, so tmux runs
         // through system(3) with plain files, never pipes a reader waits on.

@@ -7,6 +7,10 @@ import Glibc
 /// `corsano repl` on a terminal: readline prompt, history, TAB completion; each line runs as a
 /// task that Control-C cancels (a flow ends `cancelledByUser`, the shell stays); Control-D quits.
 /// While a flow runs, a `cuff>` prompt takes typed readings (manual entries) for it.
+///
+/// With standard output not a terminal (`corsano repl | tee log`) it carries only JSON lines —
+/// flow events and the session commands' replies — while the prompt, the echo and all text go
+/// to standard error.
 struct InteractiveREPL {
     let session: REPLSession
     let ctx: CommandContext
@@ -17,7 +21,7 @@ struct InteractiveREPL {
         let running = RunningCommand()
         let editor: LineEditor
         do {
-            editor = try LineEditor(history: history, onInterrupt: {
+            editor = try LineEditor(history: history, terminalFD: ctx.stdoutIsTerminal ? 1 : 2, onInterrupt: {
                 running.cancel()
                 SignalHandling.forwardInterrupt()
             })
@@ -35,16 +39,18 @@ struct InteractiveREPL {
         }
         editor.start()
         var lineCtx = ctx
-        lineCtx.stdout = OutputWriter(fd: editor.outputWriteEnd, capacity: 0)
-        lineCtx.stderr = lineCtx.stdout
+        // Text is printed by the editor thread above the line being typed; JSON lines go
+        // straight to a standard output that is no terminal.
+        lineCtx.stderr = OutputWriter(fd: editor.outputWriteEnd, capacity: 0)
+        lineCtx.stdout = ctx.stdoutIsTerminal ? lineCtx.stderr : ctx.stdout
         lineCtx.stdinIsTerminal = false  // commands never read the terminal: the editor does
         lineCtx.ask = { prompt in
-            guard case .line(let line) = await editor.readLine(prompt: prompt, interruptEnds: true, question: true) else { return nil }
+            guard case .line(let line) = await editor.readLine(prompt: prompt, kind: .question) else { return nil }
             return line
         }
-        lineCtx.stdout.line("corsano \(HelpRenderer.version): 'help' lists the commands; TAB completes, Control-C cancels, Control-D quits.")
+        lineCtx.stderr.line("corsano \(HelpRenderer.version): 'help' lists the commands; TAB completes, Control-C cancels, Control-D quits.")
         while !session.quitRequested, !terminated.isSet {
-            guard case .line(let line) = await editor.readLine(prompt: "corsano> ", interruptEnds: false) else { break }
+            guard case .line(let line) = await editor.readLine(prompt: session.prompt, kind: .command) else { break }
             await runLine(line, editor: editor, running: running, ctx: lineCtx)
         }
         history.save()
@@ -69,16 +75,17 @@ struct InteractiveREPL {
         running.set(task)
         let result = await task.result
         running.clear()
+        ctx.stdout.flush()
         LineEditor.reclaimSignals()
         editor.closeFlowPrompts()
         await typed.finish()
         switch result {
         case .success(let status) where status != .success:
-            ctx.stdout.line("[exit status \(status.rawValue)]")
+            ctx.stderr.line("[exit status \(status.rawValue)]")
         case .failure(let error):
             let (message, status) = ErrorTranslator.translate(error, inREPL: true)
             ctx.diagnose(message ?? "cancelled")
-            ctx.stdout.line("[exit status \(status.rawValue)]")
+            ctx.stderr.line("[exit status \(status.rawValue)]")
         default:
             break
         }

@@ -60,6 +60,7 @@ extension LineEditor {
 
     private func show(_ request: Request) {
         active = request
+        if let list = request.kind.history { useHistory(list) }
         rl_callback_handler_install(request.prompt) { line in LineEditor.shared?.lineEntered(line) }
     }
 
@@ -107,8 +108,18 @@ extension LineEditor {
         }
         let line = String(cString: raw)
         free(raw)
-        history.add(line)
+        if let list = active?.kind.history {
+            useHistory(list)
+            history.add(line, to: list)
+        }
         finishActive(.line(line))
+    }
+
+    /// Makes `list` the history readline recalls and adds to (the other is put aside).
+    func useHistory(_ list: REPLHistory.List) {
+        guard list != historyInUse else { return }
+        corsano_history_swap()
+        historyInUse = list
     }
 
     private func finishActive(_ event: Event) {
@@ -155,7 +166,7 @@ extension LineEditor {
         bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
-                let n = write(1, raw.baseAddress! + offset, raw.count - offset)
+                let n = write(terminalFD, raw.baseAddress! + offset, raw.count - offset)
                 if n <= 0 { if errno == EINTR { continue }; break }
                 offset += n
             }

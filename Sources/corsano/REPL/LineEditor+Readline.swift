@@ -12,6 +12,7 @@ extension LineEditor {
         corsano_rl_configure { text, start, end in
             REPLCompletion.attempt(text: text, start: start, end: end)
         }
+        if terminalFD == 2 { corsano_rl_output_to_stderr() }
     }
 
     /// SIGINT and SIGWINCH write a byte to the wake pipe; the editor thread acts on it. A write to

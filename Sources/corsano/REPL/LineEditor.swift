@@ -18,10 +18,35 @@ final class LineEditor: @unchecked Sendable {
         case interrupted
     }
 
+    /// What a prompt asks for, which decides Control-C, TAB and history.
+    enum Kind: Equatable {
+        /// `corsano>`: a command line. Control-C clears the line; TAB completes commands; the
+        /// command history.
+        case command
+        /// A flow's `cuff>`: a typed reading. Control-C ends it (the flow is cancelled); no
+        /// completion; the readings' own history.
+        case reading
+        /// A flow's question (`Start another attempt?`), shown in place of a `cuff>` prompt until
+        /// answered. Control-C ends it; no completion, no history.
+        case question
+
+        var interruptEnds: Bool { self != .command }
+
+        /// The history list its lines go to and Up recalls; nil for none.
+        var history: REPLHistory.List? {
+            switch self {
+            case .command: return .commands
+            case .reading: return .readings
+            case .question: return nil
+            }
+        }
+    }
+
     struct Request {
         let prompt: String
-        let interruptEnds: Bool
+        let kind: Kind
         let done: @Sendable (Event) -> Void
+        var interruptEnds: Bool { kind.interruptEnds }
     }
 
     nonisolated(unsafe) static var shared: LineEditor?
@@ -48,8 +73,14 @@ final class LineEditor: @unchecked Sendable {
     /// The `cuff>` prompt put aside while a question is shown.
     var suspended: Request?
     var partialOutput: [UInt8] = []
+    /// The history list readline holds now (the other is put aside, see `useHistory`).
+    var historyInUse: REPLHistory.List = .commands
+    /// Where prompts, echo and the output shown above the line go: standard output, or standard
+    /// error when standard output is not a terminal (then it carries only JSON lines).
+    let terminalFD: Int32
 
-    init(history: REPLHistory, onInterrupt: @escaping @Sendable () -> Void) throws {
+    init(history: REPLHistory, terminalFD: Int32 = 1, onInterrupt: @escaping @Sendable () -> Void) throws {
+        self.terminalFD = terminalFD
         var out: [Int32] = [0, 0], wake: [Int32] = [0, 0]
         guard pipe(&out) == 0, pipe(&wake) == 0 else { throw EditorError.cannotStart("pipe: \(String(cString: strerror(errno)))") }
         (outputReadEnd, outputWriteEnd) = (out[0], out[1])
@@ -74,16 +105,16 @@ final class LineEditor: @unchecked Sendable {
         thread.start()
     }
 
-    /// Asks for one line at `prompt`; returns when it is entered, at Control-D, or (with
-    /// `interruptEnds`) at Control-C. Without it Control-C clears the line and asks again.
-    /// A `question` (a flow's retry question) takes the terminal from a `cuff>` prompt being shown,
-    /// which comes back once the question is answered.
-    func readLine(prompt: String, interruptEnds: Bool, question isQuestion: Bool = false) async -> Event {
+    /// Asks for one line at `prompt`; returns when it is entered, at Control-D, or (for a flow's
+    /// prompts, `kind.interruptEnds`) at Control-C. At a command prompt Control-C clears the line
+    /// and asks again. A `.question` takes the terminal from a `cuff>` prompt being shown, which
+    /// comes back once the question is answered.
+    func readLine(prompt: String, kind: Kind) async -> Event {
         await withCheckedContinuation { (continuation: CheckedContinuation<Event, Never>) in
-            let request = Request(prompt: prompt, interruptEnds: interruptEnds, done: { continuation.resume(returning: $0) })
+            let request = Request(prompt: prompt, kind: kind, done: { continuation.resume(returning: $0) })
             let refused = lock.locked { () -> Bool in
-                if interruptEnds, !flowPromptsOpen { return true }
-                if isQuestion { question = request } else { pending = request }
+                if kind.interruptEnds, !flowPromptsOpen { return true }
+                if kind == .question { question = request } else { pending = request }
                 return false
             }
             if refused { request.done(.interrupted) } else { wake(0x72) }

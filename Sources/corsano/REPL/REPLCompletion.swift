@@ -12,6 +12,12 @@ enum REPLCompletion {
     nonisolated(unsafe) private static var nextCandidate = 0
 
     static func attempt(text: UnsafePointer<CChar>?, start: Int32, end: Int32) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
+        // A reading at `cuff>` or an answer to a question: nothing to complete (and never the
+        // commands, which cannot run there).
+        guard LineEditor.shared?.active?.kind ?? .command == .command else {
+            corsano_rl_set_completion_over(1)
+            return nil
+        }
         let line = String(cString: corsano_rl_line_buffer())
         let prefix = String(decoding: Array(line.utf8.prefix(Int(start))), as: UTF8.self)
         let current = text.map { String(cString: $0) } ?? ""

@@ -25,6 +25,10 @@ enum REPLGrammar {
                     options: (CommandTable.commands.first { $0.words == ["profile", "push"] }?.options ?? [])
                         .filter { ProfileInput.flags.map(\.1).contains($0.name) } + [CommandTable.help],
                     action: .session { try await $0.profileCommand(set: true, $1, $2) }),
+        CommandSpec(words: ["source"], summary: "Run the REPL lines of FILE (as psql's \\i, sqlite3's .read).",
+                    operands: "FILE", operandKind: .path,
+                    details: "Each line runs as in a scripted session: no prompts, a flow takes the readings queued before it, a failing line is reported as FILE:LINE: message and the next one runs (with 'corsano repl --bail' the file stops there). Status 1 when any line failed. Files may source files, 8 deep.",
+                    options: [CommandTable.help], action: .session { try await $0.sourceCommand($1, $2) }),
         CommandSpec(words: ["quit"], summary: "Leave the shell (also Control-D).",
                     operands: "", operandKind: nil, details: "", options: [],
                     action: .session { session, _, _ in session.quit(); return .success }),

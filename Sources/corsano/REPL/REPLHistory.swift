@@ -4,6 +4,9 @@ import Foundation
 /// The REPL's line history in `$XDG_STATE_HOME/corsano/history` (falling back to
 /// `~/.local/state/corsano/history`), read at start and appended to after every line, so that a
 /// session killed hard keeps what it had typed. Capped at `limit` lines.
+///
+/// Readings typed at a flow's `cuff>` prompt have a list of their own, kept for the session only
+/// (they belong to one patient's calibration); answers to a flow's questions go in neither.
 struct REPLHistory: Sendable {
     let path: String
     static let limit: Int32 = 1000
@@ -23,15 +26,22 @@ struct REPLHistory: Sendable {
         read_history(path)
     }
 
-    /// Records `line` (not blank ones, nor a repeat of the previous line).
-    func add(_ line: String) {
+    /// Which list a prompt's lines go to and Up recalls.
+    enum List {
+        case commands
+        case readings
+    }
+
+    /// Records `line` in the list in use (not blank ones, nor a repeat of the previous line);
+    /// a command also goes to the file.
+    func add(_ line: String, to list: List) {
         guard line.contains(where: { !$0.isWhitespace }) else { return }
         if corsano_history_last_is(line) != 0 { return }
         add_history(line)
-        append_history(1, path)
+        if list == .commands { append_history(1, path) }
     }
 
-    /// Trims the file to the last `limit` lines.
+    /// Trims the file to the last `limit` lines (call with the command list in use).
     func save() {
         history_truncate_file(path, Self.limit)
     }

@@ -14,7 +14,9 @@ extension REPLSession {
     func cuffAddCommand(_ operands: [String], _ ctx: CommandContext) throws -> ExitStatus {
         let reading = try CuffQueue.reading(operands)
         cuffQueue.add(reading)
-        ctx.stdout.line("queued \(Self.describe(reading)) (\(cuffQueue.queued.count) waiting for the next bp-init)")
+        let waiting = cuffQueue.queued.count
+        REPLReply(reply: "cuff-add", fields: [("reading", REPLReply.json(reading)), ("queued", .int(waiting))],
+                  text: ["queued \(Self.describe(reading)) (\(waiting) waiting for the next bp-init)"]).write(ctx)
         return .success
     }
 
@@ -23,11 +25,13 @@ extension REPLSession {
         let spec = REPLGrammar.session("connect")
         let parsed = try ArgumentParser.parse(operands, as: spec, environment: ctx.environment)
         guard parsed.operands.count == 1 else { throw UsageError.missing("connect: name one bracelet URI, e.g. connect sim") }
-        if parsed.flag("help") { ctx.stdout.write(HelpRenderer.help(for: spec)); return .success }
+        if parsed.flag("help") { ctx.forText.stdout.write(HelpRenderer.help(for: spec)); return .success }
         let uri = parsed.operands[0]
         let identity = try await onBracelet(["--bracelet", uri], ctx) { $0.identity }
         braceletURI = uri
-        ctx.stdout.line("connected to \(uri): \(Self.describe(identity))")
+        serial = identity.serial
+        REPLReply(reply: "connect", fields: [("uri", .string(uri)), ("bracelet", REPLReply.json(identity))],
+                  text: ["connected to \(uri): \(Self.describe(identity))"]).write(ctx)
         return .success
     }
 
@@ -35,7 +39,7 @@ extension REPLSession {
     func statusCommand(_ operands: [String], _ ctx: CommandContext) async throws -> ExitStatus {
         let spec = REPLGrammar.session("status")
         let parsed = try ArgumentParser.parse(operands, as: spec, environment: ctx.environment)
-        if parsed.flag("help") { ctx.stdout.write(HelpRenderer.help(for: spec)); return .success }
+        if parsed.flag("help") { ctx.forText.stdout.write(HelpRenderer.help(for: spec)); return .success }
         try await status(operands, ctx)
         return .success
     }
@@ -44,7 +48,7 @@ extension REPLSession {
     func profileCommand(set: Bool, _ operands: [String], _ ctx: CommandContext) async throws -> ExitStatus {
         let spec = REPLGrammar.session(set ? "profile set" : "profile show")
         let parsed = try ArgumentParser.parse(operands, as: spec, environment: ctx.environment)
-        if parsed.flag("help") { ctx.stdout.write(HelpRenderer.help(for: spec)); return .success }
+        if parsed.flag("help") { ctx.forText.stdout.write(HelpRenderer.help(for: spec)); return .success }
         if !parsed.operands.isEmpty { throw UsageError.unexpectedOperand(parsed.operands[0], command: spec.name) }
         try await profile(set: set ? parsed : nil, ctx)
         return .success
@@ -56,13 +60,15 @@ extension REPLSession {
     func onBracelet<Result>(_ words: [String], _ ctx: CommandContext,
                             _ body: (BraceletSession) async throws -> Result) async throws -> Result {
         var words = words
-        if let uri = braceletURI, !words.contains("--bracelet") { words += ["--bracelet", uri] }
+        let sessions = !words.contains("--bracelet")
+        if let uri = braceletURI, sessions { words += ["--bracelet", uri] }
         let parsed = try ArgumentParser.parse(words, as: REPLGrammar.session("status"), environment: ctx.environment)
         var options = try BraceletConnector.prepare(parsed, ctx)
         try options.readScenario()
         return try await BraceletSession.run(options.target, flow: Self.flow, store: try stateStore(ctx), run: RunID.make(),
                                              events: { _ in EventFanOut([]) }, notice: { ctx.diagnose($0) }) { session, _ in
-            try await body(session)
+            if sessions { self.serial = session.identity.serial }
+            return try await body(session)
         }
     }
 
@@ -73,13 +79,19 @@ extension REPLSession {
         let (session, plan, profile) = try await onBracelet(words, ctx) { session in
             (session, try await session.bracelet.currentPlan(), try await session.bracelet.readProfile())
         }
-        ctx.stdout.line("bracelet  \(Self.describe(session.identity))")
-        ctx.stdout.line("plan      \(plan.name)")
-        ctx.stdout.line("profile   " + (profile.map(Self.describe) ?? "none on the bracelet"))
         let stored = try ProfileStore(store: try stateStore(ctx)).load(serial: session.identity.serial)
-        ctx.stdout.line("stored    " + (stored.map(Self.describe) ?? "no profile stored for \(session.identity.serial)"))
         let queued = cuffQueue.queued
-        ctx.stdout.line("queued    " + (queued.isEmpty ? "no cuff readings" : queued.map(Self.describe).joined(separator: ", ")))
+        REPLReply(reply: "status", fields: [
+            ("bracelet", REPLReply.json(session.identity)), ("plan", .string(plan.name)),
+            ("profile", profile.map(\.json) ?? .null), ("storedProfile", stored.map(\.json) ?? .null),
+            ("queued", .array(queued.map(REPLReply.json))),
+        ], text: [
+            "bracelet  \(Self.describe(session.identity))",
+            "plan      \(plan.name)",
+            "profile   " + (profile.map(Self.describe) ?? "none on the bracelet"),
+            "stored    " + (stored.map(Self.describe) ?? "no profile stored for \(session.identity.serial)"),
+            "queued    " + (queued.isEmpty ? "no cuff readings" : queued.map(Self.describe).joined(separator: ", ")),
+        ]).write(ctx)
     }
 
     static func describe(_ identity: BraceletIdentity) -> String {

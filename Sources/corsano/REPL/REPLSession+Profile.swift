@@ -9,7 +9,8 @@ extension REPLSession {
         let profiles = ProfileStore(store: try stateStore(ctx))
         let stored = try profiles.load(serial: serial)
         guard let changes else {
-            ctx.stdout.line(stored.map { $0.json.serialized } ?? "no profile stored for \(serial)")
+            REPLReply(reply: "profile-show", fields: [("bracelet", .string(serial)), ("profile", stored.map(\.json) ?? .null)],
+                      text: [stored.map { $0.json.serialized } ?? "no profile stored for \(serial)"]).write(ctx)
             return
         }
         var draft = try stored.map { try ProfileDraft.parse(json: Array($0.json.serialized.utf8)) } ?? ProfileDraft()
@@ -17,7 +18,8 @@ extension REPLSession {
         let now = CommandContext.wallClock()
         let profile = try ProfileInput.validated(draft, today: CalendarDate(utcDateOf: now), file: nil)
         try profiles.save(profile, serial: serial, at: now)
-        ctx.stdout.line("stored for \(serial): \(Self.describe(profile))")
+        REPLReply(reply: "profile-set", fields: [("bracelet", .string(serial)), ("profile", profile.json)],
+                  text: ["stored for \(serial): \(Self.describe(profile))"]).write(ctx)
     }
 
     /// The session's state store: the one `corsano repl` names (as every command), or with

@@ -7,6 +7,15 @@ import CorsanoKit
 final class REPLSession: @unchecked Sendable {
     /// `connect URI`, else `corsano repl --bracelet`, else nil (the command's own default).
     var braceletURI: String?
+    /// The serial of the session's bracelet once a session command reached it (`connect`,
+    /// `status`, `profile`): the prompt shows it, as bluetoothctl shows its device.
+    var serial: String?
+    /// `corsano repl --bail`: a `source`d file stops at its first failing line.
+    let bail: Bool
+    /// How many `source` commands are running, one inside the other.
+    var sourceDepth = 0
+    /// True once a signal asked a scripted session to stop (a `source`d file stops too).
+    var stopRequested: @Sendable () -> Bool = { false }
     /// `--state FILE` / `--no-state` of `corsano repl`, passed to every command that takes them.
     let stateWords: [String]
     let cuffQueue = CuffQueue()
@@ -23,11 +32,15 @@ final class REPLSession: @unchecked Sendable {
         return store
     }
 
+    /// `corsano [SERIAL]> ` once the session's bracelet is known, else `corsano> `.
+    var prompt: String { serial.map { "corsano [\($0)]> " } ?? "corsano> " }
+
     /// Ends the session after the current line (`quit`).
     func quit() { quitRequested = true }
 
     init(options: ParsedCommand) {
         braceletURI = options.given("bracelet")
+        bail = options.flag("bail")
         stateWords = options.flag("no-state") ? ["--no-state"] : options.given("state").map { ["--state", $0] } ?? []
     }
 
@@ -47,10 +60,12 @@ final class REPLSession: @unchecked Sendable {
         let environment = ctx.environment
         var parsed = try ArgumentParser.parse(words, environment: environment)
         if parsed.flag("help") {
-            ctx.stdout.write(HelpRenderer.help(for: parsed.spec))
+            ctx.forText.stdout.write(HelpRenderer.help(for: parsed.spec))
             return .success
         }
-        if parsed.spec.words == ["help"] { return try help(parsed.operands, ctx) }
+        if parsed.spec.words == ["help"] { return try help(parsed.operands, ctx.forText) }
+        // Text for a person never goes to a standard output that carries JSON lines.
+        let ctx = parsed.spec.words == ["completion"] || parsed.flag("text") ? ctx.forText : ctx
         try refuseStandardInput(parsed)
         let full = words + sessionDefaults(for: parsed)
         parsed = try ArgumentParser.parse(full, environment: environment)

@@ -13,6 +13,7 @@ struct ScriptedREPL {
     func run() async -> ExitStatus {
         let stop = ScriptStop()
         REPLSignals.install([SIGINT, SIGTERM]) { signo in stop.signalled(signo) }
+        session.stopRequested = { stop.status != nil }
         var lineNumber = 0
         var failed = false
         while !session.quitRequested {
@@ -35,36 +36,53 @@ struct ScriptedREPL {
 
     /// Runs one line; reports a failure on stderr as `LINE: message`.
     private func runLine(_ line: String, number: Int) async -> ExitStatus {
+        await REPLScriptLine(session: session, ctx: ctx).run(line, at: "\(number)")
+    }
+}
+
+/// One line of a REPL script (standard input, or a file `source` reads) run without a person:
+/// commands never prompt, a flow takes only the queued readings, and a failure is reported on
+/// standard error as `WHERE: message` (`WHERE` is `LINE` or `FILE:LINE`).
+struct REPLScriptLine {
+    let session: REPLSession
+    let ctx: CommandContext
+
+    /// Runs `line`; returns its exit status (0 for a blank line or a comment).
+    func run(_ line: String, at location: String) async -> ExitStatus {
         let words: [String]
         do {
             words = try REPLLexer.words(line)
         } catch {
-            report(number, "unclosed \(error == .unclosedQuote("'") ? "single" : "double") quote")
+            report(location, "unclosed \(error == .unclosedQuote("'") ? "single" : "double") quote")
             return .usage
         }
         guard let first = words.first, !first.hasPrefix("#") else { return .success }
         do {
             let status = try await session.run(words, lineContext, feed: .queueOnly)
             // 141: stdout's reader went during a flow (cancelled, plan restored): quiet, as outside.
-            if status != .success, status != .brokenPipe { report(number, "\(first) exited with status \(status.rawValue)") }
+            // A sourced file reported its own lines already.
+            if status != .success, status != .brokenPipe, first != "source" {
+                report(location, "\(first) exited with status \(status.rawValue)")
+            }
             return status
         } catch {
             let (message, status) = ErrorTranslator.translate(error, inREPL: true)
-            report(number, message ?? "\(first) was cancelled")
+            report(location, message ?? "\(first) was cancelled")
             return status
         }
     }
 
-    /// Commands see a non-terminal standard input: they never prompt.
+    /// Commands see a non-terminal standard input and nobody to ask: they never prompt.
     private var lineContext: CommandContext {
         var c = ctx
         c.stdinIsTerminal = false
+        c.ask = nil
         return c
     }
 
-    private func report(_ number: Int, _ message: String) {
+    private func report(_ location: String, _ message: String) {
         ctx.stdout.flush()
-        ctx.stderr.line("\(number): \(message)")
+        ctx.stderr.line("\(location): \(message)")
     }
 }
 

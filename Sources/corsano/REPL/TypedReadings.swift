@@ -18,7 +18,7 @@ final class TypedReadings: @unchecked Sendable {
     func start(feeding pipe: CuffPipe) {
         let t = Task { [editor, ctx] in
             while true {
-                switch await editor.readLine(prompt: "cuff> ", interruptEnds: true) {
+                switch await editor.readLine(prompt: "cuff> ", kind: .reading) {
                 case .interrupted:
                     return
                 case .endOfInput:
@@ -26,7 +26,7 @@ final class TypedReadings: @unchecked Sendable {
                     return
                 case .line(let line):
                     do {
-                        let reading = try CuffQueue.reading(try REPLLexer.words(line))
+                        guard let reading = try Self.reading(try REPLLexer.words(line)) else { continue }
                         pipe.send(reading)
                     } catch let error as UsageError {
                         ctx.diagnose(error.message)
@@ -37,6 +37,19 @@ final class TypedReadings: @unchecked Sendable {
             }
         }
         lock.locked { task = t }
+    }
+
+    /// The reading on a `cuff>` line: `120/80 72`, or the same words after `cuff add` (what
+    /// `help` and the error messages show); nil for a blank line or a comment.
+    /// - Throws: `UsageError` naming what is wrong, or saying that a command waits for the flow.
+    static func reading(_ words: [String]) throws -> CuffReading? {
+        guard let first = words.first, !first.hasPrefix("#") else { return nil }
+        if words.starts(with: ["cuff", "add"]) { return try CuffQueue.reading(Array(words.dropFirst(2))) }
+        if first.first?.isLetter == true, CommandTable.lookup(words, in: REPLGrammar.commands) != nil {
+            throw UsageError.conflict("'\(first)' cannot run while the flow runs: type a reading like 120/80 72 "
+                                      + "(Control-D ends the cuff input, Control-C cancels the flow)")
+        }
+        return try CuffQueue.reading(words)
     }
 
     /// Waits for the prompt loop to end (after `LineEditor.closeFlowPrompts`).

@@ -1,0 +1,47 @@
+import CorsanoKit
+
+/// What a session command answers: text lines for a person, or — when standard output is not a
+/// terminal, which then carries only JSON lines — one `{"reply":"status",…}` object (shapes in
+/// corsano-repl(1), REPLIES).
+struct REPLReply {
+    /// The command's name as typed, hyphenated: `connect`, `status`, `cuff-add`, ...
+    let reply: String
+    /// The reply's fields after `reply`, in order.
+    let fields: [(String, JSONValue)]
+    /// The same answer as lines of text.
+    let text: [String]
+
+    /// The object written as one JSON line.
+    var json: JSONValue { .object([("reply", .string(reply))] + fields) }
+
+    /// Writes the reply as JSON when `ctx`'s standard output is not a terminal, else as text.
+    func write(_ ctx: CommandContext) {
+        if ctx.stdoutIsTerminal {
+            for line in text { ctx.stdout.line(line) }
+        } else {
+            ctx.stdout.line(json.serialized)
+        }
+        ctx.stdout.flush()
+    }
+
+    /// `{"serial":…,"model":…,"firmware":…}`.
+    static func json(_ identity: BraceletIdentity) -> JSONValue {
+        .object([("serial", .string(identity.serial)), ("model", .string(identity.model)),
+                 ("firmware", .string(identity.firmware))])
+    }
+
+    /// A reading as its reading line's object.
+    static func json(_ reading: CuffReading) -> JSONValue { .raw(reading.jsonLine()) }
+}
+
+extension CommandContext {
+    /// This context with text meant for a person (help, completion scripts, `--text` flows)
+    /// sent to standard error when standard output is not a terminal (it carries only JSON lines).
+    var forText: CommandContext {
+        guard !stdoutIsTerminal else { return self }
+        var c = self
+        c.stdout.flush()
+        c.stdout = stderr
+        return c
+    }
+}
