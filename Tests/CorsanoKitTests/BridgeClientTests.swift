@@ -19,7 +19,7 @@ import Glibc
             let lines = AsyncStream { continuation = $0 }
             iterator = lines.makeAsyncIterator()
             let c = continuation!
-            connection.start(onLine: { c.yield($0) }, onClose: { c.finish() })
+            connection.start(onInbound: { if case .line(let line) = $0 { c.yield(line) } }, onClose: { c.finish() })
         }
 
         func next() async throws -> BridgeMessage {

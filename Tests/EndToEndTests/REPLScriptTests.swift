@@ -21,6 +21,17 @@ import Testing
         #expect(!r.stdout.contains("corsano>"))
     }
 
+    /// Script lines come through the one line splitter: CRLF ends a line, an over-long line is
+    /// reported with its number and skipped, and a last line without a newline still runs.
+    @Test func crlfLinesAnOverLongLineAndAnUnterminatedLastLine() throws {
+        let long = "cuff add " + String(repeating: "9", count: 1 << 20)
+        let r = try Corsano.run(["repl", "--no-state"], stdin: "cuff add 120/80 72\r\n\(long)\r\ncuff add 118/79 70")
+        #expect(r.status == 1)
+        #expect(r.stderr == "2: line of \(long.utf8.count) bytes exceeds the 1048576-byte limit\n")
+        #expect(r.stdout == "queued 120/80 72 (manual) (1 waiting for the next bp-init)\n"
+                + "queued 118/79 70 (manual) (2 waiting for the next bp-init)\n")
+    }
+
     @Test func bailStopsAtTheFirstFailureWithItsStatus() throws {
         let r = try Corsano.run(["repl", "--bail", "--no-state"], stdin: "cuff add 120/80 72\ncuff add 80/120 72\nstatus\n")
         #expect(r.status == 64)

@@ -55,9 +55,12 @@ extension BridgeClient {
         c?.resume(throwing: error)
     }
 
-    /// One line from the bridge: a response, or the `disconnected` notification.
-    func receive(_ line: String) {
-        if line.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { return }
+    /// One line from the bridge: a response, or the `disconnected` notification. A line that is
+    /// not a message, or one over the length bound, cannot be matched to its call: the link is
+    /// treated as broken.
+    func receive(_ inbound: LineConnection.Inbound) {
+        guard case .line(let line) = inbound else { return linkDown() }
+        if line.allSatisfy({ $0 == " " || $0 == "\t" }) { return }
         guard let message = try? BridgeMessage(line: line) else { return linkDown() }
         if message.id == nil {
             if message.method == "disconnected" { linkDown() }

@@ -28,7 +28,7 @@ public final class BridgeClient: Sendable {
     public init(connection: LineConnection, requestTimeout: Double) {
         self.connection = connection
         self.requestTimeout = requestTimeout
-        connection.start(onLine: { [weak self] in self?.receive($0) }, onClose: { [weak self] in self?.linkDown() })
+        connection.start(onInbound: { [weak self] in self?.receive($0) }, onClose: { [weak self] in self?.linkDown() })
     }
 
     deinit { connection.close() }

@@ -36,7 +36,7 @@ public final class BridgeServer: Sendable {
             bracelet: SimulatedBracelet(scenario: scenario, seed: seed, clock: VirtualClock(start: Instant(secondsSinceEpoch: 0)),
                                         state: state(serial: scenario.serial)))
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            connection.start(onLine: { session.receive($0) }, onClose: {
+            connection.start(onInbound: { session.receive($0) }, onClose: {
                 Task {
                     await session.finish()
                     connection.close()

@@ -13,9 +13,18 @@ final class BridgeSession: Sendable {
         self.bracelet = bracelet
     }
 
-    /// Handles one line (on the reader thread, so the clock advances in arrival order).
-    func receive(_ line: String) {
-        if line.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { return }
+    /// Handles one line (on the reader thread, so the clock advances in arrival order); a line
+    /// over the length bound is answered with an invalid-request error and the session reads on.
+    func receive(_ inbound: LineConnection.Inbound) {
+        let line: String
+        switch inbound {
+        case .line(let text): line = text
+        case .tooLong(let number, let count):
+            reply(BridgeMessage.errorResponse(id: nil, code: BridgeErrorCode.invalidRequest,
+                                              message: "line \(number) of \(count) bytes exceeds the \(connection.maxLineLength)-byte limit"))
+            return
+        }
+        if line.allSatisfy({ $0 == " " || $0 == "\t" }) { return }
         guard let message = try? BridgeMessage(line: line), let method = message.method else {
             reply(BridgeMessage.errorResponse(id: nil, code: BridgeErrorCode.parse, message: "not a JSON-RPC 2.0 request"))
             return

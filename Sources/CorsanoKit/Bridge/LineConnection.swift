@@ -6,16 +6,33 @@ import Glibc
 
 /// One bridge connection carrying JSON lines: a socket, or a child process's stdin/stdout.
 ///
-/// A reader thread splits incoming bytes into lines; end of stream, a reset or `close()` ends it
-/// and calls `onClose` once, promptly (a blocked read is woken by `shutdown`, a child by
-/// closing its stdin and terminating it). After end of input the write side stays open until
-/// `close()`, so a server can still answer what it read. Writes never raise SIGPIPE: sockets use
-/// MSG_NOSIGNAL.
+/// A reader thread splits incoming bytes with the one line splitter, `LineReader` (CRLF ends a
+/// line like LF; an unterminated last line at end of input is delivered; a line over
+/// `maxLineBytes` is reported as `.tooLong` and skipped, the connection reads on). End of
+/// stream, a reset or `close()` ends it and calls `onClose` once, promptly (a blocked read is
+/// woken by `shutdown`, a child by closing its stdin and terminating it). After end of input the
+/// write side stays open until `close()`, so a server can still answer what it read. Writes
+/// never raise SIGPIPE: sockets use MSG_NOSIGNAL.
 public final class LineConnection: Sendable {
-    /// Longest line accepted (bytes); a longer one is a protocol error that closes the connection.
-    public static let maxLineBytes = 1 << 20
+    /// Longest line accepted (bytes, terminator excluded); a longer one is reported, not read.
+    public static let maxLineBytes = LineReader.defaultMaxLineLength
+
+    /// What the reader hands on.
+    public enum Inbound: Equatable, Sendable {
+        /// A line, without its terminator.
+        case line(String)
+        /// A line over the length bound (1-based line number, its length in bytes); skipped.
+        case tooLong(line: Int, byteCount: Int)
+    }
 
     let readFD: Int32
+    /// Where the reader thread reads: `readFD`, or memory in tests.
+    private let input: @Sendable () -> any ByteSource
+    /// The reader's line bound (`maxLineBytes` except in tests).
+    private let maxLine: Int
+
+    /// Longest line this connection reads, bytes.
+    public var maxLineLength: Int { maxLine }
     let writeFD: Int32
     let isSocket: Bool
     let child: ChildProcess?
@@ -30,6 +47,8 @@ public final class LineConnection: Sendable {
         writeFD = fd
         isSocket = true
         child = nil
+        input = { FileDescriptorSource(fd: fd) }
+        maxLine = Self.maxLineBytes
     }
 
     /// Wraps a pipe pair (`--stdio`, or a child's stdout and stdin); `child` is terminated on close.
@@ -38,16 +57,30 @@ public final class LineConnection: Sendable {
         self.writeFD = writeFD
         isSocket = false
         self.child = child
+        input = { FileDescriptorSource(fd: readFD) }
+        maxLine = Self.maxLineBytes
+    }
+
+    /// Reads `bytes` handed out `chunk` bytes a read, with lines bounded at `maxLine`, and writes
+    /// to `writeFD` (tests: every chunk size through the same reader as a socket's).
+    init(reading bytes: [UInt8], chunk: Int, maxLine: Int = LineConnection.maxLineBytes, writeFD: Int32) {
+        readFD = -1
+        self.writeFD = writeFD
+        isSocket = false
+        child = nil
+        input = { MemoryByteSource(bytes, chunk: chunk) }
+        self.maxLine = maxLine
     }
 
     /// The standard streams of this process (`bracelet serve --stdio`).
     public static func standardStreams() -> LineConnection { LineConnection(readFD: 0, writeFD: 1) }
 
-    /// Starts the reader thread: `onLine` for each line (without its newline), then `onClose` once.
-    public func start(onLine: @escaping @Sendable (String) -> Void, onClose: @escaping @Sendable () -> Void) {
+    /// Starts the reader thread: `onInbound` for each line or over-long line, in order, then
+    /// `onClose` once.
+    public func start(onInbound: @escaping @Sendable (Inbound) -> Void, onClose: @escaping @Sendable () -> Void) {
         guard lifecycle.withLock({ let was = $0.started; $0.started = true; return !was }) else { return }
         let thread = Thread { [self] in
-            readLines(onLine)
+            readLines(onInbound)
             if lifecycle.withLock({ $0.readerDone = true; return $0.closeRequested }) { closeReadSide() }
             onClose()
         }
@@ -55,22 +88,14 @@ public final class LineConnection: Sendable {
         thread.start()
     }
 
-    private func readLines(_ onLine: (String) -> Void) {
-        var pending: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { read(readFD, $0.baseAddress, $0.count) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { return }
-            var start = 0
-            for i in 0..<n where buffer[i] == 10 {
-                pending.append(contentsOf: buffer[start..<i])
-                onLine(String(decoding: pending, as: UTF8.self))
-                pending.removeAll(keepingCapacity: true)
-                start = i + 1
+    /// Hands on every line until end of input; a failed read (a reset) ends the input too.
+    private func readLines(_ onInbound: (Inbound) -> Void) {
+        let reader = LineReader(source: input(), maxLineLength: maxLine)
+        while let item = try? reader.next() {
+            switch item {
+            case .line(_, let bytes): onInbound(.line(String(decoding: bytes, as: UTF8.self)))
+            case .tooLong(let number, let count): onInbound(.tooLong(line: number, byteCount: count))
             }
-            pending.append(contentsOf: buffer[start..<n])
-            if pending.count > Self.maxLineBytes { return }
         }
     }
 

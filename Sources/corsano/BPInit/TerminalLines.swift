@@ -1,3 +1,4 @@
+import CorsanoKit
 import Foundation
 import Synchronization
 
@@ -75,10 +76,19 @@ final class TerminalLines: Sendable {
     }
 
     /// One line per request; a line typed while nobody waits is kept for the next request.
+    /// Lines come from the one line splitter; one over its bound (impossible from a terminal in
+    /// canonical mode, whose lines end at 4096 bytes) is skipped.
     private func readLoop() {
+        let reader = LineReader(source: FileDescriptorSource(fd: 0))
         while true {
             demand.wait()
-            let line = Swift.readLine(strippingNewline: true)
+            var line: String?
+            while let item = try? reader.next() {
+                if case .line(_, let bytes) = item {
+                    line = String(decoding: bytes, as: UTF8.self)
+                    break
+                }
+            }
             let c = state.withLock { s -> CheckedContinuation<Answer, any Error>? in
                 s.reading = false
                 if line == nil { s.ended = true }

@@ -1,3 +1,4 @@
+import CorsanoKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,13 +15,23 @@ struct ScriptedREPL {
         let stop = ScriptStop()
         REPLSignals.install([SIGINT, SIGTERM]) { signo in stop.signalled(signo) }
         session.stopRequested = { stop.status != nil }
-        var lineNumber = 0
         var failed = false
+        let lines = LineReader(source: FileDescriptorSource(fd: 0))
         while !session.quitRequested {
             if let status = stop.status { return status }
             ctx.stdout.flush()
-            guard let line = readLine(strippingNewline: true) else { break }
-            lineNumber += 1
+            // A failed read of standard input ends the script like its end.
+            guard let item = try? lines.next() else { break }
+            let line: String, lineNumber: Int
+            switch item {
+            case .line(let number, let bytes):
+                (lineNumber, line) = (number, String(decoding: bytes, as: UTF8.self))
+            case .tooLong(let number, let count):
+                report(number, "line of \(count) bytes exceeds the \(lines.maxLineLength)-byte limit")
+                failed = true
+                if bail { return .usage }
+                continue
+            }
             stop.running = true
             let status = await runLine(line, number: lineNumber)
             stop.running = false
