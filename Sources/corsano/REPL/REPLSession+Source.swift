@@ -21,16 +21,22 @@ extension REPLSession {
         guard sourceDepth < Self.sourceDepthLimit else {
             throw UsageError.conflict("source: files nested more than \(Self.sourceDepthLimit) deep (does \(path) source itself?)")
         }
-        let text = String(decoding: try ProfileInput.read(path), as: UTF8.self)
+        let lines = try Self.lines(of: path)
         sourceDepth += 1
         defer { sourceDepth -= 1 }
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        if lines.last == "" { lines.removeLast() }
         var failed = 0
         var stoppedWith: ExitStatus?
         for (i, line) in lines.enumerated() where !quitRequested {
             if Task.isCancelled || stopRequested() { throw CancellationError() }
-            let status = await REPLScriptLine(session: self, ctx: ctx).run(line, at: "\(path):\(i + 1)")
+            let status: ExitStatus
+            switch line {
+            case .success(let text):
+                status = await REPLScriptLine(session: self, ctx: ctx).run(text, at: "\(path):\(i + 1)")
+            case .failure(let tooLong):
+                ctx.stdout.flush()
+                ctx.stderr.line("\(path):\(i + 1): \(tooLong.message)")
+                status = .usage
+            }
             if ctx.stdout.hasFailed { return status }
             guard status != .success else { continue }
             failed += 1
@@ -39,5 +45,32 @@ extension REPLSession {
         REPLReply(reply: "source", fields: [("file", .string(path)), ("lines", .int(lines.count)), ("failed", .int(failed))],
                   text: failed == 0 ? [] : ["source \(path): \(failed) of \(lines.count) lines failed"]).write(ctx)
         return stoppedWith ?? (failed > 0 ? .failedAfterRetries : .success)
+    }
+
+    /// A line over the splitter's bound.
+    struct LineTooLong: Error {
+        let message: String
+    }
+
+    /// The lines of `path`, through the one line splitter (CRLF, a last line without a newline;
+    /// an over-long line stays in its place as a failure).
+    /// - Throws: `InputError.cannotOpen` (66).
+    static func lines(of path: String) throws -> [Result<String, LineTooLong>] {
+        let file = try InputFile.open(path)
+        defer { file.close() }
+        let reader = LineReader(source: FileDescriptorSource(fd: file.fd))
+        var lines: [Result<String, LineTooLong>] = []
+        do {
+            while let item = try reader.next() {
+                switch item {
+                case .line(_, let bytes): lines.append(.success(String(decoding: bytes, as: UTF8.self)))
+                case .tooLong(_, let count):
+                    lines.append(.failure(LineTooLong(message: "line of \(count) bytes exceeds the \(reader.maxLineLength)-byte limit")))
+                }
+            }
+        } catch ByteSourceError.readFailed(let code) {
+            throw InputError.cannotOpen(path: path, reason: ByteSourceError.readFailed(errno: code).description)
+        }
+        return lines
     }
 }

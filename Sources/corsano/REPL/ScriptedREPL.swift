@@ -27,7 +27,8 @@ struct ScriptedREPL {
             case .line(let number, let bytes):
                 (lineNumber, line) = (number, String(decoding: bytes, as: UTF8.self))
             case .tooLong(let number, let count):
-                report(number, "line of \(count) bytes exceeds the \(lines.maxLineLength)-byte limit")
+                ctx.stdout.flush()
+                ctx.stderr.line("\(number): line of \(count) bytes exceeds the \(lines.maxLineLength)-byte limit")
                 failed = true
                 if bail { return .usage }
                 continue
