@@ -99,11 +99,12 @@ _corsano() {
             _corsano_words '--listen --stdio --scenario --seed --help'; return 0 ;;
         'history')
             case "$prev" in
+                --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
                 --format) _corsano_words 'text json fhir'; return 0 ;;
-                --since|--bracelet|--subject|--subject-identifier) return 0 ;;
+                --since|--bracelet|--limit|--due|--now|--subject|--subject-identifier) return 0 ;;
                 --output-dir|--state) _corsano_files; return 0 ;;
             esac
-            _corsano_words '--json --format --since --bracelet --output-dir --bundle --subject --subject-identifier --state --no-state --help'; return 0 ;;
+            _corsano_words '--json --text --lang --format --since --bracelet --limit --due --now --output-dir --bundle --subject --subject-identifier --state --no-state --help'; return 0 ;;
         'repl')
             case "$prev" in
                 --bracelet) _corsano_words 'sim sim: unix: tcp: exec:'; return 0 ;;

@@ -27,20 +27,13 @@ extension FHIRRunInput {
         }
         var resultKind: String?
         if let result = run.resultJSON {
-            guard let kind = Self.resultKind(result) else {
+            guard let kind = run.resultKind else {
                 throw FHIRExportError.unreadableAudit(run: run.run, field: "result", value: result)
             }
             resultKind = kind
         }
         self.init(run: run.run, flow: run.flow, bracelet: run.bracelet, startedAt: started, endedAt: ended,
                   resultKind: resultKind, gateway: run.gateway, readingsFed: readings)
-    }
-}
-
-extension FHIRRunInput {
-    /// The `kind` member of a stored result object.
-    static func resultKind(_ json: String) -> String? {
-        ((try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any])?["kind"] as? String
     }
 }
 

@@ -63,4 +63,6 @@ public enum L10nKey: String, CaseIterable, Sendable {
     // Errors a user sees at a prompt or at start
     case errorTypedReading, errorSystolicNotAboveDiastolic, errorValueOutOfRange, fieldSystolic, fieldDiastolic, fieldPulse
     case errorBraceletUnavailable, errorWrongModel, errorFirmwareTooOld
+    // `history --due`
+    case historyDue, historyNeverCalibrated
 }

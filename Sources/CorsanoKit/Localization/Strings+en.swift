@@ -133,6 +133,10 @@ extension StringTables {
         case .errorBraceletUnavailable: return "The bracelet is not available: {1}"
         case .errorWrongModel: return "This bracelet is a {1}; a 287-2 is required."
         case .errorFirmwareTooOld: return "Bracelet firmware {1} is too old; wearing optimization needs firmware 7.0 or later."
+        /// history --due: {1} whole days since bracelet {2}'s last successful calibration, which ended at {3} (an RFC 3339 time).
+        case .historyDue: return .plural(["{2}: last calibrated {3}, {1} day ago; due for recalibration", "{2}: last calibrated {3}, {1} days ago; due for recalibration"])
+        /// history --due: bracelet {1} never had a successful calibration.
+        case .historyNeverCalibrated: return "{1}: no successful calibration recorded; due for calibration"
         }
     }
 }

@@ -146,11 +146,15 @@ enum CommandTable {
             words: ["history"], summary: "Print the audit log of calibration runs.",
             operands: "", operandKind: nil,
             details: "Each run: bracelet, time, config, every reading fed with its verdict, and the result.",
-            options: [
-                OptionSpec("json", "Write JSON lines"),
-                OptionSpec("format", .choice(["text", "json", "fhir"]), default: .value("text"), "Text, JSON lines, or FHIR R4 resources"),
+            options: output + [
+                OptionSpec("format", .choice(["text", "json", "fhir"]), default: .rule("text on a terminal, else json"),
+                           "Text, JSON lines, or FHIR R4 resources"),
                 OptionSpec("since", .time, "Only runs that started at or after TIME"),
                 OptionSpec("bracelet", .text, placeholder: "SERIAL", "Only runs on this bracelet"),
+                OptionSpec("limit", .integer(1...1_000_000), placeholder: "N", "Only the N most recent runs (still oldest first)"),
+                OptionSpec("due", .integer(1...3650), placeholder: "DAYS",
+                           "List the bracelets whose last successful bp-init ended more than DAYS ago, or never; exit 1 when any is due"),
+                OptionSpec("now", .time, default: .rule("wall time"), "The instant --due measures from"),
             ] + fhir + state + [help],
             action: .command(HistoryCommand.run)),
         CommandSpec(

@@ -1,29 +1,40 @@
 import CorsanoKit
 import Foundation
 
-/// `corsano history [--json] [--since TIME] [--bracelet SERIAL]`: the audit log — each run's
-/// bracelet, start and end, config, every reading fed with its attempt, index, verdict and
-/// whether it was typed in, and the result (DESIGN "State store").
+/// `corsano history`: the audit log — each run's bracelet, start and end (whole seconds), config,
+/// every reading fed with its attempt, index, verdict and whether it was typed in, and the
+/// result (DESIGN "State store"); text on a terminal, JSON lines otherwise. `--due DAYS` lists
+/// the bracelets due for recalibration and exits 1 when any is, for a lab's cron job.
 enum HistoryCommand {
     static func run(_ args: ParsedCommand, _ ctx: CommandContext) async throws -> ExitStatus {
         let since = try args.instant("since")
+        let format = try outputFormat(args, ctx)
+        let limit = try args.integer("limit"), due = try args.integer("due")
+        let now = try args.instant("now")
+        if format != "fhir" {
+            for option in ["output-dir", "bundle", "subject", "subject-identifier"] where args.flag(option) {
+                throw UsageError.conflict("--\(option) needs --format fhir")
+            }
+        }
+        if due != nil {
+            for option in ["since", "limit"] where args.flag(option) { throw UsageError.conflict("--due and --\(option) exclude each other") }
+            if format == "fhir" { throw UsageError.conflict("--due and --format fhir exclude each other") }
+        } else if now != nil {
+            throw UsageError.conflict("--now needs --due")
+        }
         let (opened, path) = try StateLocation.openExisting(args, environment: ctx.environment)
         guard let store = opened else {
             // Reading history never creates a store; say why nothing follows (man: EXIT STATUS).
             ctx.diagnose("history: no runs recorded (no state store at \(path ?? "?"))")
             return .success
         }
-        let runs = try AuditLog(store: store).runs(since: since, serial: args.string("bracelet"))
+        var runs = try AuditLog(store: store).runs(since: since, serial: args.string("bracelet"))
         if runs.isEmpty {
             ctx.diagnose("history: no runs recorded" + (since != nil || args.string("bracelet") != nil ? " that match" : "")
                          + " in \(path ?? "the in-memory store")")
         }
-        let format = args.string("format") ?? (args.flag("json") ? "json" : "text")
-        if format != "fhir" {
-            for option in ["output-dir", "bundle", "subject", "subject-identifier"] where args.flag(option) {
-                throw UsageError.conflict("--\(option) needs --format fhir")
-            }
-        }
+        if let due { return dueReport(runs, days: due, now: now ?? CommandContext.wallClock(), format: format, args, ctx) }
+        if let limit, runs.count > limit { runs.removeFirst(runs.count - limit) }
         if format == "fhir" {
             let fhir = try FHIROutput(args)
             for run in runs {
@@ -38,10 +49,57 @@ enum HistoryCommand {
         } else if format == "json" {
             for run in runs { ctx.stdout.line(json(run).serialized) }
         } else {
-            let localizer = Localizer(locale: LocaleResolver.resolve(lang: nil, environment: ctx.environment))
+            let localizer = EventSinks.localizer(args, ctx)
             for (i, run) in runs.enumerated() { ctx.stdout.write((i > 0 ? "\n" : "") + text(run, localizer)) }
         }
         return .success
+    }
+
+    /// `--format`, `--json` or `--text` (which must agree), else text on a terminal and JSON
+    /// lines otherwise, as every command that writes both. - Throws: `UsageError.conflict`.
+    static func outputFormat(_ args: ParsedCommand, _ ctx: CommandContext) throws -> String {
+        let flags = ["json", "text"].filter(args.flag)
+        if flags.count == 2 { throw UsageError.conflict("--json and --text cannot be used together") }
+        if let format = args.given("format") {
+            if let flag = flags.first, flag != format { throw UsageError.conflict("--\(flag) and --format \(format) cannot be used together") }
+            return format
+        }
+        return flags.first ?? (ctx.stdoutIsTerminal ? "text" : "json")
+    }
+
+    /// `--due DAYS`: the bracelets due for recalibration, one line each; exit 1 when any is.
+    static func dueReport(_ runs: [AuditRun], days: Int, now: Instant, format: String,
+                          _ args: ParsedCommand, _ ctx: CommandContext) -> ExitStatus {
+        let checked = CalibrationDue.check(runs, days: days, now: now)
+        let due = checked.filter(\.due)
+        let localizer = EventSinks.localizer(args, ctx)
+        for entry in due {
+            if format == "json" {
+                ctx.stdout.line(JSONValue.object([
+                    ("bracelet", .object([("serial", .string(entry.bracelet.serial)), ("model", .string(entry.bracelet.model)),
+                                          ("firmware", .string(entry.bracelet.firmware))])),
+                    ("lastCalibratedAt", entry.lastCalibratedAt.map { .string(wholeSeconds($0)) } ?? .null),
+                    ("days", entry.days.map(JSONValue.int) ?? .null), ("due", .bool(true)),
+                ]).serialized)
+            } else if let at = entry.lastCalibratedAt, let days = entry.days {
+                ctx.stdout.line(localizer[.historyDue, count: days, entry.bracelet.serial, wholeSeconds(at)])
+            } else {
+                ctx.stdout.line(localizer[.historyNeverCalibrated, entry.bracelet.serial])
+            }
+        }
+        ctx.diagnose("history: \(due.count) of \(checked.count) bracelets due for recalibration "
+                     + "(no successful bp-init in the last \(days) days)")
+        return due.isEmpty ? .success : .failedAfterRetries
+    }
+
+    /// `instant` in RFC 3339 to the whole second (the audit log keeps the run clock's nanoseconds).
+    static func wholeSeconds(_ instant: Instant) -> String {
+        RFC3339.format(Instant(secondsSinceEpoch: instant.secondsSinceEpoch))
+    }
+
+    /// A stored RFC 3339 stamp to the whole second; as stored when it does not parse.
+    static func wholeSeconds(_ stamp: String) -> String {
+        RFC3339.parseInstant(stamp).map(wholeSeconds) ?? stamp
     }
 
     /// One run as a JSON line; stored JSON (config, result, readings) is written as stored.
@@ -50,7 +108,7 @@ enum HistoryCommand {
             ("run", .string(run.run)), ("flow", .string(run.flow)),
             ("bracelet", .object([("serial", .string(run.bracelet.serial)), ("model", .string(run.bracelet.model)),
                                   ("firmware", .string(run.bracelet.firmware))])),
-            ("startedAt", .string(run.startedAt)), ("endedAt", run.endedAt.map(JSONValue.string) ?? .null),
+            ("startedAt", .string(wholeSeconds(run.startedAt))), ("endedAt", run.endedAt.map { .string(wholeSeconds($0)) } ?? .null),
             ("config", .raw(run.configJSON)),
             ("readings", .array(run.readings.map { r in
                 .object([("attempt", .int(r.attempt)), ("index", .int(r.index)), ("braceletAccepted", .bool(r.accepted)),
@@ -62,10 +120,10 @@ enum HistoryCommand {
 
     /// One run as a few lines of text: header, result, then one line per reading fed.
     static func text(_ run: AuditRun, _ l: Localizer) -> String {
-        var out = "\(run.startedAt)  \(run.flow)  bracelet \(run.bracelet.serial) (\(run.bracelet.model), "
+        var out = "\(wholeSeconds(run.startedAt))  \(run.flow)  bracelet \(run.bracelet.serial) (\(run.bracelet.model), "
             + "firmware \(run.bracelet.firmware))  run \(run.run)\n"
         let result = run.resultJSON.flatMap(parse).map { l.describe(result: $0) } ?? "did not finish (killed)"
-        out += "  " + l[.resultHeading, result] + (run.endedAt.map { "  (ended \($0))" } ?? "") + "\n"
+        out += "  " + l[.resultHeading, result] + (run.endedAt.map { "  (ended \(wholeSeconds($0)))" } ?? "") + "\n"
         for r in run.readings {
             let reading = parse(r.readingJSON) ?? .null
             var line = "  \(r.attempt).\(r.index)  " + l.short(reading: reading) + "  "

@@ -1,0 +1,45 @@
+import Foundation
+
+/// Whether a bracelet is due for NIBP recalibration: its last successful `bp-init` ended more than
+/// a number of days ago, or it never had one (cuffless blood-pressure devices ask for a new cuff
+/// calibration every 4 weeks: Samsung Health Monitor, Aktiia). Read from the audit log.
+public struct CalibrationDue: Equatable, Sendable {
+    /// The bracelet as its latest run saw it (model and firmware may change between runs).
+    public var bracelet: BraceletIdentity
+    /// When its last successful calibration ended (on that run's clock); nil when none succeeded.
+    public var lastCalibratedAt: Instant?
+    /// Whole days from `lastCalibratedAt` to the check's now (rounded down); nil with no calibration.
+    public var days: Int?
+    /// True when `days` exceeds the allowed age, or there was no successful calibration.
+    public var due: Bool
+
+    /// One entry per bracelet in `runs` (ordered by serial): due when its last successful
+    /// `bp-init` ended more than `days` × 86 400 s before `now`, or none succeeded.
+    /// A run's end is its `endedAt`, else its start (a run killed after success never ends).
+    public static func check(_ runs: [AuditRun], days allowed: Int, now: Instant) -> [CalibrationDue] {
+        var latest: [String: BraceletIdentity] = [:]
+        var calibrated: [String: Instant] = [:]
+        for run in runs {
+            latest[run.bracelet.serial] = run.bracelet
+            guard run.flow == BPInitializationStep.flowName, run.resultKind == "success",
+                  let end = RFC3339.parseInstant(run.endedAt ?? run.startedAt) else { continue }
+            if calibrated[run.bracelet.serial].map({ end > $0 }) ?? true { calibrated[run.bracelet.serial] = end }
+        }
+        return latest.keys.sorted().map { serial in
+            let last = calibrated[serial]
+            let seconds = last.map { now.secondsSinceEpoch - $0.secondsSinceEpoch }
+            let days = seconds.map { Int($0 >= 0 ? $0 / 86_400 : -((-$0 + 86_399) / 86_400)) }
+            let due = seconds.map { $0 > Int64(allowed) * 86_400 } ?? true
+            return CalibrationDue(bracelet: latest[serial]!, lastCalibratedAt: last, days: days, due: due)
+        }
+    }
+}
+
+extension AuditRun {
+    /// The `kind` of the stored result object (`success`, `cuffError`...); nil when the run did
+    /// not finish or the stored text is not such an object.
+    public var resultKind: String? {
+        guard let resultJSON else { return nil }
+        return ((try? JSONSerialization.jsonObject(with: Data(resultJSON.utf8))) as? [String: Any])?["kind"] as? String
+    }
+}
