@@ -55,7 +55,7 @@ import Testing
             #expect(readings.map { $0["braceletAccepted"] as? Bool } == [true, true])
             #expect((run["result"] as? [String: Any])?["measurementCount"] as? Int == 2)
         }
-        let text = try Corsano.run(["history"], env: env)
+        let text = try Corsano.run(["history", "--text"], env: env)
         #expect(text.stdout.contains("1.1  128/82 mmHg, pulse 66 bpm  accepted  measured 2026-11-29T10:00:55Z"))
         #expect(text.stdout.contains("Result: calibrated, measurements: 2"))
         let none = try Corsano.run(["history", "--json", "--bracelet", "SIM-OTHER"], env: env)

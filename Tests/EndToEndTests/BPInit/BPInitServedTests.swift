@@ -115,7 +115,7 @@ import Testing
         #expect(next.stderr.contains("restored plan monitoring"))
         #expect(try await BPInitServedTests.plan(of: server) == BraceletPlan("monitoring"))
         #expect(try PlanJournal(store: StateStore(path: state)).openEntries().isEmpty)
-        let history = try Corsano.run(["history", "--state", state])
+        let history = try Corsano.run(["history", "--text", "--state", state])
         #expect(history.stdout.contains("did not finish (killed)"))
         #expect(history.stdout.contains("128/82 mmHg, pulse 66 bpm  accepted"))
     }
