@@ -71,6 +71,10 @@ struct FHIRExportEndToEndTests {
             return "\(o["status"] ?? "")/\((o["outcome"] as? [String: Any])?["text"] ?? "")"
         }
         #expect(outcomes == ["completed/success", "completed/failedAfterRetries", "stopped/cuffError"])
+        // The audit log knows which MAP the cuff reported: only the cuffError run's reading (93)
+        // carries 8478-0; the others' MAP was derived when fed.
+        let bp = Self.observations(summary).filter { $0["code"] as? String == "85354-9" }
+        #expect(bp.filter { ($0["components"] as? [String])?.contains("8478-0") == true }.count == 1)
 
         let bulkDir = dir.appendingPathComponent("bulk").path
         let bulk = try Corsano.run(["history", "--format", "fhir", "--output-dir", bulkDir, "--state", state] + subject)

@@ -28,7 +28,8 @@ public final class AuditLogSink: EventSink {
                 try log.begin(run: event.run, flow: event.flow, bracelet: bracelet, at: event.at, config: config.json)
             case .measurement(let fed):
                 try log.record(run: event.run, attempt: fed.attempt, index: fed.index, accepted: fed.braceletAccepted,
-                               manual: fed.reading.isManualEntry, reading: fed.reading.json(includeDerivedMAP: true))
+                               manual: fed.reading.isManualEntry, reading: fed.reading.json(includeDerivedMAP: true),
+                               mapReported: fed.reading.meanArterialPressure != nil)
             case .finished(let result):
                 try log.finish(run: event.run, at: event.at, result: result.json)
             default:
