@@ -1,3 +1,4 @@
+import CorsanoKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -57,16 +58,12 @@ func dispatch(_ parsed: ParsedCommand, _ handler: CommandHandler, _ ctx: Command
     do {
         return try await handler(parsed, ctx)
     } catch {
-        if let l = LocalizedDiagnostics.localizer(for: parsed, ctx), let text = LocalizedDiagnostics.message(for: error, l) {
-            ctx.diagnose(text)
-            return ErrorTranslator.translate(error).status
-        }
-        return report(error, ctx, command: parsed.spec.name)
+        return report(error, ctx, command: parsed.spec.name, localizer: LocalizedDiagnostics.localizer(for: parsed, ctx))
     }
 }
 
-func report(_ error: any Error, _ ctx: CommandContext, command: String? = nil) -> ExitStatus {
-    let (message, status) = ErrorTranslator.translate(error, command: command)
+func report(_ error: any Error, _ ctx: CommandContext, command: String? = nil, localizer: Localizer? = nil) -> ExitStatus {
+    let (message, status) = ErrorTranslator.translate(error, command: command, localizer: localizer)
     if let message { ctx.diagnose(message) }
     return status
 }

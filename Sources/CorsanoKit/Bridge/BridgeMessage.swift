@@ -11,9 +11,7 @@ struct BridgeMessage: Sendable {
 
     /// Parses one line. - Throws: `BridgeProtocolError.parse` when it is not a JSON-RPC object.
     init(line: String) throws {
-        guard let decoded = try? JSONDecoder().decode(BridgeJSON.self, from: Data(line.utf8)),
-              case .object = decoded.value else { throw BridgeProtocolError.parse }
-        let v = decoded.value
+        guard let v = try? JSONValue.parse(Array(line.utf8)), case .object = v else { throw BridgeProtocolError.parse }
         if case .int(let n)? = v["id"] { id = n }
         if case .string(let m)? = v["method"] { method = m }
         params = BridgeParams(v["params"] ?? .object([]))

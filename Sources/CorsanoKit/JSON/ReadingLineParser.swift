@@ -46,8 +46,6 @@ public enum ReadingLineParser {
         }
     }
 
-    private static let boolType = type(of: NSNumber(value: true))
-
     /// Hands `body` the `ReadingFields.Value` of a JSONSerialization value.
     private static func withValue(_ any: Any, _ body: (ReadingFields.Value) throws(ReadingLineError) -> Void) throws(ReadingLineError) {
         switch any {
@@ -60,22 +58,12 @@ public enum ReadingLineParser {
             }
             if let outcome { throw outcome }
         case let number as NSNumber:
-            if type(of: number) == boolType { try body(.bool(number.boolValue)); return }
-            let objCType = String(cString: number.objCType)
-            if !(number is NSDecimalNumber), objCType != "d", objCType != "f" {
-                // "Q": 2^63..<2^64 arrives unsigned; `intValue` would wrap it negative.
-                if objCType == "Q" {
-                    try body(Int(exactly: number.uint64Value).map { .integer($0) } ?? .hugeInteger)
-                } else {
-                    try body(.integer(Int(number.int64Value)))
-                }
-                return
+            switch JSONNumber(number) {
+            case .bool(let b): try body(.bool(b))
+            case .integer(let i): try body(.integer(i))
+            case .hugeInteger: try body(.hugeInteger)
+            case .fraction: try body(.fraction)
             }
-            // Beyond 2^53 a double no longer names one integer: out of range rather than a guess.
-            let d = number.doubleValue
-            if d.magnitude < 9_007_199_254_740_992, let i = Int(exactly: d) { try body(.integer(i)) }
-            else if d.isFinite, d == d.rounded() { try body(.hugeInteger) }
-            else { try body(.fraction) }
         default: try body(.composite)
         }
     }

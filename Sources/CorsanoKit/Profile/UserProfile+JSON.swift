@@ -45,29 +45,26 @@ extension ProfileDraft {
     /// Parses a `--from` file: one profile JSON object (see `UserProfile.json`).
     /// - Throws: `ProfileError.malformed` (not JSON, not an object), `.unknownField`, `.wrongType`.
     public static func parse(json data: [UInt8]) throws -> ProfileDraft {
-        let object: Any
+        let object: JSONValue
         do {
-            object = try JSONSerialization.jsonObject(with: Data(data), options: [])
+            object = try JSONValue.parse(data)
         } catch {
-            throw ProfileError.malformed("not valid JSON: \((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "syntax error")")
+            throw ProfileError.malformed("not valid JSON: \(error.message)")
         }
-        guard let members = object as? [String: Any] else {
+        guard case .object(let members) = object else {
             throw ProfileError.malformed("expected one JSON object with the profile fields")
         }
-        return try ProfileDraft(jsonMembers: members.map { ($0.key, scalar($0.value)) })
+        return try ProfileDraft(jsonMembers: members.map { ($0.0, scalar($0.1)) })
     }
 
-    /// A JSONSerialization value as far as the profile cares: integer, string, or another kind.
-    private static func scalar(_ value: Any) -> JSONValue {
-        if let s = value as? String { return .string(s) }
-        guard let n = value as? NSNumber else { return .null }
-        // `is Bool` would also hold for the numbers 0 and 1 on Linux; the class tells true/false.
-        if type(of: n) == boolType { return .bool(n.boolValue) }
-        let d = n.doubleValue
-        return d == d.rounded() && d.isFinite && abs(d) <= 1e15 ? .int(Int(n.int64Value)) : .double(d)
+    /// A value as far as the profile cares: integer (up to 10^15), string, or another kind.
+    private static func scalar(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .string, .bool, .double: return value
+        case .int(let i): return i.magnitude <= 1_000_000_000_000_000 ? value : .double(Double(i))
+        default: return .null
+        }
     }
-
-    private static let boolType = type(of: NSNumber(value: true))
 
     /// The 1-based line of `field`'s key in `text`, for error messages; nil when not found.
     public static func line(of field: String, in text: [UInt8]) -> Int? {

@@ -2,72 +2,65 @@ import CorsanoKit
 import Foundation
 
 /// Input files that cannot be read (exit 66).
-enum InputError: Error, Equatable {
+enum InputError: DiagnosticError, Equatable {
     case cannotOpen(path: String, reason: String)
+
+    /// `PATH: reason`.
+    var message: String {
+        switch self {
+        case .cannotOpen(let path, let reason): return "\(path): \(reason)"
+        }
+    }
 }
 
-/// The one place errors become a message, a stream and an exit status (DESIGN "Exit status").
+/// Maps an error to its exit status and whether its message is printed (DESIGN "Exit status").
+/// The message is the error's own (`DiagnosticError`); the translator adds only the command's
+/// name for the errors that cannot know it (a failed read, a decoding error, an unforeseen one).
 enum ErrorTranslator {
-    /// What to print (on stderr, prefixed `corsano: `) and which status to exit with; `command`
-    /// names what failed when the error is of no known kind.
-    /// `inREPL` words usage hints for the REPL (`try 'help'`).
-    static func translate(_ error: any Error, command: String? = nil, inREPL: Bool = false) -> (message: String?, status: ExitStatus) {
+    /// What to print (on stderr, prefixed `corsano: `; nil for nothing) and which status to exit
+    /// with. `command` names what failed where the error does not; `inREPL` words usage hints
+    /// for the REPL (`try 'help'`); `localizer` is the language of a human-text run.
+    static func translate(_ error: any Error, command: String? = nil, inREPL: Bool = false,
+                          localizer: Localizer? = nil) -> (message: String?, status: ExitStatus) {
+        let status = self.status(of: error)
         switch error {
-        case let e as UsageError:
-            return (inREPL ? e.replMessage : e.message, .usage)
-        case let e as InputError:
-            switch e {
-            case .cannotOpen(let path, let reason): return ("\(path): \(reason)", .noInput)
-            }
-        case let e as OutputFileError:
-            switch e {
-            case .cannotCreate(let path, let reason): return ("\(path): \(reason)", .ioError)
-            }
-        case let e as OutputFailure: return (e.message, .ioError)
-        case let e as IngestError: return IngestMessages.translate(e)
-        case let e as StoreError:
-            return (storeMessage(e), .ioError)
-        case let e as BraceletError:
-            switch e {
-            case .unavailable(let why): return ("bracelet unavailable: \(why)", .unavailable)
-            case .refused(let why): return ("bracelet refused: \(why)", .unavailable)
-            case .disconnected: return ("bracelet disconnected", .braceletDisconnected)
-            case .timeout: return ("bracelet did not answer", .braceletDisconnected)
-            }
-        case let e as BraceletGateError:
-            return (e.message, .unavailable)
-        case let e as ScenarioError:
-            switch e {
-            case .unreadable(let path):
-                let why = FileManager.default.fileExists(atPath: path) ? "cannot read" : "no such file"
-                return ("scenario \(path): \(why)", .noInput)
-            case .invalid(let source, let message): return ("scenario \(source): \(message)", .dataError)
-            }
-        case let e as ProfileFileError:
-            return (e.text, .dataError)
-        case let e as WearingOptError:
-            return (WearingOptCommand.message(e), .usage)
         case is CancellationError:
-            return (nil, .interrupted)
+            return (nil, status)
+        case let e as UsageError where inREPL:
+            return (e.replMessage, status)
         case let e as ByteSourceError:
-            return ("\(command ?? "input"): read failed: \(e)", .noInput)
+            return ("\(command ?? "input"): read failed: \(e)", status)
         case let e as DecodingError:
-            return ("\(command ?? "input"): \(e.fieldMessage)", .dataError)
-        case let e as ListenError:
-            return (e.message, .ioError)
+            return ("\(command ?? "input"): \(e.fieldMessage)", status)
+        case let e as any DiagnosticError:
+            return (localizer.map(e.message(in:)) ?? e.message, status)
         default:
             // No Swift case dump without saying which command failed and with what kind of error.
-            return ("\(command ?? "corsano") failed: \(String(describing: type(of: error))): \(error)", .ioError)
+            return ("\(command ?? "corsano") failed: \(String(describing: type(of: error))): \(error)", status)
         }
     }
 
-    static func storeMessage(_ e: StoreError) -> String {
-        switch e {
-        case .cannotOpen(let path, let m): return "state store \(path): cannot open: \(m)"
-        case .busy(let path): return "state store \(path): locked by another process for too long"
-        case .corrupt(let path, let m): return "state store \(path): corrupt: \(m)"
-        case .failed(let path, let m): return "state store \(path): \(m)"
-        case .newerSchema(let path, let v): return "state store \(path): written by a newer corsano (schema \(v))"
+    /// The exit status of `error` (DESIGN "Exit status").
+    static func status(of error: any Error) -> ExitStatus {
+        switch error {
+        case is UsageError, is WearingOptError: return .usage
+        case is InputError, is ByteSourceError: return .noInput
+        case is OutputFileError, is OutputFailure, is StoreError, is ListenError: return .ioError
+        case let e as IngestError:
+            if case .unknownFormat = e { return .usage }
+            return .noInput
+        case let e as BraceletError:
+            switch e {
+            case .unavailable, .refused: return .unavailable
+            case .disconnected, .timeout: return .braceletDisconnected
+            }
+        case is BraceletGateError: return .unavailable
+        case let e as ScenarioError:
+            if case .unreadable = e { return .noInput }
+            return .dataError
+        case is ProfileFileError, is DecodingError: return .dataError
+        case is CancellationError: return .interrupted
+        default: return .ioError
         }
     }
 }

@@ -1,3 +1,4 @@
+import CorsanoKit
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -64,8 +65,15 @@ enum OutputFile {
 }
 
 /// An output file that cannot be written (exit 74).
-enum OutputFileError: Error, Equatable {
+enum OutputFileError: DiagnosticError, Equatable {
     case cannotCreate(path: String, reason: String)
+
+    /// `PATH: reason`.
+    var message: String {
+        switch self {
+        case .cannotCreate(let path, let reason): return "\(path): \(reason)"
+        }
+    }
 }
 
 private func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Int32 {

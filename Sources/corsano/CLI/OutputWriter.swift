@@ -1,3 +1,4 @@
+import CorsanoKit
 import Synchronization
 
 #if canImport(Glibc)
@@ -131,7 +132,7 @@ final class OutputWriter: @unchecked Sendable {
 }
 
 /// A write to an output stream failed (exit 74): `stdout: No space left on device`.
-struct OutputFailure: Error, Equatable {
+struct OutputFailure: DiagnosticError, Equatable {
     let stream: String
     let errno: Int32
 

@@ -1,5 +1,6 @@
+import CorsanoKit
 /// A mistake on the command line (exit 64); every case names the flag or word at fault.
-enum UsageError: Error, Equatable {
+enum UsageError: DiagnosticError, Equatable {
     case missingCommand
     case unknownCommand(String)
     case unknownOption(String, command: String)

@@ -60,7 +60,7 @@ enum BraceletServeCommand {
 }
 
 /// `bracelet serve` could not bind or listen on its address (exit 74).
-enum ListenError: Error, Equatable {
+enum ListenError: DiagnosticError, Equatable {
     /// `address` as given; `reason` from the socket layer (it names the address and the errno text).
     case cannotListen(String, reason: String)
 

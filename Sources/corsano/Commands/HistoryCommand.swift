@@ -135,19 +135,6 @@ enum HistoryCommand {
         return out
     }
 
-    /// Stored JSON text as a `JSONValue` (our own writing, so Foundation's parser suffices).
-    static func parse(_ text: String) -> JSONValue? {
-        (try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])).map(value)
-    }
-
-    private static func value(_ any: Any) -> JSONValue {
-        switch any {
-        case let n as NSNumber where type(of: n) == type(of: NSNumber(value: true)): return .bool(n.boolValue)
-        case let n as NSNumber: return n.doubleValue == n.doubleValue.rounded() ? .int(n.intValue) : .double(n.doubleValue)
-        case let s as String: return .string(s)
-        case let a as [Any]: return .array(a.map(value))
-        case let o as [String: Any]: return .object(o.keys.sorted().map { ($0, value(o[$0] as Any)) })
-        default: return .null
-        }
-    }
+    /// Stored JSON text as a `JSONValue`.
+    static func parse(_ text: String) -> JSONValue? { try? JSONValue.parse(Array(text.utf8)) }
 }

@@ -63,11 +63,16 @@ enum ProfileInput {
 }
 
 /// A `--from` profile file with bad content (exit 65): names the file, the line when known, the field.
-struct ProfileFileError: Error, Equatable {
+struct ProfileFileError: DiagnosticError, Equatable {
     let path: String
     let line: Int?
-    let message: String
+    /// What is wrong, naming the field.
+    let problem: String
+
+    init(path: String, line: Int?, message: String) {
+        (self.path, self.line, problem) = (path, line, message)
+    }
 
     /// `FILE:LINE: field 'weight': bad value '1000': expected ...`.
-    var text: String { path + (line.map { ":\($0)" } ?? "") + ": " + message }
+    var message: String { path + (line.map { ":\($0)" } ?? "") + ": " + problem }
 }

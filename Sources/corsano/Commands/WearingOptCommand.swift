@@ -93,15 +93,4 @@ enum WearingOptCommand {
         case .cancelledByUser: return signal ?? .interrupted
         }
     }
-
-    /// The usage message of a flow that cannot start: what to run first.
-    static func message(_ error: WearingOptError) -> String {
-        switch error {
-        case .noStoredProfile(let serial):
-            return "no user profile stored for bracelet \(serial); push one first with "
-                + "'corsano profile push --from FILE' or 'corsano profile push --height CM --weight KG "
-                + "--wrist left|right --gender female|male|other --unit metric|imperial --birthdate YYYY-MM-DD "
-                + "--skin-tone 1-6 --hair-density none|low|medium|high', then run wearing-opt again"
-        }
-    }
 }

@@ -37,3 +37,42 @@ import Testing
         #expect(ErrorTranslator.translate(UsageError.unknownCommand("frob")).message == "unknown command 'frob'; try 'corsano --help'")
     }
 }
+
+/// Every error says its own message; the translator adds only the exit status (and, for a
+/// human-text run, the translation the error itself carries).
+@Suite struct ErrorMessageTests {
+    static let cases: [(any DiagnosticError, String, corsano.ExitStatus)] = [
+        (UsageError.missing("--x is required"), "--x is required", .usage),
+        (InputError.cannotOpen(path: "a.jsonl", reason: "No such file or directory"), "a.jsonl: No such file or directory", .noInput),
+        (OutputFileError.cannotCreate(path: "/r", reason: "Permission denied"), "/r: Permission denied", .ioError),
+        (StoreError.busy(path: "/s"), "state store /s: locked by another process for too long", .ioError),
+        (BraceletError.unavailable("no bridge"), "bracelet unavailable: no bridge", .unavailable),
+        (BraceletError.timeout, "bracelet did not answer", .braceletDisconnected),
+        (BraceletGateError.wrongModel(flow: "bp-init", found: "287-1", required: "287-2"),
+         "bp-init needs a 287-2 bracelet; this bracelet is model 287-1", .unavailable),
+        (ScenarioError.invalid(source: "s.json", message: "field x"), "scenario s.json: field x", .dataError),
+        (ScenarioError.unreadable(path: "/nonexistent/s.json"), "scenario /nonexistent/s.json: no such file", .noInput),
+        (IngestError.unreadable(source: "d", errno: EISDIR), "d: Is a directory", .noInput),
+        (ProfileFileError(path: "p.json", line: 3, message: "field 'weight': bad"), "p.json:3: field 'weight': bad", .dataError),
+        (ListenError.cannotListen("tcp:x:1", reason: "x: Address in use"), "bracelet serve: cannot listen on tcp:x:1: Address in use", .ioError),
+    ]
+
+    @Test(arguments: cases.indices)
+    func theTranslatorPrintsTheErrorsOwnMessage(_ i: Int) {
+        let (error, message, status) = Self.cases[i]
+        #expect(error.message == message)
+        let translated = ErrorTranslator.translate(error, command: "x")
+        #expect(translated.message == message)
+        #expect(translated.status == status)
+    }
+
+    @Test func aHumanTextRunGetsTheTranslationTheErrorCarries() {
+        let de = Localizer(locale: .de)
+        let gate = BraceletGateError.firmwareTooOld(flow: "wearing-opt", found: "6.9", required: "7.0")
+        #expect(ErrorTranslator.translate(gate, localizer: de).message == gate.message(in: de))
+        #expect(gate.message(in: de) != gate.message)
+        // Errors without a translation stay English.
+        #expect(ErrorTranslator.translate(StoreError.busy(path: "/s"), localizer: de).message
+                == "state store /s: locked by another process for too long")
+    }
+}

@@ -13,12 +13,12 @@ public struct ScenarioProfile: Codable, Equatable, Sendable {
     /// - Throws: `DecodingError` naming `profile.FIELD` (missing, wrong type, out of range).
     public init(from decoder: any Decoder) throws {
         do {
-            profile = try UserProfile(json: try BridgeJSON(from: decoder).value)
+            profile = try UserProfile(json: try DecodedJSON(from: decoder).value)
         } catch let error as ProfileError {
             guard let field = error.field else {
                 throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.detail))
             }
-            let key = BridgeJSON.AnyKey(stringValue: field)
+            let key = DecodedJSON.AnyKey(stringValue: field)
             if case .missing = error {
                 throw DecodingError.keyNotFound(key, .init(codingPath: decoder.codingPath, debugDescription: "missing"))
             }
@@ -28,9 +28,9 @@ public struct ScenarioProfile: Codable, Equatable, Sendable {
 
     public func encode(to encoder: any Encoder) throws {
         guard case .object(let members) = profile.json else { return }
-        var c = encoder.container(keyedBy: BridgeJSON.AnyKey.self)
+        var c = encoder.container(keyedBy: DecodedJSON.AnyKey.self)
         for (name, value) in members {
-            let key = BridgeJSON.AnyKey(stringValue: name)
+            let key = DecodedJSON.AnyKey(stringValue: name)
             switch value {
             case .int(let n): try c.encode(n, forKey: key)
             case .string(let s): try c.encode(s, forKey: key)

@@ -1,18 +1,19 @@
 import Foundation
 
-/// Any JSON text as a `JSONValue` (objects keep no particular order when read).
-struct BridgeJSON: Decodable {
+/// Any value inside a `Decodable` type as a `JSONValue` (a scenario's `profile` block, which is
+/// read in the profile's own JSON shape). JSON text is read by `JSONValue.parse`, not by this.
+struct DecodedJSON: Decodable {
     let value: JSONValue
 
     init(from decoder: any Decoder) throws {
         if var array = try? decoder.unkeyedContainer() {
             var items: [JSONValue] = []
-            while !array.isAtEnd { items.append(try array.decode(BridgeJSON.self).value) }
+            while !array.isAtEnd { items.append(try array.decode(DecodedJSON.self).value) }
             value = .array(items)
             return
         }
         if let object = try? decoder.container(keyedBy: AnyKey.self) {
-            value = .object(try object.allKeys.map { ($0.stringValue, try object.decode(BridgeJSON.self, forKey: $0).value) })
+            value = .object(try object.allKeys.map { ($0.stringValue, try object.decode(DecodedJSON.self, forKey: $0).value) })
             return
         }
         let single = try decoder.singleValueContainer()

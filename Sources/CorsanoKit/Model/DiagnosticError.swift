@@ -1,0 +1,95 @@
+import Foundation
+
+/// An error that says, in one line for a person, what went wrong and with what (file, line,
+/// field, address): the text after `corsano: ` on stderr. Each error type writes its own
+/// message here; the executable's `ErrorTranslator` only chooses the exit status and whether
+/// the message is printed.
+public protocol DiagnosticError: Error {
+    /// One line, English (scripts may match it).
+    var message: String { get }
+    /// The message in `localizer`'s language, for runs that print human text; English when the
+    /// error has no translation.
+    func message(in localizer: Localizer) -> String
+}
+
+extension DiagnosticError {
+    public func message(in localizer: Localizer) -> String { message }
+}
+
+extension StoreError: DiagnosticError {
+    /// `state store PATH: ...`.
+    public var message: String {
+        switch self {
+        case .cannotOpen(let path, let m): return "state store \(path): cannot open: \(m)"
+        case .busy(let path): return "state store \(path): locked by another process for too long"
+        case .corrupt(let path, let m): return "state store \(path): corrupt: \(m)"
+        case .failed(let path, let m): return "state store \(path): \(m)"
+        case .newerSchema(let path, let v): return "state store \(path): written by a newer corsano (schema \(v))"
+        }
+    }
+}
+
+extension BraceletError: DiagnosticError {
+    public var message: String {
+        switch self {
+        case .unavailable(let why): return "bracelet unavailable: \(why)"
+        case .refused(let why): return "bracelet refused: \(why)"
+        case .disconnected: return "bracelet disconnected"
+        case .timeout: return "bracelet did not answer"
+        }
+    }
+
+    public func message(in localizer: Localizer) -> String {
+        if case .unavailable(let why) = self { return localizer[.errorBraceletUnavailable, why] }
+        return message
+    }
+}
+
+extension BraceletGateError: DiagnosticError {
+    public func message(in localizer: Localizer) -> String {
+        switch self {
+        case .wrongModel(_, let found, _): return localizer[.errorWrongModel, found]
+        case .firmwareTooOld(_, let found, _): return localizer[.errorFirmwareTooOld, found]
+        }
+    }
+}
+
+extension ScenarioError: DiagnosticError {
+    /// `scenario PATH: no such file` (or `cannot read`), `scenario PATH: field ...`.
+    public var message: String {
+        switch self {
+        case .unreadable(let path):
+            return "scenario \(path): " + (FileManager.default.fileExists(atPath: path) ? "cannot read" : "no such file")
+        case .invalid(let source, let message): return "scenario \(source): \(message)"
+        }
+    }
+}
+
+extension IngestError: DiagnosticError {
+    public var message: String {
+        switch self {
+        case .unknownFormat(let source, let line):
+            return "\(source): cannot tell the input format from its first line '\(line)' (not a JSON object, a BLE capture line, or a CSV header with systolic and diastolic columns); use --from jsonl|ble|csv"
+        case .unreadable(let source, let code):
+            return "\(source): \(String(cString: strerror(code)))"
+        }
+    }
+}
+
+extension WearingOptError: DiagnosticError {
+    /// What to run first.
+    public var message: String {
+        switch self {
+        case .noStoredProfile(let serial):
+            let tones = "\(ProfileRules.skinTone.lowerBound)-\(ProfileRules.skinTone.upperBound)"
+            func words<E: RawRepresentable & CaseIterable>(_: E.Type) -> String where E.RawValue == String {
+                E.allCases.map(\.rawValue).joined(separator: "|")
+            }
+            return "no user profile stored for bracelet \(serial); push one first with "
+                + "'corsano profile push --from FILE' or 'corsano profile push --height CM --weight KG "
+                + "--wrist \(words(UserProfile.Wrist.self)) --gender \(words(UserProfile.Gender.self)) "
+                + "--unit \(words(UserProfile.UnitPreference.self)) --birthdate YYYY-MM-DD "
+                + "--skin-tone \(tones) --hair-density \(words(UserProfile.HairDensity.self))', then run wearing-opt again"
+        }
+    }
+}
