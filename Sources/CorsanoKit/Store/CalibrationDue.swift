@@ -40,6 +40,6 @@ extension AuditRun {
     /// not finish or the stored text is not such an object.
     public var resultKind: String? {
         guard let resultJSON else { return nil }
-        return ((try? JSONSerialization.jsonObject(with: Data(resultJSON.utf8))) as? [String: Any])?["kind"] as? String
+        return (try? JSONValue.parse(Array(resultJSON.utf8)))?["kind"]?.stringValue
     }
 }
