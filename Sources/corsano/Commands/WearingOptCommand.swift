@@ -19,7 +19,9 @@ enum WearingOptCommand {
         let run = RunID.make()
         var audit: AuditLogSink?
         let outcome: Result<WearingOptimizationResult, any Error>
-        let signals = SignalHandling.install()
+        // Installed once the bracelet is reached: until then SIGINT ends the process at once
+        // (nothing is switched yet; a connect may hang on an unreachable bridge).
+        var signals: SignalHandling?
         do {
             outcome = try await BraceletSession.run(
                 bracelet.target, flow: flow, store: store, run: run,
@@ -30,15 +32,17 @@ enum WearingOptCommand {
                 },
                 notice: { ctx.diagnose($0) }
             ) { session, sink in
-                try await optimize(args, ctx, config: config, mode: mode, session: session, sink: sink, store: store,
-                                   run: run, signals: signals)
+                let handling = SignalHandling.install()
+                signals = handling
+                return await optimize(args, ctx, config: config, mode: mode, session: session, sink: sink, store: store,
+                                      run: run, signals: handling)
             }
         } catch {
             outcome = .failure(error)
         }
-        signals.uninstall()
+        signals?.uninstall()
         if let failure = audit?.failure { throw failure }
-        return status(of: try outcome.get(), signal: signals.exitStatus)
+        return status(of: try outcome.get(), signal: signals?.exitStatus)
     }
 
     /// The optimization on a connected, gated and repaired bracelet: the profile it starts
