@@ -19,13 +19,18 @@ let package = Package(
             name: "corsano",
             dependencies: ["CorsanoKit", "CReadline"]
         ),
+        // What both test targets share: waits on a condition with a deadline, process probes.
+        .target(
+            name: "TestSupport",
+            path: "Tests/TestSupport"
+        ),
         .testTarget(
             name: "CorsanoKitTests",
-            dependencies: ["CorsanoKit"]
+            dependencies: ["CorsanoKit", "TestSupport"]
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["CorsanoKit", "corsano"]
+            dependencies: ["CorsanoKit", "corsano", "TestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

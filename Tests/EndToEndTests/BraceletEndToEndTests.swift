@@ -1,5 +1,6 @@
 import CorsanoKit
 import Foundation
+import TestSupport
 import Testing
 
 /// The bracelet port end to end: the real binary against `corsano bracelet serve` — plan safety
@@ -133,7 +134,8 @@ import Testing
         // foreground job: signalling the group is what Ctrl-C does.
         let pid = process.processIdentifier
         try #require(getpgid(pid) == pid && getpgid(pid) != getpgrp())
-        try Self.waitUntilCatching(SIGINT, pid: pid)
+        // Sent before its handler is installed, SIGINT would be ignored and the test would hang.
+        try #require(Wait.until(seconds: 10) { ProcessProbe.catches(SIGINT, pid: pid) }, "never caught SIGINT")
         kill(-pid, SIGINT)
         seen += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
@@ -142,19 +144,6 @@ import Testing
         #expect(seen.contains(#""event":"planRestored""#), "\(seen)")
         #expect(seen.contains(#""result":{"kind":"cancelledByUser"}"#))
         #expect(try PlanJournal(store: try StateStore(path: state)).openEntries() == [])
-    }
-
-    /// Waits (at most 10 s) until process `pid` has a handler for `signo` (SigCgt in
-    /// /proc/PID/status): a signal sent before that would be ignored, and the test would hang.
-    static func waitUntilCatching(_ signo: Int32, pid: Int32) throws {
-        for _ in 0..<1000 {
-            let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-            if let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }),
-               let mask = UInt64(line.dropFirst(7).trimmingCharacters(in: .whitespaces), radix: 16),
-               mask & (UInt64(1) << UInt64(signo - 1)) != 0 { return }
-            usleep(10_000)
-        }
-        throw BraceletError.unavailable("process \(pid) never caught signal \(signo)")
     }
 
     @Test func bpInitThroughTCPUsesTheServedBracelet() throws {

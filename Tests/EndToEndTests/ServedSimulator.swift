@@ -1,5 +1,6 @@
 import CorsanoKit
 import Foundation
+import TestSupport
 
 /// A real `corsano bracelet serve` process, started from the built binary, and where it listens.
 final class ServedSimulator: @unchecked Sendable {
@@ -62,12 +63,9 @@ final class ServedSimulator: @unchecked Sendable {
     func suspend() async throws {
         let pid = process.processIdentifier
         Foundation.kill(pid, SIGSTOP)
-        for _ in 0..<200 {
-            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
-            if let close = stat.lastIndex(of: ")"), stat[stat.index(close, offsetBy: 2)...].hasPrefix("T") { return }
-            try await Task.sleep(nanoseconds: 10_000_000)
+        guard try await Wait.until(seconds: 10, { ProcessProbe.isStopped(pid) }) else {
+            throw BraceletError.unavailable("server \(pid) did not stop")
         }
-        throw BraceletError.unavailable("server \(pid) did not stop")
     }
 
     /// Kills the server outright (SIGKILL), as a crash would.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// A terminal for end-to-end REPL tests: `corsano` runs in a detached tmux session on a private
 /// server; keys go in with send-keys, the screen comes back with capture-pane. Waits poll the
@@ -67,13 +68,8 @@ final class Tmux {
     @discardableResult
     func waitFor(_ what: String, timeout: Double = 15, sourceLocation: SourceLocation = #_sourceLocation,
                  _ predicate: (String) -> Bool) throws -> String {
-        let deadline = Date().addingTimeInterval(timeout)
         var last = ""
-        while Date() < deadline {
-            last = try screen()
-            if predicate(last) { return last }
-            Thread.sleep(forTimeInterval: 0.03)
-        }
+        if try Wait.until(seconds: timeout, poll: 0.03, { last = try screen(); return predicate(last) }) { return last }
         Issue.record("timed out waiting for \(what); screen:\n\(last)", sourceLocation: sourceLocation)
         return last
     }
@@ -89,6 +85,23 @@ final class Tmux {
         let shell = try tmux(["list-panes", "-t", "0", "-F", "#{pane_pid}"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let children = try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)
         return children?.split(separator: " ").first.flatMap { pid_t($0) }
+    }
+
+    /// Waits until the screen ends with `prompt` (the program waits for a line there), then
+    /// types `line` and Enter.
+    func answer(_ prompt: String, with line: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try waitFor("the prompt '\(prompt)'", sourceLocation: sourceLocation) { $0.hasSuffix(prompt) }
+        if !line.isEmpty { try send(line) }
+        try send("Enter")
+    }
+
+    /// Waits until the program in the pane has exited and returns its exit status (nil on a timeout).
+    func exitStatus(timeout: Double = 30, sourceLocation: SourceLocation = #_sourceLocation) throws -> Int32? {
+        let screen = try waitFor("the program to exit", timeout: timeout, sourceLocation: sourceLocation) {
+            $0.contains("[exited ")
+        }
+        guard let match = screen.firstMatch(of: /\[exited (\d+)\]/) else { return nil }
+        return Int32(match.1)
     }
 
     /// The last non-empty line of the screen.

@@ -1,6 +1,8 @@
 import CorsanoKit
 import Foundation
+import Synchronization
 import Testing
+import TestSupport
 
 /// `--cuff FILE|-`: reading lines and `{"error":...}` lines, fed in every chunk size.
 @Suite struct LineCuffSourceTests {
@@ -67,24 +69,40 @@ import Testing
         withExtendedLifetime(pipe) {}
     }
 
-    @Test func waitOnSilentPipeEndsWhenTheTaskIsCancelled() async throws {
+    /// A pipe's read end that counts the reads begun on it, so a test can wait until the source's
+    /// reader is blocked on the silent pipe (the request is waiting) instead of sleeping.
+    final class WatchedPipe: ByteSource, @unchecked Sendable {
         let pipe = Pipe()
-        let source = LineCuffSource(bytes: FileDescriptorSource(fd: pipe.fileHandleForReading.fileDescriptor),
-                                    name: "-", timeout: nil)
+        let readsBegun = Mutex(0)
+
+        func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+            readsBegun.withLock { $0 += 1 }
+            var source = FileDescriptorSource(fd: pipe.fileHandleForReading.fileDescriptor)
+            return try source.read(into: buffer)
+        }
+
+        /// Waits (at most 20 s) until `count` reads have begun; false when they did not.
+        func waitUntilReading(count: Int = 1) async throws -> Bool {
+            try await Wait.until { self.readsBegun.withLock { $0 } >= count }
+        }
+    }
+
+    @Test func waitOnSilentPipeEndsWhenTheTaskIsCancelled() async throws {
+        let pipe = WatchedPipe()
+        let source = LineCuffSource(bytes: pipe, name: "-", timeout: nil)
         let task = Task { try await source.next(for: Self.request) }
-        try await Task.sleep(for: .milliseconds(20))
+        #expect(try await pipe.waitUntilReading(), "the reader never started")
         task.cancel()
         await #expect(throws: CancellationError.self) { try try await task.value }
         withExtendedLifetime(pipe) {}
     }
 
     @Test func lineArrivingLaterOnAPipeIsDelivered() async throws {
-        let pipe = Pipe()
-        let source = LineCuffSource(bytes: FileDescriptorSource(fd: pipe.fileHandleForReading.fileDescriptor),
-                                    name: "-", timeout: .seconds(10))
+        let pipe = WatchedPipe()
+        let source = LineCuffSource(bytes: pipe, name: "-", timeout: .seconds(10))
         let task = Task { try await source.next(for: Self.request) }
-        try await Task.sleep(for: .milliseconds(20))
-        pipe.fileHandleForWriting.write(Data(#"{"systolic":121,"diastolic":79,"pulse":64}"#.utf8 + [0x0A]))
+        #expect(try await pipe.waitUntilReading(), "the reader never started")
+        pipe.pipe.fileHandleForWriting.write(Data(#"{"systolic":121,"diastolic":79,"pulse":64}"#.utf8 + [0x0A]))
         #expect(try try await task.value == .reading(CuffReading(systolic: 121, diastolic: 79, pulse: 64)))
     }
 }

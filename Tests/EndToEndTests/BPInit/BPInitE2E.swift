@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Shared inputs and readers of the bp-init end-to-end tests.
 enum BPInitE2E {
@@ -60,5 +61,34 @@ enum BPInitE2E {
     static func collected(_ lines: [String]) -> [[Int]] {
         let items = events(lines).last { $0["event"] as? String == "readings" }?["readings"] as? [[String: Any]] ?? []
         return items.map { [$0["attempt"] as? Int ?? 0, $0["index"] as? Int ?? 0, $0["systolic"] as? Int ?? 0] }
+    }
+
+    /// A `--cuff-cmd` that writes its process id (its group's: corsano starts it as a group leader)
+    /// to `file`, then waits far longer than any test in a child of its own: only a kill of the
+    /// whole group, not of the shell alone, ends it early. The child holds none of corsano's
+    /// streams, so a survivor cannot keep the test waiting for their end: the group check sees it.
+    static func lingeringCuffCommand(reportingTo file: String) -> String {
+        "echo $$ > '\(file)'; sleep 300 </dev/null >/dev/null 2>&1; exit 0"
+    }
+
+    /// Waits until `file` holds the process id a `lingeringCuffCommand` wrote; nil after `seconds`.
+    static func reportedGroup(_ file: String, seconds: Double = 20) -> pid_t? {
+        var pgid: pid_t?
+        _ = Wait.until(seconds: seconds) {
+            let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+            pgid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            return pgid != nil
+        }
+        return pgid
+    }
+
+    /// Expects process group `pgid` to be empty within `seconds` (kill(-pgid, 0) gives ESRCH, so
+    /// no member, not even an unreaped zombie, is left); kills what is left when it is not, so a
+    /// failing test leaves nothing running either.
+    static func expectGone(group pgid: pid_t, seconds: Double = 20, sourceLocation: SourceLocation = #_sourceLocation) {
+        let gone = Wait.until(seconds: seconds) { ProcessProbe.groupIsGone(pgid) }
+        #expect(gone, "the cuff command's process group \(pgid) still has members after \(seconds) s",
+                sourceLocation: sourceLocation)
+        if !gone { kill(-pgid, SIGKILL) }
     }
 }

@@ -135,18 +135,19 @@ import Testing
 
     @Test func cuffTimeoutEndsASilentWaitAsNoReading() throws {
         let dir = try E.directory()
-        let survived = dir.appendingPathComponent("survived").path
+        let reported = dir.appendingPathComponent("pgid").path
         // The command outlives the limit; it must be terminated with its children, not left behind.
-        let slow = try Corsano.run(["bp-init", "--no-state", "--cuff-cmd", "sleep 3; touch '\(survived)'", "--cuff-timeout", "1"])
+        let slow = try Corsano.run(["bp-init", "--no-state", "--cuff-cmd", E.lingeringCuffCommand(reportingTo: reported),
+                                    "--cuff-timeout", "1"])
         #expect(slow.status == 3)
         #expect(slow.stderr.contains("--cuff-cmd gave no reading within --cuff-timeout"))
         #expect(E.result(slow.lines) == #"{"error":{"kind":"noReading"},"kind":"cuffError"}"#)
+        let pgid = try #require(E.reportedGroup(reported), "the cuff command never ran")
+        E.expectGone(group: pgid)
         let silent = try LiveCorsano(["bp-init", "--no-state", "--cuff-timeout", "1"], env: [:])
         let (status, lines, _) = silent.finish()  // stdin stays open and silent until the exit
         #expect(status == 3)
         #expect(E.result(lines) == #"{"error":{"kind":"noReading"},"kind":"cuffError"}"#)
-        Thread.sleep(forTimeInterval: 3)
-        #expect(!FileManager.default.fileExists(atPath: survived))
     }
 
     @Test func retriesAndExhaustedBudgetExitOne() throws {

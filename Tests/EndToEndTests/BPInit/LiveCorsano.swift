@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 
 /// A running `corsano` whose stdout is read line by line while it runs, so a test can wait for
 /// an event (e.g. the step a scenario holds at) and then signal the process.
@@ -59,18 +60,19 @@ final class LiveCorsano: @unchecked Sendable {
 
     func signal(_ signo: Int32) { kill(process.processIdentifier, signo) }
 
+    var pid: pid_t { process.processIdentifier }
+
     /// Waits until no `signo` is pending for the process (/proc/PID/status SigPnd, ShdPnd), so
     /// another one sent now is a second delivery, not merged by the kernel into the first.
-    func waitUntilDelivered(_ signo: Int32, seconds: Double = 20) {
-        let bit = UInt64(1) << UInt64(signo - 1)
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
-            let masks = status.split(separator: "\n").filter { $0.hasPrefix("SigPnd:") || $0.hasPrefix("ShdPnd:") }
-                .compactMap { UInt64($0.split(separator: "\t").last ?? "", radix: 16) }
-            if masks.count == 2, masks.allSatisfy({ $0 & bit == 0 }) { return }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
+    /// - Returns: false when one was still pending after `seconds`.
+    func waitUntilDelivered(_ signo: Int32, seconds: Double = 20) -> Bool {
+        Wait.until(seconds: seconds) { ProcessProbe.hasNoPending(signo, pid: pid) }
+    }
+
+    /// Waits until the process is blocked reading its standard input (a flow waiting for cuff
+    /// readings on `-`). - Returns: false when it was not after `seconds`.
+    func waitUntilReadingInput(seconds: Double = 20) -> Bool {
+        Wait.until(seconds: seconds) { ProcessProbe.isReading(fd: 0, pid: pid) }
     }
 
     func closeInput() { try? input.fileHandleForWriting.close() }
