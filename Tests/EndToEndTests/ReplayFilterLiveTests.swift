@@ -1,6 +1,7 @@
 import CorsanoKit
 import Foundation
 import Testing
+import TestSupport
 
 /// `replay-filter` on live and shared input: a pipe held open, two processes on one store.
 @Suite struct ReplayFilterLiveTests {
@@ -113,10 +114,11 @@ import Testing
             Thread {
                 start.wait()
                 var fd: Int32 = -1
-                while fd < 0, process.isRunning {
+                _ = Wait.until(seconds: 60, poll: 0.001) {
                     fd = open(fifo, O_WRONLY | O_NONBLOCK)
-                    if fd < 0 { usleep(1000) }
+                    return fd >= 0 || !process.isRunning
                 }
+                if fd < 0, process.isRunning { process.terminate() }  // never opened its FIFO: fail, do not hang
                 if fd >= 0 {
                     _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
                     let h = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
