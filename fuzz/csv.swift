@@ -17,26 +17,26 @@ private func read(_ bytes: [UInt8], chunk: Int) -> [String] {
     var splitter = CSVRecordSplitter(maxRecordBytes: 512)
     var reader = CSVReadingReader()
     var out: [String] = []
-    let take: (CSVRawRecord) -> Void = { record in
-        do throws(IngestIssue) {
-            switch try reader.read(record) {
-            case .reading(let r):
-                _ = ReadingValidator.standard.validate(r)
-                var line: [UInt8] = []
-                r.appendJSONLine(to: &line)
-                out.append("\(record.line) " + String(decoding: line, as: UTF8.self))
-            case .skipped(let why): out.append("\(record.line) skip \(why.rawValue)")
-            case .none, .cuffFailure: out.append("\(record.line) none")
-            }
-        } catch {
-            out.append("\(record.line) reject \(error.reason)")
+    let take: (CSVOutcome) -> Void = { outcome in
+        switch outcome {
+        case .row(let line, _, .success(.reading(let r)), let note):
+            _ = ReadingValidator.standard.validate(r)
+            var bytes: [UInt8] = []
+            r.appendJSONLine(to: &bytes)
+            out.append("\(line) " + String(decoding: bytes, as: UTF8.self) + (note.map { " note " + $0 } ?? ""))
+        case .row(let line, _, .success(let other), _): out.append("\(line) \(other)")
+        case .row(let line, _, .failure(let issue), _): out.append("\(line) reject \(issue.reason)")
+        case .skipped(let lines, let count, let why, _): out.append("\(lines) skip \(count) \(why.rawValue)")
+        case .header(let table): out.append("\(table.line) header \(table.layout)")
         }
     }
+    let record: (CSVRawRecord) -> Void = { reader.read($0, take) }
     var i = 0
     while i < bytes.count {
-        splitter.feed(bytes[i..<min(bytes.count, i + chunk)], take)
+        splitter.feed(bytes[i..<min(bytes.count, i + chunk)], record)
         i += chunk
     }
-    splitter.finish(take)
+    splitter.finish(record)
+    reader.finish(take)
     return out
 }

@@ -21,58 +21,116 @@ public final class CuffIngester {
     /// True once `--strict` stopped the run at a reject.
     public var stoppedAtReject: Bool { stopped }
 
+    /// How each input is read beyond its format (CSV options, the text encoding).
+    public struct Options: Sendable {
+        /// Header row, date order and layout of CSV inputs.
+        public var csv: CSVOptions
+        /// The text encoding (`--encoding`); nil reads UTF-8, or UTF-16 when a BOM says so.
+        public var encoding: TextEncoding?
+        /// Read CSV data rows through `CSVFastRowReader` where it applies (off: the full reader
+        /// only, for cross-checks).
+        public var csvFastPath: Bool
+
+        /// Creates options.
+        public init(csv: CSVOptions = CSVOptions(), encoding: TextEncoding? = nil, csvFastPath: Bool = true) {
+            self.csv = csv
+            self.encoding = encoding
+            self.csvFastPath = csvFastPath
+        }
+    }
+
+    /// The CSV layout of each CSV input read so far (`layout: omron-connect` in the summary).
+    public private(set) var layouts: [(source: String, layout: String)] = []
+
     /// Ingests one input named `name` (for messages) in `format`, or detected when nil.
     /// - Throws: `IngestError.unknownFormat` when detection fails, `IngestError.unreadable` when
-    ///   the source fails, and whatever the sink throws.
-    public func ingest(_ source: any ByteSource, name: String, format: IngestFormat?) throws {
+    ///   the source fails, `IngestError.undecodable` at bytes the encoding cannot read, and
+    ///   whatever the sink throws.
+    public func ingest(_ source: any ByteSource, name: String, format: IngestFormat?, options: Options = Options()) throws {
         guard !stopped else { return }
-        var input: any ByteSource = source
-        var chosen = format
-        if format == nil {
-            let (prefix, firstLine) = try sniff(&input, name: name)
-            input = PrefixedByteSource(prefix: prefix, rest: input)
-            guard let firstLine else { return }
-            guard let detected = IngestFormat.detect(firstLine: firstLine) else {
-                throw IngestError.unknownFormat(source: name, firstLine: String(decoding: firstLine.prefix(80), as: UTF8.self))
-            }
-            chosen = detected
-        }
         do {
+            var input: any ByteSource = source
+            // A UTF-16 BOM or --encoding: everything after this sees UTF-8 (and the same lines).
+            let head = try readHead(&input)
+            var validateUTF8 = true
+            if let (bom, length) = TextEncoding.fromBOM(head), bom != .utf8 {
+                input = TranscodingByteSource(PrefixedByteSource(prefix: Array(head.dropFirst(length)), rest: input),
+                                              encoding: bom, startOffset: length)
+                validateUTF8 = false
+            } else if let encoding = options.encoding, encoding != .utf8, TextEncoding.fromBOM(head) == nil {
+                input = TranscodingByteSource(PrefixedByteSource(prefix: head, rest: input), encoding: encoding)
+                validateUTF8 = false
+            } else {
+                input = PrefixedByteSource(prefix: head, rest: input)
+            }
+            var chosen = format
+            if format == nil {
+                let (prefix, lines) = try sniff(&input, name: name)
+                input = PrefixedByteSource(prefix: prefix, rest: input)
+                guard let firstLine = lines.first else { return }
+                guard let detected = IngestFormat.detect(firstLine: firstLine)
+                    ?? (lines.dropFirst().contains { IngestFormat.detect(firstLine: $0) == .csv } ? .csv : nil) else {
+                    throw IngestError.unknownFormat(source: name, firstLine: String(decoding: firstLine.prefix(80), as: UTF8.self))
+                }
+                chosen = detected
+            }
             switch chosen ?? .jsonl {
             case .jsonl, .ble: try ingestLines(input, name: name, ble: chosen == .ble)
-            case .csv: try ingestCSV(input, name: name)
+            case .csv: try ingestCSV(input, name: name, options: options.csv, validateUTF8: validateUTF8, fastPath: options.csvFastPath)
             }
         } catch let error as ByteSourceError {
             guard case .readFailed(let code) = error else { throw error }
             throw IngestError.unreadable(source: name, errno: code)
+        } catch let issue as TextDecodingIssue {
+            throw IngestError.undecodable(source: name, offset: issue.offset, detail: issue.detail)
         }
     }
 
-    /// Reads until the first line that is not blank or a `#` comment (bounded at 64 KiB);
-    /// returns every byte read and that line (nil when the input has none).
-    private func sniff(_ source: inout any ByteSource, name: String) throws -> ([UInt8], [UInt8]?) {
+    /// The first bytes of the input (up to 4 KiB, fewer only at its end), for its BOM.
+    private func readHead(_ source: inout any ByteSource) throws -> [UInt8] {
+        var head = [UInt8](repeating: 0, count: 4096)
+        var filled = 0
+        while filled < 4 {
+            try sink.willRead()
+            let n = try head.withUnsafeMutableBytes { try source.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[filled...])) }
+            if n == 0 { break }
+            filled += n
+        }
+        return Array(head[0..<filled])
+    }
+
+    /// Reads until 64 KiB or the end; returns every byte read and the lines in them that are
+    /// not blank or `#` comments, in order (the first decides the format; a CSV header may
+    /// follow preamble lines).
+    private func sniff(_ source: inout any ByteSource, name: String) throws -> ([UInt8], [[UInt8]]) {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
-        var lineStart = 0
         var ended = false
-        while true {
-            var i = lineStart
-            while i < bytes.count {
-                if bytes[i] == 10 || bytes[i] == 13 {
-                    let line = Array(bytes[lineStart..<i])
-                    if !Self.isBlankOrComment(line) { return (bytes, line) }
-                    lineStart = i + 1
-                }
-                i += 1
-            }
-            if ended || bytes.count >= 64 * 1024 {
-                let rest = Array(bytes[lineStart...])
-                return (bytes, Self.isBlankOrComment(rest) ? nil : rest)
-            }
+        while !ended && bytes.count < 64 * 1024 {
             try sink.willRead()
             let n = try chunk.withUnsafeMutableBytes { try source.read(into: $0) }
             if n == 0 { ended = true } else { bytes += chunk[0..<n] }
+            // Stop early once the first content line is complete and it decides the format alone.
+            if let first = Self.contentLines(bytes, includeUnterminated: false).first, IngestFormat.detect(firstLine: first) != nil { break }
         }
+        return (bytes, Self.contentLines(bytes, includeUnterminated: ended))
+    }
+
+    /// The non-blank, non-comment lines of `bytes`; a last line without a line break only
+    /// when `includeUnterminated`.
+    static func contentLines(_ bytes: [UInt8], includeUnterminated: Bool) -> [[UInt8]] {
+        var lines: [[UInt8]] = []
+        var start = 0
+        for i in bytes.indices where bytes[i] == 10 || bytes[i] == 13 {
+            let line = Array(bytes[start..<i])
+            if !isBlankOrComment(line) { lines.append(line) }
+            start = i + 1
+        }
+        if includeUnterminated, start < bytes.count {
+            let rest = Array(bytes[start...])
+            if !isBlankOrComment(rest) { lines.append(rest) }
+        }
+        return lines
     }
 
     static func isBlankOrComment(_ line: [UInt8]) -> Bool {
@@ -106,33 +164,123 @@ public final class CuffIngester {
         }
     }
 
-    private func ingestCSV(_ source: any ByteSource, name: String) throws {
+    /// CSV: whole lines from a buffer; each data row goes to the fast path when the table is
+    /// open, and to the record splitter and the full reader otherwise (or when the fast path
+    /// declines it). Memory: the buffer, one held record, and rows held for the date order.
+    private func ingestCSV(_ source: any ByteSource, name: String, options: CSVOptions, validateUTF8: Bool, fastPath: Bool) throws {
         var source = source
         var splitter = CSVRecordSplitter()
-        var reader = CSVReadingReader()
-        var buffer = [UInt8](repeating: 0, count: LineReader.defaultChunkSize)
-        let take: (CSVRawRecord) throws -> Void = { [unowned self] record in
+        var reader = CSVReadingReader(options: options)
+        var fast: CSVFastRowReader?
+        var validator = UTF8Validator()
+        var buffer = [UInt8](repeating: 0, count: 256 * 1024)
+        var filled = 0  // bytes in buffer
+        var base = 0    // input offset of buffer[0]
+        var fastBuilt = !fastPath
+        let take: (CSVOutcome) throws -> Void = { [unowned self] outcome in
             guard !self.stopped else { return }
-            let result = Result<IngestRecord, IngestIssue> { () throws(IngestIssue) in try reader.read(record) }
-            try self.handle(result, source: name, line: record.line) { String(decoding: record.bytes, as: UTF8.self) }
+            try self.handleCSV(outcome, source: name)
+        }
+        let record: (CSVRawRecord) throws -> Void = { try reader.read($0, take) }
+        // Reads the complete lines of buffer[0..<limit]; returns where the unread rest starts.
+        func lines(upTo limit: Int) throws -> Int {
+            try buffer.withUnsafeBytes { all in
+                var pos = 0
+                while pos < limit, !stopped {
+                    guard let offset = UnsafeRawBufferPointer(rebasing: all[pos..<limit]).firstIndex(of: 10) else { break }
+                    let lf = pos + offset
+                    let end = lf + 1
+                    if !fastBuilt, reader.readyForFastRows, let header = reader.header {
+                        fast = CSVFastRowReader(header: header, delimiter: reader.delimiter, layout: reader.layout)
+                        fastBuilt = true
+                    }
+                    if splitter.atRecordStart, reader.readyForFastRows, fast != nil {
+                        var rowEnd = lf
+                        if rowEnd > pos, all[rowEnd - 1] == 13 { rowEnd -= 1 }
+                        let row = UnsafeRawBufferPointer(rebasing: all[pos..<rowEnd])
+                        if row.count <= splitter.maxRecordBytes, var reading = fast!.read(row) {
+                            let line = splitter.nextLine
+                            splitter.skipLine()
+                            reader.noteFastRow(line: line)
+                            try accept(&reading, source: name, line: line) { String(decoding: row, as: UTF8.self) }
+                            pos = end
+                            continue
+                        }
+                    }
+                    try splitter.feed(UnsafeRawBufferPointer(rebasing: all[pos..<end]), record)
+                    pos = end
+                }
+                return pos
+            }
         }
         while !stopped {
             try sink.willRead()
-            let n = try buffer.withUnsafeMutableBytes { try source.read(into: $0) }
+            let n = try buffer.withUnsafeMutableBytes { try source.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[filled...])) }
             if n == 0 { break }
-            try splitter.feed(buffer[0..<n], take)
+            if validateUTF8 {
+                do {
+                    try buffer.withUnsafeBytes { try validator.feed(UnsafeRawBufferPointer(rebasing: $0[filled..<filled + n])) }
+                } catch let issue as TextDecodingIssue {
+                    // The lines before the offending one are read; that line and the rest are not.
+                    _ = try lines(upTo: issue.offset - base)
+                    try reader.finish(take)
+                    throw issue
+                }
+            }
+            filled += n
+            let pos = try lines(upTo: filled)
+            if pos == 0, filled == buffer.count {
+                // No line end in a full buffer (a huge record, bare CR line ends): the splitter takes it.
+                try splitter.feed(buffer[0..<filled], record)
+                base += filled
+                filled = 0
+            } else if pos > 0 {
+                buffer.withUnsafeMutableBytes { b in
+                    if filled > pos { b.baseAddress!.copyMemory(from: b.baseAddress! + pos, byteCount: filled - pos) }
+                }
+                base += pos
+                filled -= pos
+            }
         }
-        try splitter.finish(take)
+        if filled > 0, !stopped { try splitter.feed(buffer[0..<filled], record) }
+        try splitter.finish(record)
+        try reader.finish(take)
+        if validateUTF8, !stopped { try validator.finish() }
+        if reader.header != nil {
+            layouts.append((name, reader.layout?.name ?? CSVLayout.genericName))
+        }
+    }
+
+    /// Counts and routes one CSV outcome.
+    private func handleCSV(_ outcome: CSVOutcome, source: String) throws {
+        switch outcome {
+        case .row(let line, let raw, let result, let note):
+            if case .success(.skipped(let why)) = result {
+                counts.read += 1
+                counts.skipped[why, default: 0] += 1
+                try sink.skipped(source: source, lines: line...line, message: why.rawValue)
+                return
+            }
+            try handle(result, source: source, line: line, extraNote: note) { String(decoding: raw, as: UTF8.self) }
+        case .skipped(let lines, let count, let reason, let detail):
+            counts.read += count
+            counts.skipped[reason, default: 0] += count
+            try sink.skipped(source: source, lines: lines, message: "\(count) \(count == 1 ? "line" : "lines") \(reason.rawValue) (\(detail))")
+        case .header(let table):
+            if !table.ignored.isEmpty {
+                try sink.note(source: source, line: table.line, message: "columns ignored: " + table.ignored.joined(separator: ", "))
+            }
+        }
     }
 
     /// Counts and routes one record's result.
     private func handle(_ result: Result<IngestRecord, IngestIssue>, source: String, line: Int,
-                        raw: () -> String) throws {
+                        extraNote: String? = nil, raw: () -> String) throws {
         switch result {
         case .success(.none):
             return
         case .success(.reading(var reading)):
-            try accept(&reading, source: source, line: line, raw: raw)
+            try accept(&reading, source: source, line: line, extraNote: extraNote, raw: raw)
         case .success(.cuffFailure(let failure)):
             counts.read += 1
             try sink.write(cuffFailure: failure)
@@ -147,10 +295,12 @@ public final class CuffIngester {
     }
 
     /// Finishes, counts and writes (or rejects) one reading.
-    private func accept(_ reading: inout CuffReading, source: String, line: Int, raw: () -> String) throws {
+    private func accept(_ reading: inout CuffReading, source: String, line: Int, extraNote: String? = nil,
+                        raw: () -> String) throws {
         counts.read += 1
         switch normalizer.finish(reading: &reading) {
         case .keep(let note):
+            if let extraNote { try sink.note(source: source, line: line, message: extraNote) }
             if let note { try sink.note(source: source, line: line, message: note) }
             try sink.write(reading)
             counts.written += 1

@@ -20,7 +20,7 @@ public enum IngestFormat: String, CaseIterable, Sendable {
         if let parsed = try? BLECaptureLine.parse(line), parsed != .blank { return .ble }
         let record = Array(line)
         let header = CSVHeader(cells: CSVFields.split(record, delimiter: CSVFields.detectDelimiter(record)).cells)
-        return header.problem == nil ? .csv : nil
+        return header.namesPressures ? .csv : nil
     }
 }
 
@@ -30,4 +30,6 @@ public enum IngestError: Error, Equatable, Sendable {
     case unknownFormat(source: String, firstLine: String)
     /// Reading the input failed (exit 66).
     case unreadable(source: String, errno: Int32)
+    /// Bytes at `offset` are not text in the input's encoding (exit 65, naming `--encoding`).
+    case undecodable(source: String, offset: Int, detail: String)
 }

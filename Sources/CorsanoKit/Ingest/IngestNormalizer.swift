@@ -28,8 +28,21 @@ public struct IngestNormalizer: Sendable {
     /// (the raw stamp is kept as `deviceTime`), then plausibility, the reported MAP (dropped
     /// with a note when outside diastolic-systolic) and `--derive-map`.
     public mutating func finish(reading: inout CuffReading) -> Verdict {
+        var notes: [String] = []
         if reading.measuredAt == nil, let stamp = reading.deviceTime {
-            let (instant, viaZone) = basis.realTime(of: stamp, isManualEntry: reading.isManualEntry)
+            let viaZone = basis.anchor == nil || reading.isManualEntry
+            var instant: Instant?
+            if viaZone {
+                // A wall time in a DST gap names no instant; one in a repeated hour, two.
+                switch basis.zone.reading(stamp, field: "deviceTime") {
+                case .failure(let issue): return .reject(issue.reason + " (--tz)")
+                case .success(let (t, note)):
+                    instant = t
+                    if let note { notes.append(note) }
+                }
+            } else {
+                instant = basis.realTime(of: stamp, isManualEntry: reading.isManualEntry).instant
+            }
             guard let instant, RFC3339.representable.contains(instant) else {
                 // An anchor pair years apart can shift a valid stamp past 9999 or before 0001:
                 // such a time cannot be written as RFC 3339, and no reader would take it back.
@@ -43,14 +56,13 @@ public struct IngestNormalizer: Sendable {
             return .reject("measuredAt: outside years 0001-9999 in UTC")
         }
         if let issue = validator.validate(reading) { return .reject(issue.reason) }
-        var note: String?
         if let issue = validator.reportedMAPIssue(reading) {
-            note = issue.reason
+            notes.append(issue.reason)
             reading.meanArterialPressure = nil
         }
         if deriveMAP, reading.meanArterialPressure == nil {
             reading.meanArterialPressure = reading.effectiveMeanArterialPressure
         }
-        return .keep(note: note)
+        return .keep(note: notes.isEmpty ? nil : notes.joined(separator: "; "))
     }
 }

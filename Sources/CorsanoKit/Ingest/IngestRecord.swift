@@ -17,4 +17,8 @@ public enum SkipReason: String, CaseIterable, Sendable {
     case intermediateCuffPressure = "intermediate cuff pressure (0x2A36)"
     /// A row with no pressure values (e.g. a Withings heart-rate-only row).
     case noPressure = "no pressure values"
+    /// A CSV line before the header row (an export's title, user details, another table).
+    case beforeHeader = "before the header"
+    /// A CSV line after the reading table ended (a blank line, then another section).
+    case afterTable = "after the table"
 }

@@ -58,8 +58,10 @@ public protocol IngestSink: AnyObject {
     func write(cuffFailure: CuffError) throws
     /// A record that was rejected.
     func reject(_ reject: IngestReject) throws
-    /// A change made to a written reading (`FILE:LINE: note: ...`).
+    /// A change made to a written reading, or what was found about an input (`FILE:LINE: note: ...`).
     func note(source: String, line: Int, message: String) throws
+    /// Records deliberately not read (`FILE:LINE: skipped: ...`, `FILE:LINE-LINE: skipped: ...`).
+    func skipped(source: String, lines: ClosedRange<Int>, message: String) throws
     /// Called before every read of the input that could block: flush output here.
     func willRead() throws
 }

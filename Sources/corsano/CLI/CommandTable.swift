@@ -91,8 +91,16 @@ enum CommandTable {
             operands: "[FILE...]", operandKind: .path,
             details: "Reads each FILE (or stdin, or -) and writes one normalized reading per line. Naive cuff stamps are mapped to real time with the clock anchor (phone + (record - device), elapsed seconds, no zone or DST), else read in --tz. Plausible ranges: \(IngestHelp.ranges), systolic above diastolic; a reported MAP outside diastolic-systolic is dropped with a note. Every bad record is reported as FILE:LINE: reason; exit 65 when any was rejected, 66 when a FILE cannot be read.",
             options: [
-                OptionSpec("from", .choice([CuffIngestCommand.autoDetect] + IngestFormat.allCases.map(\.rawValue)),
-                           default: .value(CuffIngestCommand.autoDetect), "Input format"),
+                OptionSpec("from", .choice([CuffIngestCommand.autoDetect] + IngestFormat.allCases.map(\.rawValue)
+                                           + CSVLayout.all.map { "csv:" + $0.name }),
+                           placeholder: "FORMAT", default: .value(CuffIngestCommand.autoDetect),
+                           "Input format; csv:LAYOUT reads a CSV export that must have that vendor layout"),
+                OptionSpec("encoding", .choice(TextEncoding.selectable.map(\.rawValue)), default: .rule("UTF-8, or UTF-16 by its BOM"),
+                           "Text encoding of the input"),
+                OptionSpec("header-line", .integer(1...Int(Int32.max)), default: .rule("the first row naming systolic and diastolic"),
+                           "Line of the CSV header row"),
+                OptionSpec("date-order", .choice(CSVDateOrder.allCases.map(\.rawValue)), default: .rule("decided from the rows"),
+                           "Day/month order of numeric CSV dates"),
                 OptionSpec("anchor-device", .time, "Cuff clock at connect (naive YYYY-MM-DDTHH:MM:SS)"),
                 OptionSpec("anchor-phone", .time, "Real time at that moment (RFC 3339)"),
                 OptionSpec("tz", .text, placeholder: "ZONE", default: .rule("TZ"), "Zone of naive stamps without an anchor"),

@@ -47,8 +47,11 @@ enum ErrorTranslator {
         case is InputError, is ByteSourceError: return .noInput
         case is OutputFileError, is OutputFailure, is StoreError, is ListenError: return .ioError
         case let e as IngestError:
-            if case .unknownFormat = e { return .usage }
-            return .noInput
+            switch e {
+            case .unknownFormat: return .usage
+            case .undecodable: return .dataError
+            case .unreadable: return .noInput
+            }
         case let e as BraceletError:
             switch e {
             case .unavailable, .refused: return .unavailable

@@ -8,7 +8,11 @@ import Foundation
 /// writing every good one; `--strict` stops at the first), 0 otherwise.
 enum CuffIngestCommand {
     static func run(_ args: ParsedCommand, _ ctx: CommandContext) async throws -> ExitStatus {
-        let format = try inputFormat(args)
+        let (format, layout) = try inputFormat(args)
+        let options = CuffIngester.Options(
+            csv: CSVOptions(headerLine: try args.integer("header-line"),
+                            dateOrder: try args.string("date-order").map(dateOrder), layout: layout),
+            encoding: try args.string("encoding").map(encoding))
         let basis = NaiveTimeBasis(anchor: try anchor(args), zone: try zone(args, ctx.environment))
         let inputs = try InputFile.openAll(args.operands)
         defer { inputs.forEach { $0.close() } }
@@ -24,7 +28,7 @@ enum CuffIngestCommand {
             output.currentSource = input.name == "-" || input.name == "<stdin>" ? "stdin"
                 : String(input.name.split(separator: "/").last ?? Substring(input.name))
             do {
-                try ingester.ingest(FileDescriptorSource(fd: input.fd), name: input.name, format: format)
+                try ingester.ingest(FileDescriptorSource(fd: input.fd), name: input.name, format: format, options: options)
             } catch let error as IngestError {
                 output.finish()
                 status = report(error, ctx)
@@ -48,7 +52,8 @@ enum CuffIngestCommand {
         var counts = ingester.counts
         let unwritten = ctx.stdout.droppedLines
         counts.written = max(0, counts.written - unwritten)
-        ctx.diagnose("cuff ingest: " + counts.summary + (unwritten > 0 ? ", unwritten \(unwritten)" : ""))
+        ctx.diagnose("cuff ingest: " + counts.summary + (unwritten > 0 ? ", unwritten \(unwritten)" : "")
+                     + layoutSummary(ingester.layouts))
         if let status { return status }
         return ingester.counts.rejected > 0 ? .dataError : .success
     }
@@ -72,12 +77,40 @@ enum CuffIngestCommand {
         }
     }
 
-    static func inputFormat(_ args: ParsedCommand) throws -> IngestFormat? {
-        guard let raw = args.string("from"), raw != autoDetect else { return nil }
-        guard let format = IngestFormat(rawValue: raw) else {
-            throw UsageError.badValue(option: "from", value: raw, expected: "one of auto, jsonl, ble, csv")
+    /// `; layout: omron-connect` for one CSV input, `; layouts: a.csv omron-connect, ...` for several.
+    static func layoutSummary(_ layouts: [(source: String, layout: String)]) -> String {
+        if layouts.isEmpty { return "" }
+        if layouts.count == 1 { return "; layout: \(layouts[0].layout)" }
+        return "; layouts: " + layouts.map { "\($0.source) \($0.layout)" }.joined(separator: ", ")
+    }
+
+    /// `--from`: a format, or `csv:LAYOUT` (a CSV export that must have that vendor layout).
+    static func inputFormat(_ args: ParsedCommand) throws -> (IngestFormat?, CSVLayout?) {
+        guard let raw = args.string("from"), raw != autoDetect else { return (nil, nil) }
+        if raw.hasPrefix("csv:") {
+            guard let layout = CSVLayout.named(String(raw.dropFirst(4))) else {
+                throw UsageError.badValue(option: "from", value: raw, expected: "csv:LAYOUT with LAYOUT one of " + CSVLayout.all.map(\.name).joined(separator: ", "))
+            }
+            return (.csv, layout)
         }
-        return format
+        guard let format = IngestFormat(rawValue: raw) else {
+            throw UsageError.badValue(option: "from", value: raw, expected: "one of auto, jsonl, ble, csv, csv:LAYOUT")
+        }
+        return (format, nil)
+    }
+
+    static func dateOrder(_ raw: String) throws -> CSVDateOrder {
+        guard let order = CSVDateOrder(rawValue: raw) else {
+            throw UsageError.badValue(option: "date-order", value: raw, expected: "one of dmy, mdy, ymd")
+        }
+        return order
+    }
+
+    static func encoding(_ raw: String) throws -> TextEncoding {
+        guard let encoding = TextEncoding(rawValue: raw), TextEncoding.selectable.contains(encoding) else {
+            throw UsageError.badValue(option: "encoding", value: raw, expected: "one of " + TextEncoding.selectable.map(\.rawValue).joined(separator: ", "))
+        }
+        return encoding
     }
 
     static func anchor(_ args: ParsedCommand) throws -> ClockAnchor? {

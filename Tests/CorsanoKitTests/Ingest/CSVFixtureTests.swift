@@ -17,27 +17,28 @@ enum CSVExpect: Equatable, CustomStringConvertible {
 }
 
 /// Reads CSV bytes fed in chunks of `chunk` bytes, as `cuff ingest` would (before anchoring).
-func readCSV(_ bytes: [UInt8], chunk: Int) -> [CSVExpect] {
+func readCSV(_ bytes: [UInt8], chunk: Int, options: CSVOptions = CSVOptions()) -> [CSVExpect] {
     var splitter = CSVRecordSplitter()
-    var reader = CSVReadingReader()
+    var reader = CSVReadingReader(options: options)
     var out: [CSVExpect] = []
-    func take(_ record: CSVRawRecord) {
-        do {
-            switch try reader.read(record) {
-            case .reading(let r): out.append(.line(record.line, r.jsonLine()))
-            case .skipped(let why): out.append(.skip(record.line, why))
-            case .none, .cuffFailure: break
-            }
-        } catch {
-            out.append(.reject(record.line, error.reason))
+    func take(_ outcome: CSVOutcome) {
+        switch outcome {
+        case .row(let line, _, .success(.reading(let r)), _): out.append(.line(line, r.jsonLine()))
+        case .row(let line, _, .success(.skipped(let why)), _): out.append(.skip(line, why))
+        case .row(_, _, .success, _): break
+        case .row(let line, _, .failure(let issue), _): out.append(.reject(line, issue.reason))
+        case .skipped(let lines, _, let why, _): out.append(.skip(lines.lowerBound, why))
+        case .header: break
         }
     }
+    let record: (CSVRawRecord) -> Void = { reader.read($0, take) }
     var i = 0
     while i < bytes.count {
-        splitter.feed(bytes[i..<min(bytes.count, i + chunk)], take)
+        splitter.feed(bytes[i..<min(bytes.count, i + chunk)], record)
         i += chunk
     }
-    splitter.finish(take)
+    splitter.finish(record)
+    reader.finish(take)
     return out
 }
 
@@ -93,6 +94,6 @@ func reading(_ sys: Int, _ dia: Int, _ pulse: Int?, map: Int? = nil, at: String?
 
     @Test func everyFixtureFileIsCovered() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: Fixtures.root.appendingPathComponent("csv").path)
-        #expect(Set(files.map { "csv/" + $0 }) == Set(Self.expected.map(\.0)))
+        #expect(Set(files.map { "csv/" + $0 }) == Set(Self.expected.map(\.0)).union(CSVExportTests.fixtures))
     }
 }

@@ -29,7 +29,7 @@ import Testing
         let text = "sys,dia,bpm,notes,time stamp\n120,80,60,\"tired, \"\"very\"\"\nsecond line\",2026-11-29T10:00:00+01:00\n121,79,,\"x\",\n"
         #expect(Self.read(text) == [
             .line(2, reading(120, 80, 60, at: "2026-11-29T09:00:00Z")),
-            .line(4, reading(121, 79, nil)),
+            .reject(4, "dateTime (column 'time stamp'): missing"),
         ])
     }
 
@@ -78,8 +78,8 @@ import Testing
 
     @Test func headerWithoutPressureColumnsRejectsHeaderAndRows() {
         #expect(Self.read("when,what\n2026-11-20 07:00,120/80\n") == [
-            .reject(1, "header: no systolic or diastolic column (columns: when, what)"),
-            .reject(2, "header: line 1 names no systolic and diastolic columns"),
+            .reject(1, "header: no systolic or diastolic column (columns: when, what); no row names systolic and diastolic columns; see corsano-formats(5) for the column names read, or give --header-line N"),
+            .reject(2, "header: no row names systolic and diastolic columns; see corsano-formats(5) for the column names read, or give --header-line N"),
         ])
     }
 
@@ -92,11 +92,13 @@ import Testing
         #expect(records.map(\.overflowed) == [false, true])
         #expect(records[1].bytes.count == 16)
         var reader = CSVReadingReader()
-        _ = try? reader.read(records[0])
-        #expect(throws: IngestIssue("record: longer than 16 bytes")) { try reader.read(records[1]) }
-        #expect(throws: IngestIssue("record: quoted cell not closed")) {
-            try reader.read(CSVRawRecord(line: 3, bytes: Array("\"120,80".utf8), overflowed: false))
+        var outcomes: [CSVOutcome] = []
+        for r in records + [CSVRawRecord(line: 3, bytes: Array("\"120,80".utf8))] { reader.read(r) { outcomes.append($0) } }
+        reader.finish { outcomes.append($0) }
+        let rejects = outcomes.compactMap { o -> String? in
+            if case .row(_, _, .failure(let issue), _) = o { return issue.reason } else { return nil }
         }
+        #expect(rejects == ["record: longer than 16 bytes", "record: quoted cell not closed"])
     }
 
     @Test(arguments: [("a,b;c", UInt8(44)), ("a;b;c,d", 59), ("a\tb\tc", 9), ("\"a;b;c\",d", 44)])

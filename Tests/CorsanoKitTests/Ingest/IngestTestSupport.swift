@@ -16,6 +16,10 @@ final class RecordingSink: IngestSink {
     func write(cuffFailure: CuffError) { lines.append("error \(cuffFailure)") }
     func reject(_ reject: IngestReject) { rejects.append(reject) }
     func note(source: String, line: Int, message: String) { notes.append("\(source):\(line): \(message)") }
+    var skips: [String] = []
+    func skipped(source: String, lines: ClosedRange<Int>, message: String) {
+        skips.append("\(source):\(lines.count == 1 ? "\(lines.lowerBound)" : "\(lines.lowerBound)-\(lines.upperBound)"): \(message)")
+    }
     func willRead() { reads += 1 }
 }
 

@@ -76,11 +76,11 @@ import Testing
             + "corsano: cuff ingest: read 2, written 1, skipped 0, rejected 1\n")
     }
 
-    @Test(arguments: [("csv/omblepy-user1.csv", 4, "read 4, written 4, skipped 0, rejected 0"),
-                      ("csv/omron-connect-report.csv", 4, "read 4, written 4, skipped 0, rejected 0"),
-                      ("csv/withings-bp.csv", 3, "read 4, written 3, skipped 1 (no pressure values: 1), rejected 0"),
-                      ("csv/sbm69.csv", 2, "read 2, written 2, skipped 0, rejected 0"),
-                      ("csv/bpm-app.csv", 2, "read 2, written 2, skipped 0, rejected 0")])
+    @Test(arguments: [("csv/omblepy-user1.csv", 4, "read 4, written 4, skipped 0, rejected 0; layout: omblepy"),
+                      ("csv/omron-connect-report.csv", 4, "read 4, written 4, skipped 0, rejected 0; layout: omron-connect-report"),
+                      ("csv/withings-bp.csv", 3, "read 4, written 3, skipped 1 (no pressure values: 1), rejected 0; layout: withings"),
+                      ("csv/sbm69.csv", 2, "read 2, written 2, skipped 0, rejected 0; layout: sbm69"),
+                      ("csv/bpm-app.csv", 2, "read 2, written 2, skipped 0, rejected 0; layout: bpm-app")])
     func everyCSVFixtureAutoDetectedAndRead(_ file: String, _ count: Int, _ summary: String) throws {
         for from in ["auto", "csv"] {
             let r = try Corsano.run(["cuff", "ingest", "--from", from, "--tz", "UTC", Self.fixture(file)])

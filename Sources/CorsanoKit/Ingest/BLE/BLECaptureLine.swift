@@ -76,11 +76,13 @@ public enum BLECaptureLine: Equatable, Sendable {
 }
 
 extension String {
-    /// The text without leading and trailing spaces and tabs, as a String (cells, stamps).
+    /// The text without leading and trailing spaces, tabs and no-break spaces (spreadsheets
+    /// write `118\u{A0}mmHg`), as a String (cells, stamps).
     var trimmingBlanks: String {
+        func blank(_ c: Character) -> Bool { c == " " || c == "\t" || c == "\u{A0}" || c == "\u{202F}" }
         var s = Substring(self)
-        while let f = s.first, f == " " || f == "\t" { s.removeFirst() }
-        while let l = s.last, l == " " || l == "\t" { s.removeLast() }
+        while let f = s.first, blank(f) { s.removeFirst() }
+        while let l = s.last, blank(l) { s.removeLast() }
         return String(s)
     }
 }

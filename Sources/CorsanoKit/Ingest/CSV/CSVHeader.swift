@@ -1,76 +1,152 @@
-/// Which reading field each column of a CSV export holds, mapped by column name.
+/// Which reading field each column of a CSV export holds, mapped by column name through the
+/// alias table (`CSVHeaderAliases`).
 ///
-/// Names are compared case-insensitively with unit suffixes (`(mmHg)`, `[bpm]`) and
-/// non-letters removed, so `Systolic (mmHg)`, `SYS` and `systolic_pressure` all mean systolic.
-/// Synonyms come from the exports of real tools (omblepy, OMRON connect, Withings, SilverCrest
-/// SBM69, Blood Pressure Monitor app; see Tests/Fixtures/csv).
+/// Names are compared after `normalize`: case folded, punctuation dropped, a unit in
+/// parentheses (`(mmHg)`, `(bpm)`) set apart, a bracketed qualifier kept (`Blood Pressure
+/// [Systolic]` is systolic), a dotted namespace stripped. Two columns of one meaning, or a
+/// column that looks like a date or time while no stamp column is known, make the header
+/// unusable: a reading is never read from the wrong column or left unstamped by accident.
 public struct CSVHeader: Equatable, Sendable {
     /// A reading field a column can hold.
     public enum Role: String, CaseIterable, Sendable {
-        case systolic, diastolic, pulse, meanArterialPressure, dateTime, date, time, unixMilliseconds, userId
+        case systolic, diastolic, pulse, meanArterialPressure, dateTime, date, time, unixMilliseconds, userId, zone
     }
 
-    /// Column index of each role found (the first column when several match).
+    /// Two columns that mean the same field (or two stamp columns that compete).
+    public struct Duplicate: Equatable, Sendable {
+        public let role: Role
+        public let first: Int
+        public let second: Int
+    }
+
+    /// Column index of each role found.
     public private(set) var columns: [Role: Int] = [:]
     /// The header cells as written, for messages.
     public let names: [String]
-    /// Columns whose unit suffix says kPa (their pressures are converted to mmHg).
+    /// The full normalized name of each column (namespace kept), for layout signatures.
+    public private(set) var fullKeys: [String] = []
+    /// Columns whose unit says kPa (their pressures are converted to mmHg).
     public private(set) var kPaColumns: Set<Int> = []
+    /// Columns of one meaning found twice, in column order.
+    public private(set) var duplicates: [Duplicate] = []
+    /// Named columns that hold no reading field (reported once per input).
+    public private(set) var ignored: [Int] = []
+    /// Unmapped columns whose name looks like a date or time.
+    public private(set) var timeLike: [Int] = []
 
-    static let synonyms: [String: Role] = {
+    static let aliases: [String: Role] = {
         var map: [String: Role] = [:]
-        let table: [(Role, [String])] = [
-            (.systolic, ["sys", "systolic", "systolicpressure", "systole", "sbp", "systolicbp",
-                         "systolicbloodpressure", "bloodpressuresystolic", "syst"]),
-            (.diastolic, ["dia", "diastolic", "diastolicpressure", "diastole", "dbp", "diastolicbp",
-                          "diastolicbloodpressure", "bloodpressurediastolic", "diast"]),
-            (.pulse, ["pulse", "bpm", "heartrate", "pulserate", "pr", "hr", "pul", "heartbeat"]),
-            (.meanArterialPressure, ["map", "meanarterialpressure", "meanpressure", "mean", "meanbloodpressure"]),
-            (.dateTime, ["datetime", "timestamp", "measuredat", "measurementtime", "dateandtime", "recordedat",
-                         "measurementdatetime", "localtime"]),
-            (.date, ["date", "measurementdate", "day"]),
-            (.time, ["time", "timeofday"]),
-            (.unixMilliseconds, ["timestampunixms", "unixms", "timestampms", "epochms", "unixtimestampms",
-                                 "unixtimems", "timems"]),
-            (.userId, ["userid", "user", "usernumber", "userno"]),
-        ]
-        for (role, names) in table { for n in names { map[n] = role } }
+        for alias in CSVHeaderAliases.all {
+            let key = normalize(alias.name).key
+            precondition(map[key] == nil || map[key] == alias.role, "alias '\(alias.name)' maps to two roles")
+            map[key] = alias.role
+        }
         return map
     }()
+
+    /// Every alias of `role`, with its source (for docs and tests).
+    public static func aliases(for role: Role) -> [CSVHeaderAlias] { CSVHeaderAliases.all.filter { $0.role == role } }
+
+    /// The source of every alias entry.
+    public static var aliasSources: [String] { CSVHeaderAliases.all.map(\.source) }
+
+    /// Keys of the date and time aliases long enough to recognise inside another name.
+    static let timeWords: [String] = aliases.filter { [.date, .time, .dateTime].contains($0.value) && $0.key.count >= 5 }
+        .map(\.key).sorted()
+
+    /// Unit words a header may give in parentheses (normalized: `/min` is `min`).
+    static let units: Set<String> = ["mmhg", "kpa", "bpm", "min", "1min", "countmin", "beatsmin", "pulsemin", "spm", "ppm"]
 
     /// Maps header cells to roles.
     public init(cells: [String]) {
         names = cells
         for (index, cell) in cells.enumerated() {
             let (key, unit) = Self.normalize(cell)
-            guard let role = Self.synonyms[key], columns[role] == nil else { continue }
+            fullKeys.append(Self.normalize(cell, keepNamespace: true).key)
+            guard let role = Self.aliases[key] else {
+                if !key.isEmpty {
+                    ignored.append(index)
+                    if Self.looksLikeTime(key) { timeLike.append(index) }
+                }
+                continue
+            }
+            if let first = columns[role] {
+                duplicates.append(Duplicate(role: role, first: first, second: index))
+                continue
+            }
             columns[role] = index
             if unit == "kpa" { kPaColumns.insert(index) }
         }
+        // Two ways of stamping a row compete just like two systolic columns do.
+        let stamps = [Role.unixMilliseconds, .dateTime, .date].compactMap { r in columns[r].map { (r, $0) } }
+        if stamps.count > 1 {
+            duplicates.append(Duplicate(role: stamps[1].0, first: stamps[0].1, second: stamps[1].1))
+        }
     }
 
-    /// Why this header cannot map readings (no systolic or diastolic column), or nil.
+    /// True when the row names systolic and diastolic columns: the header of a reading table.
+    public var namesPressures: Bool { columns[.systolic] != nil && columns[.diastolic] != nil }
+
+    /// True when some column stamps the rows.
+    public var hasStamp: Bool { columns[.dateTime] != nil || columns[.date] != nil || columns[.unixMilliseconds] != nil }
+
+    /// Why this header cannot map readings, or nil.
     public var problem: IngestIssue? {
         let missing = [Role.systolic, .diastolic].filter { columns[$0] == nil }.map(\.rawValue)
-        guard !missing.isEmpty else { return nil }
-        return IngestIssue("header: no \(missing.joined(separator: " or ")) column (columns: \(names.joined(separator: ", ")))")
+        if !missing.isEmpty {
+            return IngestIssue("header: no \(missing.joined(separator: " or ")) column (columns: \(names.joined(separator: ", ")))")
+        }
+        if let d = duplicates.first {
+            return IngestIssue("header: columns '\(names[d.first])' (\(d.first + 1)) and '\(names[d.second])' (\(d.second + 1)) both mean \(d.role == .date || d.role == .dateTime || d.role == .unixMilliseconds ? "the time of the reading" : d.role.rawValue); remove one")
+        }
+        if !hasStamp, columns[.time] != nil {
+            return IngestIssue("header: column '\(names[columns[.time]!])' holds a time of day but no column holds the date")
+        }
+        if !hasStamp, let t = timeLike.first {
+            return IngestIssue("header: column '\(names[t])' looks like a date or time but its name is not known; readings would come out unstamped (see corsano-formats(5) for the names read)")
+        }
+        return nil
+    }
+
+    /// The names of the ignored columns, for `columns ignored: ...`.
+    public var ignoredNames: [String] { ignored.map { names[$0].trimmingBlanks } }
+
+    static func looksLikeTime(_ key: String) -> Bool {
+        timeWords.contains { key.hasPrefix($0) || key.hasSuffix($0) }
     }
 
     /// The comparison key of a column name and the unit of its suffix, both lowercased:
-    /// `Systolic (mmHg)` → (`systolic`, `mmhg`), `Time Stamp` → (`timestamp`, nil).
-    static func normalize(_ name: String) -> (key: String, unit: String?) {
-        var key = ""
-        var unit = ""
-        var depth = 0
-        for scalar in name.lowercased().unicodeScalars {
+    /// `Systolic (mmHg)` → (`systolic`, `mmhg`), `Blood Pressure [Systolic] (mmHg)` →
+    /// (`bloodpressuresystolic`, `mmhg`), `com.samsung.health.blood_pressure.pulse` → (`pulse`, nil).
+    static func normalize(_ name: String, keepNamespace: Bool = false) -> (key: String, unit: String?) {
+        var text = Substring(name.lowercased())
+        if !keepNamespace, !text.contains(" "), text.filter({ $0 == "." }).count >= 2,
+           let dot = text.lastIndex(of: "."), text.index(after: dot) < text.endIndex {
+            text = text[text.index(after: dot)...]
+        }
+        var key = String.UnicodeScalarView()
+        var paren = String.UnicodeScalarView()
+        var unit: String?
+        var inParen = false
+        func keep(_ s: Unicode.Scalar) -> Bool {
+            s.properties.isAlphabetic || ("0"..."9").contains(s) || s.properties.generalCategory == .nonspacingMark
+        }
+        func closeParen() {
+            let word = String(paren)
+            if units.contains(word) { unit = word } else { key.append(contentsOf: paren) }
+            paren.removeAll()
+            inParen = false
+        }
+        for scalar in text.unicodeScalars {
             switch scalar {
-            case "(", "[": depth += 1
-            case ")", "]": depth = max(0, depth - 1)
+            case "(", "\u{FF08}": if inParen { closeParen() }; inParen = true
+            case ")", "\u{FF09}": if inParen { closeParen() }
             default:
-                guard scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) else { continue }
-                if depth > 0 { unit.unicodeScalars.append(scalar) } else { key.unicodeScalars.append(scalar) }
+                guard keep(scalar) else { continue }
+                if inParen { paren.append(scalar) } else { key.append(scalar) }
             }
         }
-        return (key, unit.isEmpty ? nil : unit)
+        if inParen { closeParen() }
+        return (String(key), unit)
     }
 }

@@ -1,38 +1,308 @@
-/// CSV records to readings: the first record is the header, every later one a row.
+/// How one CSV input is to be read: what the user decided with flags.
+public struct CSVOptions: Equatable, Sendable {
+    /// The header row's line (`--header-line N`); nil finds it.
+    public var headerLine: Int?
+    /// The day/month order of numeric dates (`--date-order`); nil decides it from the rows.
+    public var dateOrder: CSVDateOrder?
+    /// A vendor layout the header must have (`--from csv:NAME`); nil detects it.
+    public var layout: CSVLayout?
+    /// Most bytes of rows held while the date order is undecided (64 MiB).
+    public var holdLimit: Int
+    /// Most bytes of lines looked through for the header row before giving up (1 MiB).
+    public var headerSearchLimit: Int
+
+    /// Creates options; the defaults find everything from the file.
+    public init(headerLine: Int? = nil, dateOrder: CSVDateOrder? = nil, layout: CSVLayout? = nil,
+                holdLimit: Int = 64 << 20, headerSearchLimit: Int = 1 << 20) {
+        self.headerLine = headerLine
+        self.dateOrder = dateOrder
+        self.layout = layout
+        self.holdLimit = holdLimit
+        self.headerSearchLimit = headerSearchLimit
+    }
+}
+
+/// What was found about a reading table once its header was read.
+public struct CSVTable: Equatable, Sendable {
+    /// Line of the header row.
+    public var line: Int
+    /// The vendor layout's name, or `generic`.
+    public var layout: String
+    /// The field delimiter (`,`, `;` or TAB).
+    public var delimiter: UInt8
+    /// Named columns that hold no reading field.
+    public var ignored: [String]
+}
+
+/// What the reader makes of the records of one input, in input order (rows held for the date
+/// order come out when it is decided).
+public enum CSVOutcome: Equatable, Sendable {
+    /// A data row: a reading, a skip or a reject; `note` tells what was decided for it.
+    case row(line: Int, raw: [UInt8], result: Result<IngestRecord, IngestIssue>, note: String?)
+    /// Lines deliberately not read: `count` records on lines `lines`.
+    case skipped(lines: ClosedRange<Int>, count: Int, reason: SkipReason, detail: String)
+    /// The header row was found.
+    case header(CSVTable)
+}
+
+/// CSV records to readings: finds the header row (after preamble lines), maps its columns,
+/// reads each row against it, stops at the end of the table, and decides the day/month order.
 ///
 /// Rows with neither systolic nor diastolic are skipped (Withings writes heart-rate-only rows);
-/// a row with only one of them is rejected. Naive stamps become `deviceTime` (anchored later),
-/// stamps with a zone and Unix milliseconds become `measuredAt`. Rows keep file order (the
-/// OMRON report is newest first; ordering is the consumer's business).
-public struct CSVReadingReader: Sendable {
+/// a row with only one of them, or with more or fewer cells than the header, is rejected. Naive
+/// stamps become `deviceTime` (anchored later); stamps with an offset, a zone column or Unix
+/// milliseconds become `measuredAt`. Rows keep file order (the OMRON report is newest first).
+public struct CSVReadingReader {
+    /// Options of this input.
+    public let options: CSVOptions
     /// The mapped header, once read.
     public private(set) var header: CSVHeader?
+    /// The layout, once the header is read.
+    public private(set) var layout: CSVLayout?
+    /// The day/month order in force, once known.
+    public private(set) var dateOrder: CSVDateOrder?
+
+    private enum Phase { case seeking, table, after }
+    private var phase = Phase.seeking
     private var headerLine = 0
-    private var headerUnusable = false
-    private var delimiter: UInt8 = 44
+    private var headerProblem: IngestIssue?
+    /// The field delimiter, once the header is read.
+    public private(set) var delimiter: UInt8 = 44
+    private var preamble: [CSVRawRecord] = []
+    private var preambleBytes = 0
+    private var searchExhausted = false
+    private var orderSource = ""
+    private var held: [CSVRawRecord] = []
+    private var heldBytes = 0
+    private var holdExhausted = false
+    private var lastLine = 0
+    private var sawBlank = false
+    private var trailer: (first: Int, last: Int, count: Int, title: String)?
+    private var zones: [String: ZoneReader] = [:]
 
-    /// Creates a reader expecting a header first.
-    public init() {}
+    /// Creates a reader expecting a header (after any preamble).
+    public init(options: CSVOptions = CSVOptions()) {
+        self.options = options
+        dateOrder = options.dateOrder
+        if options.dateOrder != nil { orderSource = "--date-order" }
+    }
 
-    /// Reads one record. - Throws: `IngestIssue` naming the field (or the header) at fault.
-    public mutating func read(_ record: CSVRawRecord) throws(IngestIssue) -> IngestRecord {
-        if record.overflowed { throw IngestIssue("record: longer than \(record.bytes.count) bytes") }
-        guard let header else {
-            delimiter = CSVFields.detectDelimiter(record.bytes)
-            let mapped = CSVHeader(cells: CSVFields.split(record.bytes, delimiter: delimiter).cells)
-            self.header = mapped
-            headerLine = record.line
-            if let problem = mapped.problem {
-                headerUnusable = true
-                throw problem
-            }
-            return .none
+    /// Reads one record, handing what it completes to `emit`.
+    public mutating func read(_ record: CSVRawRecord, _ emit: (CSVOutcome) throws -> Void) rethrows {
+        defer { lastLine = record.lastLine }
+        switch phase {
+        case .seeking: try seek(record, emit)
+        case .table: try tableRecord(record, emit)
+        case .after:
+            trailer?.last = record.lastLine
+            trailer?.count += 1
         }
-        if headerUnusable { throw IngestIssue("header: line \(headerLine) names no systolic and diastolic columns") }
+    }
+
+    /// Ends the input: rows still held, the table's trailer, or a header never found.
+    public mutating func finish(_ emit: (CSVOutcome) throws -> Void) rethrows {
+        switch phase {
+        case .seeking: try noHeader(emit)
+        case .table, .after: try release(emit, final: true)
+        }
+        if let t = trailer {
+            try emit(.skipped(lines: t.first...t.last, count: t.count, reason: .afterTable,
+                              detail: "the reading table ended at the blank line before line \(t.first)" + (t.title.isEmpty ? "" : " ('\(t.title)')")))
+            trailer = nil
+        }
+    }
+
+    /// True when a data row may be read by the fast path now: the table is open and nothing is
+    /// held (a row read there must be followed by `noteFastRow`).
+    public var readyForFastRows: Bool { phase == .table && headerProblem == nil && held.isEmpty }
+
+    /// Records that the fast path read the row on `line` (a whole record on one line).
+    public mutating func noteFastRow(line: Int) {
+        lastLine = line
+        sawBlank = false
+    }
+
+    // MARK: header
+
+    private mutating func seek(_ record: CSVRawRecord, _ emit: (CSVOutcome) throws -> Void) rethrows {
+        if let wanted = options.headerLine {
+            if record.line < wanted { preamble.append(record); return }
+            try takeHeader(record, emit)
+            return
+        }
+        let d = CSVFields.detectDelimiter(record.bytes)
+        let candidate = CSVHeader(cells: CSVFields.split(record.bytes, delimiter: d).cells)
+        if candidate.namesPressures, !record.overflowed {
+            try takeHeader(record, emit)
+            return
+        }
+        preambleBytes += record.bytes.count
+        if preambleBytes > options.headerSearchLimit {
+            searchExhausted = true
+            try noHeader(emit, pending: record)
+            return
+        }
+        preamble.append(record)
+    }
+
+    private mutating func takeHeader(_ record: CSVRawRecord, _ emit: (CSVOutcome) throws -> Void) rethrows {
+        phase = .table
+        headerLine = record.line
+        delimiter = CSVFields.detectDelimiter(record.bytes)
+        let mapped = CSVHeader(cells: CSVFields.split(record.bytes, delimiter: delimiter).cells)
+        header = mapped
+        if let forced = options.layout {
+            layout = forced
+            if !forced.matches(mapped) {
+                headerProblem = IngestIssue("header: not the \(forced.name) layout (it has the columns \(forced.signature.joined(separator: ", ")); this header has \(mapped.names.joined(separator: ", ")))")
+            }
+        } else {
+            layout = CSVLayout.detect(mapped)
+        }
+        if dateOrder == nil, let order = layout?.dateOrder {
+            dateOrder = order
+            orderSource = "the \(layout!.name) layout"
+        }
+        if headerProblem == nil { headerProblem = mapped.problem }
+        if record.overflowed { headerProblem = IngestIssue("header: longer than \(record.bytes.count) bytes") }
+        if let first = preamble.first, let last = preamble.last {
+            try emit(.skipped(lines: first.line...last.lastLine, count: preamble.count, reason: .beforeHeader,
+                              detail: "the header is line \(headerLine)"))
+        }
+        preamble = []
+        if let problem = headerProblem {
+            try emit(.row(line: record.line, raw: record.bytes, result: .failure(problem), note: nil))
+            return
+        }
+        try emit(.header(CSVTable(line: headerLine, layout: layout?.name ?? CSVLayout.genericName, delimiter: delimiter,
+                                  ignored: mapped.ignoredNames)))
+    }
+
+    /// No header row: the first record says why, every other one is rejected with it.
+    private mutating func noHeader(_ emit: (CSVOutcome) throws -> Void, pending: CSVRawRecord? = nil) rethrows {
+        var records = preamble
+        if let pending { records.append(pending) }
+        preamble = []
+        phase = .table
+        let why = options.headerLine.map { "header: the file ends before line \($0) (--header-line)" }
+            ?? (searchExhausted ? "header: no row in the first \(options.headerSearchLimit >> 10) KiB names systolic and diastolic columns"
+                                : "header: no row names systolic and diastolic columns")
+        headerProblem = IngestIssue(why + "; see corsano-formats(5) for the column names read, or give --header-line N")
+        for (n, record) in records.enumerated() {
+            var reason = headerProblem!.reason
+            if n == 0 {
+                let d = CSVFields.detectDelimiter(record.bytes)
+                let own = CSVHeader(cells: CSVFields.split(record.bytes, delimiter: d).cells)
+                if let p = own.problem { reason = p.reason + "; " + reason.dropFirst("header: ".count) }
+            }
+            try emit(.row(line: record.line, raw: record.bytes, result: .failure(IngestIssue(reason)), note: nil))
+        }
+    }
+
+    // MARK: rows
+
+    private mutating func tableRecord(_ record: CSVRawRecord, _ emit: (CSVOutcome) throws -> Void) rethrows {
+        guard let header else { return }
+        if let problem = headerProblem {
+            let reason = problem.reason.hasPrefix("header: the file ends") || problem.reason.hasPrefix("header: no row")
+                ? problem.reason : "header: line \(headerLine) cannot be read (\(problem.reason.dropFirst("header: ".count)))"
+            try emit(.row(line: record.line, raw: record.bytes, result: .failure(IngestIssue(reason)), note: nil))
+            return
+        }
+        if record.line > lastLine + 1 { sawBlank = true }
+        if !record.overflowed {
+            let (cells, unterminated) = CSVFields.split(record.bytes, delimiter: delimiter)
+            if !unterminated, cells.allSatisfy({ $0.trimmingBlanks.isEmpty }) { sawBlank = true; return }
+            if sawBlank, cells.count != header.names.count || cells == header.names {
+                try release(emit, final: true)
+                phase = .after
+                trailer = (record.line, record.lastLine, 1, cells.count == 1 ? cells[0].trimmingBlanks : "")
+                return
+            }
+        }
+        sawBlank = false
+        let waits = needsOrder(record)  // may decide the order: then the rows held so far go first
+        if !held.isEmpty, dateOrder != nil { try release(emit, final: false) }
+        if (waits && !holdExhausted) || !held.isEmpty {
+            held.append(record)
+            heldBytes += record.bytes.count
+            if heldBytes > options.holdLimit {
+                holdExhausted = true
+                try release(emit, final: true)
+            }
+            return
+        }
+        try emitRow(record, emit)
+    }
+
+    /// True when the row's date is ambiguous and no order is known (it must wait).
+    private mutating func needsOrder(_ record: CSVRawRecord) -> Bool {
+        guard dateOrder == nil, let text = dateText(record) else { return false }
+        switch CSVTimestamp.evidence(text) {
+        case .ambiguous: return true
+        case .implies(let order):
+            dateOrder = order
+            orderSource = "line \(record.line) ('\(text.trimmingBlanks)')"
+            return false
+        case .none: return false
+        }
+    }
+
+    private func dateText(_ record: CSVRawRecord) -> String? {
+        guard let header, !record.overflowed, let column = header.columns[.dateTime] ?? header.columns[.date] else { return nil }
+        let cells = CSVFields.split(record.bytes, delimiter: delimiter).cells
+        return column < cells.count ? cells[column] : nil
+    }
+
+    /// Emits held rows: when `final`, rows still ambiguous are rejected asking for `--date-order`.
+    private mutating func release(_ emit: (CSVOutcome) throws -> Void, final: Bool) rethrows {
+        let rows = held
+        held = []
+        heldBytes = 0
+        for (n, record) in rows.enumerated() {
+            if dateOrder == nil, !final, needsOrder(record) {
+                held = Array(rows[n...])
+                heldBytes = held.reduce(0) { $0 + $1.bytes.count }
+                return
+            }
+            try emitRow(record, emit)
+        }
+    }
+
+    private mutating func emitRow(_ record: CSVRawRecord, _ emit: (CSVOutcome) throws -> Void) rethrows {
+        let outcome: CSVOutcome
+        do throws(IngestIssue) {
+            let (value, note) = try readRow(record)
+            outcome = .row(line: record.line, raw: record.bytes, result: .success(value), note: note)
+        } catch {
+            outcome = .row(line: record.line, raw: record.bytes, result: .failure(error), note: nil)
+        }
+        try emit(outcome)
+    }
+
+    private mutating func readRow(_ record: CSVRawRecord) throws(IngestIssue) -> (IngestRecord, String?) {
+        guard let header else { return (.none, nil) }
+        if record.overflowed { throw IngestIssue("record: longer than \(record.bytes.count) bytes") }
         let (cells, unterminated) = CSVFields.split(record.bytes, delimiter: delimiter)
         if unterminated { throw IngestIssue("record: quoted cell not closed") }
-        if cells.allSatisfy({ $0.trimmingBlanks.isEmpty }) { return .none }
-        return try CSVRow(header: header, cells: cells).record()
+        if cells.count != header.names.count {
+            throw IngestIssue("record: \(cells.count) cells, the header (line \(headerLine)) has \(header.names.count)"
+                + (cells.count > header.names.count && delimiter == 44 ? " (an unquoted decimal comma?)" : ""))
+        }
+        if let text = dateText(record), dateOrder != nil {
+            if case .implies(let other) = CSVTimestamp.evidence(text), other != dateOrder {
+                throw IngestIssue("date: '\(text.trimmingBlanks)' is not in \(dateOrder!.rawValue) order (decided by \(orderSource)); give --date-order if the file mixes orders")
+            }
+        } else if let text = dateText(record), CSVTimestamp.evidence(text) == .ambiguous {
+            throw IngestIssue("date: '\(text.trimmingBlanks)' reads as day/month and as month/day and no row \(holdExhausted ? "in the first \(options.holdLimit >> 20) MiB " : "")tells which; give --date-order dmy|mdy")
+        }
+        let row = CSVRow(header: header, cells: cells, order: dateOrder, stampsAreUTC: layout?.stampsAreUTC ?? false)
+        return try row.record { text in
+            if let zone = zones[text] { return zone }
+            guard let zone = CSVZoneCell.zone(text) else { return nil }
+            if zones.count < 256 { zones[text] = zone }
+            return zone
+        }
     }
 }
 
@@ -40,6 +310,8 @@ public struct CSVReadingReader: Sendable {
 struct CSVRow {
     let header: CSVHeader
     let cells: [String]
+    let order: CSVDateOrder?
+    let stampsAreUTC: Bool
 
     func cell(_ role: CSVHeader.Role) -> String? {
         guard let index = header.columns[role], index < cells.count else { return nil }
@@ -51,21 +323,37 @@ struct CSVRow {
         return "\(role.rawValue) (column '\(header.names[index])')"
     }
 
-    func record() throws(IngestIssue) -> IngestRecord {
-        guard cell(.systolic) != nil || cell(.diastolic) != nil else { return .skipped(.noPressure) }
+    /// The row as a record, with a note when a repeated local hour was resolved.
+    func record(zone lookup: (String) -> ZoneReader?) throws(IngestIssue) -> (IngestRecord, String?) {
+        guard cell(.systolic) != nil || cell(.diastolic) != nil else { return (.skipped(.noPressure), nil) }
         var reading = CuffReading(systolic: try pressure(.systolic), diastolic: try pressure(.diastolic),
-                                  pulse: try optionalNumber(.pulse, units: ["bpm", "/min", "beats/min", "min"], factor: 1))
+                                  pulse: try optionalNumber(.pulse, units: CSVValue.pulseUnits, factor: 1))
         if cell(.meanArterialPressure) != nil { reading.meanArterialPressure = try pressure(.meanArterialPressure) }
+        var note: String?
         switch try stamp() {
         case .instant(let t)?: reading.measuredAt = t
-        case .naive(let t)?: reading.deviceTime = t
+        case .naive(let t)?:
+            if stampsAreUTC {
+                reading.measuredAt = t.asUTC
+            } else if header.columns[.zone] != nil {
+                guard let text = cell(.zone) else { throw IngestIssue("\(field(.zone)): missing (the row's time has no zone)") }
+                guard let zone = lookup(text.trimmingBlanks) else {
+                    throw IngestIssue("\(field(.zone)): '\(text)' is not a tz database zone or a UTC offset")
+                }
+                switch zone.reading(t, field: "measuredAt") {
+                case .success(let (instant, n)): reading.measuredAt = instant; note = n
+                case .failure(let issue): throw issue
+                }
+            } else {
+                reading.deviceTime = t
+            }
         case nil: break
         }
         if let user = cell(.userId)?.trimmingBlanks {
             let raw = Int(user).map(String.init) ?? JSONValue.string(user).serialized
             reading.provenance.append(ProvenanceField(name: "userId", rawJSON: raw))
         }
-        return .reading(reading)
+        return (.reading(reading), note)
     }
 
     func pressure(_ role: CSVHeader.Role) throws(IngestIssue) -> Int {
@@ -98,12 +386,15 @@ struct CSVRow {
             return .instant(t)
         }
         let (role, text, time): (CSVHeader.Role, String?, String?) =
-            if let dt = cell(.dateTime) { (.dateTime, dt, nil) }
-            else if let d = cell(.date), let t = cell(.time) { (.date, d, t) }
-            else if let d = cell(.date) { (.date, d, nil) }
-            else { (.time, cell(.time), nil) }
-        guard let text else { return nil }
-        guard let stamp = CSVTimestamp.parse(text, time: time) else {
+            if let dt = cell(.dateTime) { (.dateTime, dt, cell(.time)) }
+            else if let d = cell(.date) { (.date, d, cell(.time)) }
+            else { (header.columns[.dateTime] != nil ? .dateTime : .date, nil, nil) }
+        guard let text else {
+            // A stamp column whose cell is empty: the row has no time; never guess one.
+            if header.hasStamp { throw IngestIssue("\(field(role)): missing") }
+            return nil
+        }
+        guard let stamp = CSVTimestamp.parse(text, time: time, order: order) else {
             let shown = time.map { "'\(text)' '\($0)'" } ?? "'\(text)'"
             throw IngestIssue("\(field(role)): \(shown) is not a date and time of day")
         }

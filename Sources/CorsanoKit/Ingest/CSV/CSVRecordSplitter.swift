@@ -6,12 +6,15 @@ public struct CSVRawRecord: Equatable, Sendable {
     public var bytes: [UInt8]
     /// True when the record was longer than the limit and `bytes` holds only its start.
     public var overflowed: Bool
+    /// Line of the record's last byte (later than `line` when a quoted cell holds line breaks).
+    public var lastLine: Int
 
     /// Creates a record.
-    public init(line: Int, bytes: [UInt8], overflowed: Bool = false) {
+    public init(line: Int, bytes: [UInt8], overflowed: Bool = false, lastLine: Int? = nil) {
         self.line = line
         self.bytes = bytes
         self.overflowed = overflowed
+        self.lastLine = lastLine ?? line
     }
 }
 
@@ -56,6 +59,16 @@ public struct CSVRecordSplitter: Sendable {
             try consume(b, emit)
         }
     }
+
+    /// True between records (nothing of a record held): a whole line may then be read by
+    /// the fast path and counted with `skipLine` instead of being fed.
+    public var atRecordStart: Bool { pastStart && current.isEmpty && !overflowed && !inQuotes && !previousWasCR }
+
+    /// The line the next byte is on.
+    public var nextLine: Int { line }
+
+    /// Counts one line read elsewhere (at `atRecordStart`, ending with LF or CRLF).
+    public mutating func skipLine() { line += 1 }
 
     /// Ends the stream: emits the last record when it had no line end.
     public mutating func finish(_ emit: (CSVRawRecord) throws -> Void) rethrows {
@@ -104,6 +117,6 @@ public struct CSVRecordSplitter: Sendable {
             fieldStart = true
         }
         guard !current.isEmpty else { return }
-        try emit(CSVRawRecord(line: recordLine, bytes: current, overflowed: overflowed))
+        try emit(CSVRawRecord(line: recordLine, bytes: current, overflowed: overflowed, lastLine: line))
     }
 }

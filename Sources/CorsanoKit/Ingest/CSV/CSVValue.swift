@@ -7,14 +7,23 @@ public enum CSVValue {
         case notANumber
     }
 
-    /// Unit words a value may carry (`120 mmHg`, `64 bpm`); anything else makes it no number.
-    public static let units: Set<String> = ["mmhg", "kpa", "bpm", "/min", "beats/min", "min"]
+    /// Unit words a value may carry (`120 mmHg`, `64 bpm`, `69 1/min`, `69 Schläge/min`),
+    /// lowercased; anything else makes it no number.
+    public static let units: Set<String> = ["mmhg", "kpa", "bpm", "/min", "1/min", "beats/min", "min", "p/min",
+                                            "schläge/min", "spm", "ppm", "count/min"]
+
+    /// The units a pulse may carry.
+    public static let pulseUnits: Set<String> = units.subtracting(["mmhg", "kpa"])
 
     /// True for cells that mean "no value": empty, `-`, `--`, `null`, `n/a`.
     public static func isMissing(_ cell: String) -> Bool {
         var utf8 = cell.utf8[...]
         while let f = utf8.first, f == 32 || f == 9 { utf8 = utf8.dropFirst() }
         while let l = utf8.last, l == 32 || l == 9 { utf8 = utf8.dropLast() }
+        if utf8.contains(where: { $0 >= 0x80 }) {
+            let t = cell.trimmingBlanks  // no-break spaces at the ends
+            return t.utf8.allSatisfy { $0 < 0x80 } && isMissing(t)
+        }
         guard utf8.count <= 4 else { return false }
         let word = utf8.map { (65...90).contains($0) ? $0 | 0x20 : $0 }  // ASCII lowercase
         return missingWords.contains(word)

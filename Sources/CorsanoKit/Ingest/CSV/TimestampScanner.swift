@@ -7,43 +7,64 @@ struct TimestampScanner {
 
     var atEnd: Bool { i == b.count }
 
-    static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
-    static let fullMonths = ["january", "february", "march", "april", "may", "june", "july", "august", "september",
-                             "october", "november", "december"]
+    /// A date as written, before the day/month order is applied.
+    enum DateParts: Equatable {
+        /// Year, month and day are known (ISO, dotted day-first, or a month name).
+        case known(year: Int, month: Int, day: Int)
+        /// `a/b/yyyy` or `a-b-yyyy`: day and month in an order the cell does not tell.
+        case yearLast(first: Int, second: Int, year: Int)
+    }
 
-    /// (year, month, day) in one of the date forms; nil when none matches.
-    mutating func date() -> (Int, Int, Int)? {
+    /// The date at the cursor in one of the forms; nil when none matches.
+    mutating func date() -> DateParts? {
         let start = i
         if let first = number(maxDigits: 4) {
-            if first.digits == 4, let sep = take(anyOf: "-/"), let m = number(maxDigits: 2), take(sep), let d = number(maxDigits: 2) {
-                return (first.value, m.value, d.value)
+            if first.digits == 4, let sep = take(anyOf: "-/."), let m = number(maxDigits: 2), take(sep),
+               let d = number(maxDigits: 2) {
+                return .known(year: first.value, month: m.value, day: d.value)
             }
             i = start
-            if let d = number(maxDigits: 2), take("."), let m = number(maxDigits: 2), take("."), let y = number(maxDigits: 4), y.digits == 4 {
-                return (y.value, m.value, d.value)
+            if let d = number(maxDigits: 2), take("."), let m = number(maxDigits: 2), take("."),
+               let y = number(maxDigits: 4), y.digits == 4 {
+                return .known(year: y.value, month: m.value, day: d.value)
             }
             i = start
-            if let d = number(maxDigits: 2), take(" "), let m = monthName(), take(" "), let y = number(maxDigits: 4), y.digits == 4 {
-                return (y.value, m, d.value)
+            if let a = number(maxDigits: 2), let sep = take(anyOf: "/-"), let c = number(maxDigits: 2), take(sep),
+               let y = number(maxDigits: 4), y.digits == 4 {
+                return .yearLast(first: a.value, second: c.value, year: y.value)
+            }
+            i = start
+            // `21 Nov 2026`, `21. November 2026`, `21 de noviembre de 2026`
+            if let d = number(maxDigits: 2) {
+                _ = take(".")
+                if skipSpaces() > 0 || b[safe: i].map({ $0 >= 0x80 || isLetter($0) }) == true {
+                    skipWord("de")
+                    if let m = monthName() {
+                        _ = take(",")
+                        skipSpaces()
+                        skipWord("de")
+                        if let y = number(maxDigits: 4), y.digits == 4 { return .known(year: y.value, month: m, day: d.value) }
+                    }
+                }
             }
             i = start
             return nil
         }
-        guard let m = monthName(), take(" ") else { i = start; return nil }
-        skipSpaces()
-        guard let d = number(maxDigits: 2) else { i = start; return nil }
+        // `Nov 21 2026`, `November 21, 2026`
+        guard let m = monthName(), skipSpaces() > 0, let d = number(maxDigits: 2) else { i = start; return nil }
         _ = take(",")
         skipSpaces()
         guard let y = number(maxDigits: 4), y.digits == 4 else { i = start; return nil }
-        return (y.value, m, d.value)
+        return .known(year: y.value, month: m, day: d.value)
     }
 
-    /// The separator between a date and a time: `T`, spaces, or `,` and spaces.
+    /// The separator between a date and a time: `T`, spaces, `, ` or ` - `.
     mutating func dateTimeSeparator() -> Bool {
         if take("T") || take("t") { return true }
         let start = i
         _ = take(",")
         skipSpaces()
+        if take("-") { skipSpaces() }
         return i > start
     }
 
@@ -79,17 +100,25 @@ struct TimestampScanner {
         return c == UInt8(ascii: "p")
     }
 
+    private func isLetter(_ c: UInt8) -> Bool { (c | 0x20) >= 97 && (c | 0x20) <= 122 }
+
+    /// A month name or abbreviation in any of the project's languages (`CSVMonthNames`).
     private mutating func monthName() -> Int? {
-        var word = ""
-        while i < b.count, (b[i] | 0x20) >= 97, (b[i] | 0x20) <= 122 {
-            word.unicodeScalars.append(Unicode.Scalar(b[i] | 0x20))
-            i += 1
-        }
+        let start = i
+        while i < b.count, b[i] >= 0x80 || isLetter(b[i]) { i += 1 }
+        guard i > start else { return nil }
+        let word = String(decoding: b[start..<i], as: UTF8.self)
         _ = take(".")
-        guard word.count >= 3, let index = Self.months.firstIndex(of: String(word.prefix(3))) else { return nil }
-        let full = Self.fullMonths[index]
-        guard word.count == 3 || full.hasPrefix(word) || (index == 8 && word == "sept") else { return nil }
-        return index + 1
+        guard let m = CSVMonthNames.month(word) else { i = start; return nil }
+        return m
+    }
+
+    /// Skips `word` and the spaces after it when it stands at the cursor as a whole word.
+    private mutating func skipWord(_ word: String) {
+        let w = Array(word.utf8)
+        guard i + w.count < b.count, Array(b[i..<i + w.count]) == w, b[i + w.count] == 32 else { return }
+        i += w.count
+        skipSpaces()
     }
 
     private mutating func number(maxDigits: Int) -> (value: Int, digits: Int)? {
@@ -110,12 +139,21 @@ struct TimestampScanner {
     }
 
     private mutating func take(anyOf set: String) -> Character? {
-        guard i < b.count else { return nil }
+        guard i < b.count, b[i] < 0x80 else { return nil }
         let c = Character(Unicode.Scalar(b[i]))
         guard set.contains(c) else { return nil }
         i += 1
         return c
     }
 
-    private mutating func skipSpaces() { while i < b.count, b[i] == 32 { i += 1 } }
+    @discardableResult
+    private mutating func skipSpaces() -> Int {
+        let start = i
+        while i < b.count, b[i] == 32 { i += 1 }
+        return i - start
+    }
+}
+
+extension Array {
+    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }

@@ -1,11 +1,12 @@
 import Foundation
 
-/// Reads naive wall-clock stamps in a named zone (`Europe/Berlin`, `UTC`), with the zone's
-/// rules from Foundation's `TimeZone` (the system tz database).
+/// Reads naive wall-clock stamps in a named zone (`Europe/Berlin`, `UTC`) or at a fixed UTC
+/// offset, with the zone's rules from Foundation's `TimeZone` (the system tz database).
 ///
-/// In a DST gap (a spring-forward hour that never happened) the offset in force before the gap
-/// is used, so `02:30` reads as `03:30` local; in an overlap (a fall-back hour that happened
-/// twice) the earlier instant is chosen.
+/// A wall time can name no instant (a DST gap: the spring-forward hour never happened) or two
+/// (a fold: the fall-back hour happened twice). `resolve` says which; callers reject a gap
+/// naming the zone's transition and take the earlier instant of a fold, saying so — never a
+/// silent shift (issue 18, "Time"; the one place this rule is implemented).
 public struct ZoneReader: Sendable {
     /// The zone's rules.
     public let zone: TimeZone
@@ -22,19 +23,83 @@ public struct ZoneReader: Sendable {
         self.init(zone: zone)
     }
 
+    /// Creates a reader at a fixed offset east of UTC, in seconds (at most 18 hours).
+    public init?(offsetSeconds: Int) {
+        guard let zone = TimeZone(secondsFromGMT: offsetSeconds) else { return nil }
+        self.init(zone: zone)
+    }
+
     /// The zone's name, as printed in the time-basis note.
     public var identifier: String { zone.identifier }
 
-    /// The instant the wall-clock `stamp` names in this zone.
-    public func instant(for stamp: NaiveDateTime) -> Instant {
-        let local = stamp.secondsSinceEpoch
-        let before = offset(at: local - 86_400), after = offset(at: local + 86_400)
-        let candidates = [local - before, local - after].filter { offset(at: $0) == local - $0 }
-        let seconds = candidates.min() ?? local - before
-        return Instant(secondsSinceEpoch: seconds)
+    /// What a wall-clock stamp names in a zone.
+    public enum Resolution: Equatable, Sendable {
+        /// Exactly one instant.
+        case unique(Instant)
+        /// No instant: the stamp falls in the hour skipped when the offset changed from
+        /// `offsetBefore` to `offsetAfter` (seconds east of UTC).
+        case gap(offsetBefore: Int, offsetAfter: Int)
+        /// Two instants: the stamp happened at `earlier` (offset `earlierOffset`) and again at
+        /// `later` (offset `laterOffset`).
+        case fold(earlier: Instant, later: Instant, earlierOffset: Int, laterOffset: Int)
     }
 
-    private func offset(at seconds: Int64) -> Int64 {
+    /// The instant (or instants) the wall-clock `stamp` names in this zone.
+    public func resolve(_ stamp: NaiveDateTime) -> Resolution {
+        let local = stamp.secondsSinceEpoch
+        let before = offset(at: local - 86_400), after = offset(at: local + 86_400)
+        var candidates = [local - before, local - after].filter { offset(at: $0) == local - $0 }
+        if candidates.count == 2, candidates[0] == candidates[1] { candidates.removeLast() }
+        candidates.sort()
+        switch candidates.count {
+        case 1: return .unique(Instant(secondsSinceEpoch: candidates[0]))
+        case 0: return .gap(offsetBefore: Int(before), offsetAfter: Int(after))
+        default:
+            return .fold(earlier: Instant(secondsSinceEpoch: candidates[0]), later: Instant(secondsSinceEpoch: candidates[1]),
+                         earlierOffset: Int(local - candidates[0]), laterOffset: Int(local - candidates[1]))
+        }
+    }
+
+    /// The instant the wall-clock `stamp` names: in a gap the offset in force before it, in a
+    /// fold the earlier one. Callers that must report those cases use `resolve`.
+    public func instant(for stamp: NaiveDateTime) -> Instant {
+        switch resolve(stamp) {
+        case .unique(let t): return t
+        case .fold(let earlier, _, _, _): return earlier
+        case .gap(let before, _): return Instant(secondsSinceEpoch: stamp.secondsSinceEpoch - Int64(before))
+        }
+    }
+
+    /// The instant of `stamp`, or why it has none: a gap is an error naming the transition, a
+    /// fold takes the earlier instant with a note. `field` names the stamp in messages.
+    public func reading(_ stamp: NaiveDateTime, field: String) -> Result<(Instant, note: String?), IngestIssue> {
+        switch resolve(stamp) {
+        case .unique(let t): return .success((t, nil))
+        case .gap(let before, let after):
+            return .failure(IngestIssue("\(field): \(stamp) does not exist in \(identifier) (the clocks went from \(Self.describe(offset: before)) to \(Self.describe(offset: after)) around then); give the time with its offset"))
+        case .fold(let earlier, _, let e, let l):
+            return .success((earlier, "\(field): \(stamp) happened twice in \(identifier) (\(Self.describe(offset: e)), then \(Self.describe(offset: l))); the earlier, \(Self.describe(offset: e)), was taken"))
+        }
+    }
+
+    /// `UTC+02:00`, `UTC-05:30`.
+    public static func describe(offset: Int) -> String {
+        let sign = offset < 0 ? "-" : "+"
+        let m = abs(offset) / 60
+        return "UTC" + sign + (m / 60 < 10 ? "0" : "") + "\(m / 60):" + (m % 60 < 10 ? "0" : "") + "\(m % 60)"
+    }
+
+    func offset(at seconds: Int64) -> Int64 {
         Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(seconds))))
+    }
+
+    /// The offset in force over the whole UTC range [from, to], or nil when it changes inside.
+    func constantOffset(from: Int64, to: Int64) -> Int64? {
+        let start = Date(timeIntervalSince1970: TimeInterval(from))
+        let o = offset(at: from)
+        if let next = zone.nextDaylightSavingTimeTransition(after: start), next.timeIntervalSince1970 <= TimeInterval(to) {
+            return nil
+        }
+        return offset(at: to) == o ? o : nil
     }
 }

@@ -72,6 +72,12 @@ final class IngestOutput: IngestSink {
         ctx.stderr.line("\(source):\(line): note: \(message)")
     }
 
+    func skipped(source: String, lines: ClosedRange<Int>, message: String) {
+        flushStdout()
+        let where_ = lines.count == 1 ? "\(lines.lowerBound)" : "\(lines.lowerBound)-\(lines.upperBound)"
+        ctx.stderr.line("\(source):\(where_): skipped: \(message)")
+    }
+
     /// - Throws: `IngestOutput.StdoutFailed` once a write to stdout failed: reading on would
     /// only drop more lines (the exit status and message say so; see `OutputWriter`).
     func willRead() throws {

@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""Writes the CSV layouts and header aliases into man/corsano-formats.5, between the
+'.\\" BEGIN csv-tables' and '.\\" END csv-tables' lines, from the tables in the Swift sources
+(CSVLayout.all, CSVHeaderAliases). The tables are the one source; ManPageTests fails when the
+page lags them. Run after changing a layout or an alias: python3 scripts/man-formats-csv.py"""
+import re, sys, pathlib, textwrap
+
+root = pathlib.Path(__file__).resolve().parent.parent
+src = root / "Sources/CorsanoKit/Ingest/CSV"
+string = r'"((?:[^"\\]|\\.)*)"'
+unescape = lambda s: s.replace('\\"', '"').replace("\\\\", "\\")
+
+layouts = re.findall(r'CSVLayout\(' + string + r',\s*export:\s*' + string + r',\s*header:\s*' + string,
+                     (src / "CSVLayout.swift").read_text())
+aliases = {}
+text = (src / "CSVHeaderAliases.swift").read_text()
+for m in re.finditer(r'a\(\.(\w+),\s*' + string + r',((?:\s*' + string + r',?)+)\)', text):
+    role, names = m.group(1), re.findall(string, m.group(3))
+    aliases.setdefault(role, []).extend(unescape(n) for n in names)
+
+roles = [("systolic", "systolic, mmHg (kPa when the unit says so)"), ("diastolic", "diastolic"),
+         ("pulse", "pulse, beats per minute"), ("meanArterialPressure", "meanArterialPressure as the cuff reported it"),
+         ("dateTime", "date and time of the reading in one cell"), ("date", "the date (with the time, or a time column)"),
+         ("time", "the time of day, with a date column"), ("unixMilliseconds", "Unix time in milliseconds"),
+         ("zone", "the row's zone: an IANA name or a UTC offset"), ("userId", "the cuff's user, kept as userId")]
+
+out = ['.\\" BEGIN csv-tables (written by scripts/man-formats-csv.py from the Swift tables)',
+       ".Ss CSV layouts",
+       "Vendor layouts found by their header (or required with",
+       ".Fl -from Cm csv\\&: Ns Ar LAYOUT )",
+       "and named in the run's summary; a header that matches none is",
+       ".Li generic .",
+       "Each layout's header as its tool writes it:",
+       ".Bl -tag -width Ds"]
+for name, export, header in layouts:
+    out += [f".It Li {name}"] + textwrap.wrap(unescape(export).replace('"', "\\(dq") + ":", 78) + [".Bd -literal", unescape(header), ".Ed"]
+out += [".El", ".Ss CSV column names",
+        "Names are compared with case folded and punctuation dropped; a unit in",
+        "parentheses is set apart, a bracketed qualifier is part of the name, and a",
+        "dotted namespace",
+        ".Pq Li com.samsung.health.blood_pressure.\\&",
+        "is dropped.",
+        "Names in English and in the languages of the 17 locales:",
+        ".Bl -tag -width Ds"]
+for role, what in roles:
+    out += [f".It Li {role}", what + ":", ".Bd -literal", ", ".join(dict.fromkeys(aliases.get(role, []))), ".Ed"]
+out += [".El", '.\\" END csv-tables']
+
+page = root / "man/corsano-formats.5"
+lines = page.read_text().split("\n")
+try:
+    start = next(i for i, l in enumerate(lines) if l.startswith('.\\" BEGIN csv-tables'))
+    end = next(i for i, l in enumerate(lines) if l.startswith('.\\" END csv-tables'))
+except StopIteration:
+    sys.exit("man-formats-csv: markers not found in man/corsano-formats.5")
+page.write_text("\n".join(lines[:start] + out + lines[end + 1:]))
