@@ -75,10 +75,10 @@ complete -c corsano -n '__corsano_using wearing-opt' -l state -r -F -d 'State st
 complete -c corsano -n '__corsano_using wearing-opt' -l no-state -d 'Keep state in memory for this run only.'
 complete -c corsano -n '__corsano_using wearing-opt' -l help -d 'Show help for this command and exit.'
 
-complete -c corsano -n '__corsano_using cuff ingest' -l from -x -a 'auto jsonl ble csv csv:omron-connect-email csv:omron-connect csv:omron-connect-report csv:samsung-health csv:healthforyou csv:health-auto-export csv:withings csv:omblepy csv:sbm69 csv:bpm-app csv:beurer-bm58' -d 'auto, jsonl, ble, csv, or csv:LAYOUT to require a vendor layout (default auto).'
+complete -c corsano -n '__corsano_using cuff ingest' -l from -x -a 'auto jsonl ble csv csv:omron-connect-email csv:omron-connect csv:omron-connect-report csv:samsung-health csv:healthforyou csv:health-auto-export csv:withings csv:omblepy csv:sbm69 csv:bpm-app csv:beurer-bm58' -d 'Input format; csv:LAYOUT reads a CSV export that must have that vendor layout (default auto).'
 complete -c corsano -n '__corsano_using cuff ingest' -l encoding -x -a 'utf-8 windows-1252 latin1' -d 'Text encoding of the input (default UTF-8, or UTF-16 by its BOM).'
-complete -c corsano -n '__corsano_using cuff ingest' -l header-line -x -d 'Line of the CSV header row (default: found).'
-complete -c corsano -n '__corsano_using cuff ingest' -l date-order -x -a 'dmy mdy ymd' -d 'Day/month order of numeric CSV dates (default: decided from the rows).'
+complete -c corsano -n '__corsano_using cuff ingest' -l header-line -x -d 'Line of the CSV header row (default the first row naming systolic and diastolic).'
+complete -c corsano -n '__corsano_using cuff ingest' -l date-order -x -a 'dmy mdy ymd' -d 'Day/month order of numeric CSV dates (default decided from the rows).'
 complete -c corsano -n '__corsano_using cuff ingest' -l anchor-device -x -d 'Cuff clock at connect (naive YYYY-MM-DDTHH:MM:SS).'
 complete -c corsano -n '__corsano_using cuff ingest' -l anchor-phone -x -d 'Real time at that moment (RFC 3339).'
 complete -c corsano -n '__corsano_using cuff ingest' -l tz -x -d 'Zone of naive stamps without an anchor (default TZ).'

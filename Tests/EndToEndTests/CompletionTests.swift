@@ -1,3 +1,4 @@
+import CorsanoKit
 import Foundation
 import Testing
 
@@ -39,7 +40,7 @@ import Testing
         ("corsano replay-filter --s", ["--scope", "--strict", "--state"]),
         ("corsano bp-init --clock ", ["real", "virtual"]),
         ("corsano bp-init --clock=v", ["virtual"]),
-        ("corsano cuff ingest --from ", ["auto", "jsonl", "ble", "csv"]),
+        ("corsano cuff ingest --from ", ["auto", "jsonl", "ble", "csv"] + CSVLayout.all.map { "csv:" + $0.name }),
         ("corsano profile push --wrist ", ["left", "right"]),
         ("corsano wearing-opt --lang nl", ["nl", "nl-BE"]),
         ("corsano completion ", ["bash", "zsh", "fish"]),
@@ -89,7 +90,7 @@ import Testing
         ("corsano bp-", ["bp-init"]),
         ("corsano cuff ", ["ingest"]),
         ("corsano bp-init --clock ", ["real", "virtual"]),
-        ("corsano cuff ingest --from=", ["--from=auto", "--from=ble", "--from=csv", "--from=jsonl"]),
+        ("corsano cuff ingest --from=", ["--from=auto", "--from=ble", "--from=csv", "--from=jsonl"] + CSVLayout.all.map { "--from=csv:" + $0.name }),
         ("corsano help cuff ", ["ingest"]),
         ("corsano bp-init --bracelet=", ["--bracelet=sim", "--bracelet=sim:", "--bracelet=unix:", "--bracelet=tcp:", "--bracelet=exec:"]),
         ("corsano replay-filter --max-reading-age=", ["--max-reading-age=none"]),
@@ -108,7 +109,8 @@ import Testing
     @Test func zshOffersValuesAfterEqualsAndForURIsAndNone() throws {
         let r = try Corsano.run(["completion", "zsh"])
         #expect(r.status == 0)
-        #expect(r.stdout.contains("'--from=[Input format (default auto).]:auto or jsonl or ble or csv:(auto jsonl ble csv)'"))
+        #expect(r.stdout.contains("'--from=[Input format; csv:LAYOUT reads a CSV export that must have that vendor layout (default auto).]:format:(auto jsonl ble csv csv\\:omron-connect-email csv\\:omron-connect "))
+        #expect(r.stdout.contains("'--date-order=[Day/month order of numeric CSV dates (default decided from the rows).]:dmy or mdy or ymd:(dmy mdy ymd)'"))
         #expect(r.stdout.contains(#":uri:(sim sim\: unix\: tcp\: exec\:)'"#))
         #expect(r.stdout.contains("'--max-reading-age=[Reject readings further than this from now, either direction (default 900).]:seconds or none:(none)'"))
         #expect(r.stdout.contains("'--strict[Stop at the first bad record (exit 65).]'"))
