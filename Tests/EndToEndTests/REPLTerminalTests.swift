@@ -14,8 +14,8 @@ import Testing
         try term.waitFor("corsano> bp-init --clock")
         try term.send("v", "Tab", "--max-a", "Tab")
         try term.waitFor("corsano> bp-init --clock virtual --max-attempts")
-        try term.send("C-u", "cuff ", "Tab", "i", "Tab", "--fr", "Tab", "c", "Tab", ".")  // --f is --from or --format
-        try term.waitFor("corsano> cuff ingest --from csv .")
+        try term.send("C-u", "cuff ", "Tab", "i", "Tab", "--fr", "Tab", "j", "Tab", ".")  // --f is --from or --format
+        try term.waitFor("corsano> cuff ingest --from jsonl .")
         try term.send("C-u", "completion z", "Tab", "#")
         try term.waitFor("corsano> completion zsh #")
     }

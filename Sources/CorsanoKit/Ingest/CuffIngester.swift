@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reads cuff records (jsonl, BLE capture lines, CSV) from byte sources and hands every one to
 /// a sink as a reading, a skip, or a reject: nothing is lost silently (DESIGN "Host-side cuff
 /// rules"). Memory stays bounded whatever the input size (one line or record at a time).
@@ -187,8 +189,8 @@ public final class CuffIngester {
             try buffer.withUnsafeBytes { all in
                 var pos = 0
                 while pos < limit, !stopped {
-                    guard let offset = UnsafeRawBufferPointer(rebasing: all[pos..<limit]).firstIndex(of: 10) else { break }
-                    let lf = pos + offset
+                    guard let hit = memchr(all.baseAddress! + pos, 10, limit - pos) else { break }
+                    let lf = UnsafeRawPointer(hit) - all.baseAddress!
                     let end = lf + 1
                     if !fastBuilt, reader.readyForFastRows, let header = reader.header {
                         fast = CSVFastRowReader(header: header, delimiter: reader.delimiter, layout: reader.layout)

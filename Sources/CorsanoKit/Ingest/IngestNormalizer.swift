@@ -2,7 +2,9 @@
 /// real time, plausibility, the reported MAP, `--derive-map`.
 public struct IngestNormalizer: Sendable {
     /// How naive stamps become real time.
-    public var basis: NaiveTimeBasis
+    public var basis: NaiveTimeBasis { didSet { zoneDays = ZoneDayCache() } }
+    /// The zone's offset per local day, so a run of stamps costs no zone lookups.
+    private var zoneDays = ZoneDayCache()
     /// Plausibility rules.
     public var validator: ReadingValidator
     /// Fill in the derived MAP when the cuff reported none (`--derive-map`).
@@ -32,7 +34,9 @@ public struct IngestNormalizer: Sendable {
         if reading.measuredAt == nil, let stamp = reading.deviceTime {
             let viaZone = basis.anchor == nil || reading.isManualEntry
             var instant: Instant?
-            if viaZone {
+            if viaZone, let t = zoneDays.instant(stamp, in: basis.zone) {
+                instant = t  // a day without a DST change: one offset for every wall time
+            } else if viaZone {
                 // A wall time in a DST gap names no instant; one in a repeated hour, two.
                 switch basis.zone.reading(stamp, field: "deviceTime") {
                 case .failure(let issue): return .reject(issue.reason + " (--tz)")

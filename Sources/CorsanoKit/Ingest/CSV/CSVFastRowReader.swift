@@ -16,9 +16,9 @@ public struct CSVFastRowReader {
     /// Start and end offsets of each slot's cell in the row being read.
     private var starts = [Int](repeating: 0, count: 9)
     private var ends = [Int](repeating: 0, count: 9)
-    private var lastZoneCell: [UInt8] = []
-    private var lastZone: ZoneReader?
-    private var dayCache = ZoneDayCache()
+    /// The zones of the zone column seen so far (few in practice), each with its day cache.
+    private var zones: [(cell: [UInt8], zone: ZoneReader, days: ZoneDayCache)] = []
+    private var lastZone = 0
 
     /// A fast path for rows under `header`, or nil when the header has columns it does not
     /// cover (user ids, Unix milliseconds, kPa units).
@@ -49,7 +49,7 @@ public struct CSVFastRowReader {
         if stampsAreUTC {
             reading.measuredAt = naive.asUTC
         } else if hasZone {
-            guard let zone = zone(row), let instant = dayCache.instant(naive, in: zone) else { return nil }
+            guard let z = zone(row), let instant = zones[z].days.instant(naive, in: zones[z].zone) else { return nil }
             reading.measuredAt = instant
         } else {
             reading.deviceTime = naive
@@ -163,16 +163,19 @@ public struct CSVFastRowReader {
         return NaiveDateTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
     }
 
-    /// The row's zone, kept from the previous row when its cell is the same bytes.
-    private mutating func zone(_ row: UnsafeRawBufferPointer) -> ZoneReader? {
+    /// The index in `zones` of the row's zone (looked up once per distinct cell text).
+    private mutating func zone(_ row: UnsafeRawBufferPointer) -> Int? {
         guard let (s, e) = bounds(.zone), s < e else { return nil }
         let cell = UnsafeRawBufferPointer(rebasing: row[s..<e])
-        if let lastZone, cell.elementsEqual(lastZoneCell) { return lastZone }
-        guard let zone = CSVZoneCell.zone(String(decoding: cell, as: UTF8.self)) else { return nil }
-        lastZoneCell = Array(cell)
-        lastZone = zone
-        dayCache = ZoneDayCache()
-        return zone
+        if lastZone < zones.count, cell.elementsEqual(zones[lastZone].cell) { return lastZone }
+        if let i = zones.firstIndex(where: { cell.elementsEqual($0.cell) }) {
+            lastZone = i
+            return i
+        }
+        guard zones.count < 64, let zone = CSVZoneCell.zone(String(decoding: cell, as: UTF8.self)) else { return nil }
+        zones.append((Array(cell), zone, ZoneDayCache()))
+        lastZone = zones.count - 1
+        return lastZone
     }
 }
 
@@ -182,18 +185,16 @@ public struct CSVFastRowReader {
 public struct ZoneDayCache: Sendable {
     private var day: Int64 = .min
     private var offset: Int64?
-    private var zoneID = ""
 
-    /// Creates an empty cache.
+    /// Creates an empty cache (one cache serves one zone).
     public init() {}
 
     /// The instant of `stamp` in `zone` when its local day has one offset, else nil.
     public mutating func instant(_ stamp: NaiveDateTime, in zone: ZoneReader) -> Instant? {
         let local = stamp.secondsSinceEpoch
         let d = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
-        if d != day || zone.identifier != zoneID {
+        if d != day {
             day = d
-            zoneID = zone.identifier
             // ±2 days covers every offset (at most ±26 h) around the ±1 day `resolve` looks at.
             offset = zone.constantOffset(from: (d - 2) * 86_400, to: (d + 3) * 86_400)
         }

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Benchmark (not a test): `corsano cuff ingest` against DuckDB's read_csv -> JSON lines on the
+# same OMRON connect-style CSV (bench/gen_omron_csv.py: a Timezone column per row), side by
+# side in one run: wall time, CPU time (user+sys), the ratio (DuckDB / ingest), peak RSS, and
+# the load average of the (shared) machine before each run.
+#   bench/ingest-csv.sh [ROWS...]     default: 1000000
+# Targets (issue 13): ingest >= 2x faster than DuckDB, peak RSS <= 64 MB.
+# DuckDB comes from PyPI into a virtualenv this script makes (bench/out/venv); both are whole
+# processes reading the file from the page cache and writing JSON lines to /dev/null.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+sizes=("$@")
+[ ${#sizes[@]} -gt 0 ] || sizes=(1000000)
+[ -x /usr/bin/time ] || { echo "bench: /usr/bin/time (GNU time) not installed" >&2; exit 69; }
+
+mkdir -p bench/out
+venv=bench/out/venv
+if [ ! -x "$venv/bin/python" ]; then
+  python3 -m venv "$venv" >&2
+  "$venv/bin/pip" install --quiet duckdb >&2
+fi
+duckdb_version=$("$venv/bin/python" -c 'import duckdb; print(duckdb.__version__)')
+
+swift build -c release --static-swift-stdlib --product corsano >&2
+bin=.build/release/corsano
+
+# Runs "$@" with stdout to /dev/null; prints "WALL_SECONDS CPU_SECONDS MAX_RSS_KB".
+measure() {
+  /usr/bin/time -f "%e %U %S %M" -o bench/out/time.txt "$@" > /dev/null 2> bench/out/stderr.txt
+  awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }' bench/out/time.txt
+}
+ratio() { python3 -c "import sys; a,b=map(float,sys.argv[1:]); print(f'{b/a:.2f}x' if a > 0 else 'inf')" "$1" "$2"; }
+load() { cut -d' ' -f1 /proc/loadavg; }
+
+echo "duckdb $duckdb_version (python), corsano $("$bin" --version)"
+printf '%-8s %9s %9s %7s %9s %9s %7s %9s %9s %6s %6s  %s\n' rows ingest_s duckdb_s ratio ingest_cpu duckdb_cpu ratio \
+  ingest_mb duckdb_mb load1 load2 ingest_summary
+for n in "${sizes[@]}"; do
+  file=bench/out/omron-$n.csv
+  [ -s "$file" ] || python3 bench/gen_omron_csv.py "$n" 7 > "$file"
+  cat "$file" > /dev/null  # warm the page cache so both read the same file from memory
+  l1=$(load)
+  read -r ingest_s ingest_cpu ingest_kb < <(measure "$bin" cuff ingest --from csv "$file")
+  summary=$(tail -1 bench/out/stderr.txt | sed 's/^corsano: cuff ingest: //')
+  l2=$(load)
+  read -r duck_s duck_cpu duck_kb < <(measure "$venv/bin/python" -c \
+    "import duckdb, sys; duckdb.sql(\"COPY (SELECT * FROM read_csv('\" + sys.argv[1] + \"')) TO '/dev/stdout' (FORMAT json)\")" "$file")
+  printf '%-8s %9s %9s %7s %9s %9s %7s %9s %9s %6s %6s  %s\n' "$n" "$ingest_s" "$duck_s" "$(ratio "$ingest_s" "$duck_s")" \
+    "$ingest_cpu" "$duck_cpu" "$(ratio "$ingest_cpu" "$duck_cpu")" "$((ingest_kb / 1024))" "$((duck_kb / 1024))" "$l1" "$l2" "$summary"
+done
