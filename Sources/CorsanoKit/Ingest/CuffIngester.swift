@@ -112,8 +112,11 @@ public final class CuffIngester {
             try sink.willRead()
             let n = try chunk.withUnsafeMutableBytes { try source.read(into: $0) }
             if n == 0 { ended = true } else { bytes += chunk[0..<n] }
-            // Stop early once the first content line is complete and it decides the format alone.
-            if let first = Self.contentLines(bytes, includeUnterminated: false).first, IngestFormat.detect(firstLine: first) != nil { break }
+            // Stop as soon as the complete lines decide: the first one alone, or a CSV header
+            // after preamble lines (a live pipe is not held until 64 KiB arrive).
+            let complete = Self.contentLines(bytes, includeUnterminated: false)
+            if let first = complete.first, IngestFormat.detect(firstLine: first) != nil
+                || complete.dropFirst().contains(where: { IngestFormat.detect(firstLine: $0) == .csv }) { break }
         }
         return (bytes, Self.contentLines(bytes, includeUnterminated: ended))
     }
