@@ -34,7 +34,9 @@ import Testing
             events: { session in sinkFor = session.identity.serial; return events },
             notice: { notices.lines.append($0) }
         ) { session, sink in
-            #expect(sink as? EventRecorder === events)
+            // The run's sink stamps each event with the serial, then hands it to `events`.
+            #expect((sink as? BraceletStampedSink)?.next as? EventRecorder === events)
+            #expect((sink as? BraceletStampedSink)?.serial == "SIM-287-0001")
             return (session.bracelet as! SimulatedBracelet, try await session.bracelet.currentPlan(),
                     try PlanJournal(store: store).openEntries())
         }
@@ -43,6 +45,9 @@ import Testing
         #expect(planInBody == BraceletPlan("sleep"))
         #expect(openInBody == [])
         #expect(events.names == ["planRestored"])
+        #expect(events.events.map(\.bracelet) == ["SIM-287-0001"])
+        #expect(events.events.first?.json.serialized.contains(#""at":"2026-11-18T11:06:40Z","bracelet":"SIM-287-0001","previousPlan""#) == true,
+                "\(events.events.first?.json.serialized ?? "")")
         #expect(events.events.first?.flow == "wearing-opt")
         #expect(notices.lines.count == 1)
         #expect(!bracelet.isConnected)

@@ -99,7 +99,7 @@ import Testing
         let r = try Corsano.run(["bp-init", "--bracelet", "exec:" + command, "--now", Self.now, "--no-state", "--no-preparation"],
                                 stdin: Self.readings)
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.lines.last == #"{"event":"finished","flow":"bp-init","run":"\#(Self.run(of: r))","at":"2026-11-29T10:01:40Z","result":{"kind":"success","measurementCount":2}}"#)
+        #expect(r.lines.last == #"{"event":"finished","flow":"bp-init","run":"\#(Self.run(of: r))","at":"2026-11-29T10:01:40Z","bracelet":"SIM-287-0001","result":{"kind":"success","measurementCount":2}}"#)
         #expect(r.lines.filter { $0.contains(#""braceletAccepted":true"#) && $0.contains(#""event":"measurement""#) }.count == 2)
     }
 

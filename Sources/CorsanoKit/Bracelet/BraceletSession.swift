@@ -88,7 +88,8 @@ public struct BraceletSession: Sendable {
     ///   - flow: the flow or command name (`bp-init`, `wearing-opt`, `profile-push`, `repl`):
     ///     the gate's requirement, and the `flow` of the journal's `planRestored` event.
     ///   - run: this run's id, for the journal's event.
-    ///   - events: the sink for this bracelet (e.g. stdout plus its audit log).
+    ///   - events: the sink for this bracelet (e.g. stdout plus its audit log); every event the
+    ///     run emits reaches it stamped with the bracelet's serial (`BraceletStampedSink`).
     /// - Throws: what `connect`, the repair (`BraceletError`: the entry stays open;
     ///   `StoreError`), `events` or `body` throws.
     public static func run<Result>(
@@ -98,7 +99,7 @@ public struct BraceletSession: Sendable {
     ) async throws -> Result {
         let session = try await connect(target, flow: flow)
         do {
-            let sink = try events(session)
+            let sink = BraceletStampedSink(serial: session.identity.serial, next: try events(session))
             try await PlanJournal(store: store).repairOpenEntries(
                 bracelet: session.bracelet, identity: session.identity, sink: sink, flow: flow, run: run,
                 clock: session.clock, notice: notice)

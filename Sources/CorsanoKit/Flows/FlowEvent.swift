@@ -1,8 +1,9 @@
 import Synchronization
 
-/// One event of a flow (DESIGN "Data on the wire: Events"): the envelope (`flow`, `run`, `at`)
-/// and a typed payload. `json` is the one encoder: `event`, `flow`, `run`, `at`, then the
-/// payload's members in the order scripts have always seen.
+/// One event of a flow (DESIGN "Data on the wire: Events"): the envelope (`flow`, `run`, `at`,
+/// `bracelet`) and a typed payload. `json` is the one encoder: `event`, `flow`, `run`, `at`,
+/// `bracelet` once the bracelet is identified, then the payload's members in the order scripts
+/// have always seen.
 ///
 /// `flow` is `bp-init`, `wearing-opt` or `profile-push` (or the command repairing a plan:
 /// `repl`); `run` is an id per process run; `at` comes from the run's clock (virtual time when
@@ -11,14 +12,18 @@ public struct FlowEvent: Equatable, Sendable {
     public var flow: String
     public var run: String
     public var at: Instant
+    /// The bracelet's serial, so that the logs of parallel runs can be split; set by
+    /// `BraceletStampedSink` for every event after the bracelet was identified (all of them).
+    public var bracelet: String?
     /// What happened.
     public var payload: FlowEventPayload
 
     /// Creates an event.
-    public init(flow: String, run: String, at: Instant, _ payload: FlowEventPayload) {
+    public init(flow: String, run: String, at: Instant, bracelet: String? = nil, _ payload: FlowEventPayload) {
         self.flow = flow
         self.run = run
         self.at = at
+        self.bracelet = bracelet
         self.payload = payload
     }
 
@@ -31,7 +36,28 @@ public struct FlowEvent: Equatable, Sendable {
     /// The whole event as one JSON object, envelope first.
     public var json: JSONValue {
         .object([("event", .string(event)), ("flow", .string(flow)), ("run", .string(run)),
-                 ("at", .string(RFC3339.format(at)))] + payload.members)
+                 ("at", .string(RFC3339.format(at)))] + (bracelet.map { [("bracelet", .string($0))] } ?? []) + payload.members)
+    }
+}
+
+/// Puts the bracelet's serial on every event before passing it on (DESIGN "Events": "once the
+/// bracelet is identified, `bracelet`"); `BraceletSession.run` wraps a run's sink in one.
+public struct BraceletStampedSink: EventSink {
+    /// The serial `identify` reported.
+    public let serial: String
+    /// Where the stamped events go.
+    public let next: any EventSink
+
+    /// Stamps with `serial` what goes to `next`.
+    public init(serial: String, next: any EventSink) {
+        self.serial = serial
+        self.next = next
+    }
+
+    public func emit(_ event: FlowEvent) {
+        var stamped = event
+        stamped.bracelet = serial
+        next.emit(stamped)
     }
 }
 

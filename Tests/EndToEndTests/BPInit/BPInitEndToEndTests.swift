@@ -15,7 +15,9 @@ import Testing
         #expect(E.names(r.lines) == ["started", "step", "step", "cuffReadingDropped", "cuffReadingDropped", "measurement",
                                      "step", "step", "cuffReadingDropped", "measurement", "step", "attempt",
                                      "planRestored", "step", "readings", "finished"])
-        #expect(r.lines.last?.hasSuffix(#""at":"2026-11-29T10:02:55Z","result":{"kind":"success","measurementCount":2}}"#) == true)
+        #expect(r.lines.last?.hasSuffix(#""at":"2026-11-29T10:02:55Z","bracelet":"SIM-287-0001","result":{"kind":"success","measurementCount":2}}"#) == true)
+        // Every event names the bracelet, so the logs of parallel runs can be split.
+        #expect(r.lines.allSatisfy { $0.contains(#","bracelet":"SIM-287-0001","#) })
         #expect(r.stderr.isEmpty)
     }
 
