@@ -124,7 +124,7 @@ import Testing
 
     @Test func restoreWorksFromACancelledTask() async throws {
         let journal = PlanJournal(store: try StateStore(path: path))
-        let sim = simulator(Scenario(faults: FaultScenario(holdAtStep: StepPoint(step: "measuring"))))
+        let sim = simulator(Scenario(faults: FaultScenario(holdAtStep: HoldPoint(step: "measuring"))))
         let planGuard = PlanGuard(bracelet: sim, serial: "SIM-287-0001", journal: journal, flow: "bp-init", clock: clock)
         let flow = Task {
             try await planGuard.enter()

@@ -26,7 +26,7 @@ import Testing
         #expect(s.wearing.model == WearingModel(strapFit: .good, movement: .some))
         #expect(s.wearing.attempts.count == 2)
         #expect(s.wearing.attempts[1].polls?[1] == WearingPoll(timeout: true))
-        #expect(s.faults.holdAtStep == StepPoint(flow: "bp-init", step: "measuring", occurrence: 2))
+        #expect(s.faults.holdAtStep == HoldPoint(flow: "bp-init", step: "measuring", occurrence: 2, seconds: 2))
         #expect(s.faults.pollTimeoutFrom == PollPoint(attempt: 3, poll: 4))
     }
 

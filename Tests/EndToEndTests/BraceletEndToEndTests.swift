@@ -28,7 +28,7 @@ import Testing
 
     @Test func aRunKilledInCalibrationIsRepairedByTheNextCommand() async throws {
         let server = try ServedSimulator(.unix, scenario: Scenario(
-            serial: "JRNL-1", faults: FaultScenario(holdAtStep: StepPoint(flow: "bp-init", step: "measuring"))))
+            serial: "JRNL-1", faults: FaultScenario(holdAtStep: HoldPoint(flow: "bp-init", step: "measuring"))))
         defer { server.stop() }
         let state = server.directory.appendingPathComponent("state.sqlite3").path
         let args = ["bp-init", "--bracelet", server.listening, "--state", state, "--now", Self.now, "--no-preparation", "--cuff", "-"]

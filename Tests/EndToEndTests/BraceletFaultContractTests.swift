@@ -85,7 +85,7 @@ import Testing
 
     @Test(arguments: T.allCases)
     func aHeldStepBlocksUntilItsTaskIsCancelled(transport: T) async throws {
-        let s = try await BraceletSubject.make(transport, Self.faults(FaultScenario(holdAtStep: StepPoint(step: "running"))))
+        let s = try await BraceletSubject.make(transport, Self.faults(FaultScenario(holdAtStep: HoldPoint(step: "running"))))
         defer { s.teardown() }
         let b = s.bracelet
         try await b.enterStep(flow: "wearing-opt", step: "armedPreparing")
@@ -101,7 +101,7 @@ import Testing
     @Test(arguments: T.allCases)
     func aHeldStepEndsInADisconnectWhenTheLinkDrops(transport: T) async throws {
         let s = try await BraceletSubject.make(transport, Self.faults(FaultScenario(
-            holdAtStep: StepPoint(flow: "bp-init", step: "measurementRecorded", occurrence: 2))))
+            holdAtStep: HoldPoint(flow: "bp-init", step: "measurementRecorded", occurrence: 2))))
         defer { s.teardown() }
         let b = s.bracelet
         try await b.enterStep(flow: "bp-init", step: "measurementRecorded")

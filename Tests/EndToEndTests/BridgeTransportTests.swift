@@ -9,7 +9,7 @@ import Testing
 
     @Test(arguments: [ServedSimulator.Listen.unix, .tcp])
     func killingTheServerMidRequestIsADisconnectWithinTheTimeout(listen: ServedSimulator.Listen) async throws {
-        let server = try ServedSimulator(listen, scenario: Scenario(faults: FaultScenario(holdAtStep: StepPoint(step: "measuring"))))
+        let server = try ServedSimulator(listen, scenario: Scenario(faults: FaultScenario(holdAtStep: HoldPoint(step: "measuring"))))
         defer { server.stop() }
         let client = try await server.client(clock: Self.clock, requestTimeout: 5)
         let pending = Task { try await client.enterStep(flow: "bp-init", step: "measuring") }
@@ -22,7 +22,7 @@ import Testing
     }
 
     @Test func anotherConnectionSeesAHoldAndCancellingTheHolderReleasesIt() async throws {
-        let server = try ServedSimulator(.unix, scenario: Scenario(faults: FaultScenario(holdAtStep: StepPoint(flow: "bp-init", step: "instructions"))))
+        let server = try ServedSimulator(.unix, scenario: Scenario(faults: FaultScenario(holdAtStep: HoldPoint(flow: "bp-init", step: "instructions"))))
         defer { server.stop() }
         let holder = try await server.client(clock: Self.clock)
         let observer = try await server.client(clock: Self.clock)

@@ -25,7 +25,7 @@ import Testing
     }
 
     @Test func controlCDuringAHeldFlowRestoresThePlanAndKeepsTheShell() async throws {
-        let scenario = Scenario(faults: FaultScenario(holdAtStep: StepPoint(flow: "bp-init", step: "measuring", occurrence: 2)))
+        let scenario = Scenario(faults: FaultScenario(holdAtStep: HoldPoint(flow: "bp-init", step: "measuring", occurrence: 2)))
         let server = try ServedSimulator(.unix, scenario: scenario)
         defer { server.stop() }
         let term = try Tmux(["repl", "--no-state"])
@@ -51,7 +51,7 @@ import Testing
     }
 
     @Test func sigtermDuringAHeldFlowRestoresThePlanAndExits143() async throws {
-        let scenario = Scenario(faults: FaultScenario(holdAtStep: StepPoint(flow: "bp-init", step: "measuring")))
+        let scenario = Scenario(faults: FaultScenario(holdAtStep: HoldPoint(flow: "bp-init", step: "measuring")))
         let server = try ServedSimulator(.unix, scenario: scenario)
         defer { server.stop() }
         let term = try Tmux(["repl", "--no-state", "--bracelet", server.listening])

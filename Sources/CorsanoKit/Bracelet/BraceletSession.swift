@@ -14,15 +14,20 @@ public struct BraceletTarget: Sendable {
     /// - Throws: the caller's error when its clock options cannot apply (e.g. a start time
     ///   for a real clock).
     public var clock: @Sendable (_ simulated: Bool) throws -> any FlowClock
+    /// Where the in-process simulator says what it is doing that a person would otherwise wait
+    /// on (a hold at a step); the executable prints it on stderr.
+    public var notice: @Sendable (String) -> Void
 
     /// Creates a target.
     public init(address: BraceletAddress, scenario: Scenario = Scenario(), seed: UInt64 = SimulatedBracelet.defaultSeed,
                 requestTimeout: Double = BridgeClient.defaultRequestTimeout,
+                notice: @escaping @Sendable (String) -> Void = { _ in },
                 clock: @escaping @Sendable (_ simulated: Bool) throws -> any FlowClock) {
         self.address = address
         self.scenario = scenario
         self.seed = seed
         self.requestTimeout = requestTimeout
+        self.notice = notice
         self.clock = clock
     }
 }
@@ -54,7 +59,7 @@ public struct BraceletSession: Sendable {
         switch target.address {
         case .simulator:
             clock = try target.clock(true)
-            bracelet = SimulatedBracelet(scenario: target.scenario, seed: target.seed, clock: clock)
+            bracelet = SimulatedBracelet(scenario: target.scenario, seed: target.seed, clock: clock, notice: target.notice)
         case .unix, .tcp, .exec:
             let client = try BridgeClient.connect(target.address, requestTimeout: target.requestTimeout)
             do {

@@ -12,11 +12,14 @@ public final class BridgeServer: Sendable {
     /// The simulator seed of every connection.
     public let seed: UInt64
     private let states = Mutex<[String: SimulatedBraceletState]>([:])
+    /// Where the simulators' notices go (the server's stderr): a hold says so.
+    private let notice: @Sendable (String) -> Void
 
-    /// A server of `scenario` with PRNG `seed`.
-    public init(scenario: Scenario, seed: UInt64) {
+    /// A server of `scenario` with PRNG `seed`; `notice` hears what the simulators say.
+    public init(scenario: Scenario, seed: UInt64, notice: @escaping @Sendable (String) -> Void = { _ in }) {
         self.scenario = scenario
         self.seed = seed
+        self.notice = notice
     }
 
     /// The kept state of bracelet `serial` (created from the scenario on first use).
@@ -34,7 +37,7 @@ public final class BridgeServer: Sendable {
         let session = BridgeSession(
             connection: connection,
             bracelet: SimulatedBracelet(scenario: scenario, seed: seed, clock: VirtualClock(start: Instant(secondsSinceEpoch: 0)),
-                                        state: state(serial: scenario.serial)))
+                                        state: state(serial: scenario.serial), notice: notice))
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             connection.start(onInbound: { session.receive($0) }, onClose: {
                 Task {

@@ -15,9 +15,11 @@ enum BraceletConnector {
         if choice == "real", start != nil {
             throw UsageError.conflict("--now sets the virtual clock's start; it cannot be used with --clock real")
         }
+        let stderr = ctx.stderr, stdout = ctx.stdout
         return BraceletConnectOptions(address: address, clockChoice: choice, start: start,
                                       seed: try args.integer("seed").map(UInt64.init) ?? SimulatedBracelet.defaultSeed,
-                                      requestTimeout: try requestTimeout(args))
+                                      requestTimeout: try requestTimeout(args),
+                                      notice: { stdout.flush(); stderr.line("corsano: " + $0) })
     }
 
     /// The `--bracelet` URI, else its environment variable (CORSANO_BRACELET), else `sim`.
@@ -63,11 +65,15 @@ struct BraceletConnectOptions {
     let seed: UInt64
     /// `--request-timeout`, seconds.
     let requestTimeout: Double
+    /// Where the simulator's notices go (stderr, `corsano: ...`).
+    let notice: @Sendable (String) -> Void
     /// The simulator's scenario once read (nil for a bridge, or before `readScenario`).
     private(set) var scenario: Scenario?
 
-    init(address: BraceletAddress, clockChoice: String?, start: Instant?, seed: UInt64, requestTimeout: Double) {
+    init(address: BraceletAddress, clockChoice: String?, start: Instant?, seed: UInt64, requestTimeout: Double,
+         notice: @escaping @Sendable (String) -> Void = { _ in }) {
         (self.address, self.clockChoice, self.start, self.seed, self.requestTimeout) = (address, clockChoice, start, seed, requestTimeout)
+        self.notice = notice
     }
 
     /// Reads `sim:SCENARIO.json` (the built-in scenario for plain `sim`; nothing for a bridge).
@@ -80,7 +86,8 @@ struct BraceletConnectOptions {
     /// real; `--clock` overrides.
     var target: BraceletTarget {
         let (choice, start) = (clockChoice, self.start)
-        return BraceletTarget(address: address, scenario: scenario ?? Scenario(), seed: seed, requestTimeout: requestTimeout) { simulated in
+        return BraceletTarget(address: address, scenario: scenario ?? Scenario(), seed: seed, requestTimeout: requestTimeout,
+                              notice: notice) { simulated in
             try BraceletConnector.makeClock(choice ?? (simulated ? "virtual" : "real"), start: start)
         }
     }

@@ -17,7 +17,8 @@ enum BraceletServeCommand {
             throw UsageError.missing("bracelet serve: give --listen unix:PATH|tcp:HOST:PORT, or --stdio")
         }
         let scenario = try args.string("scenario").map { try Scenario.load(path: $0) } ?? Scenario()
-        let server = BridgeServer(scenario: scenario, seed: try args.integer("seed").map(UInt64.init) ?? SimulatedBracelet.defaultSeed)
+        let server = BridgeServer(scenario: scenario, seed: try args.integer("seed").map(UInt64.init) ?? SimulatedBracelet.defaultSeed,
+                                  notice: { ctx.diagnose($0) })
         guard let listen else {
             await server.serve(.standardStreams())
             return .success

@@ -64,7 +64,7 @@ import Testing
     @Test(arguments: ["needsCuffPairing", "instructions", "measuring", "measurementRecorded", "retryPrompt"])
     func cancellationAtStepIsCancelledByUserWithPlanRestored(step: String) async throws {
         let clock = VirtualClock(start: F.start)
-        let bracelet = SimulatedBracelet(scenario: F.scenario(F.refusing(1), faults: .init(holdAtStep: StepPoint(step: step))),
+        let bracelet = SimulatedBracelet(scenario: F.scenario(F.refusing(1), faults: .init(holdAtStep: HoldPoint(step: step))),
                                          clock: clock)
         let recorder = EventRecorder()
         let flow = BPInitializationFlow(
@@ -84,7 +84,7 @@ import Testing
 
     @Test func holdAtFinalSuccessDoesNotUndoTheCalibration() async throws {
         let clock = VirtualClock(start: F.start)
-        let bracelet = SimulatedBracelet(scenario: F.scenario(faults: .init(holdAtStep: StepPoint(step: "finalSuccess"))),
+        let bracelet = SimulatedBracelet(scenario: F.scenario(faults: .init(holdAtStep: HoldPoint(step: "finalSuccess"))),
                                          clock: clock)
         let recorder = EventRecorder()
         let flow = BPInitializationFlow(bracelet: bracelet, clock: clock,
@@ -136,7 +136,7 @@ import Testing
     @Test func journalEntryIsOpenDuringTheFlowAndClosedAfterCancellation() async throws {
         let journal = PlanJournal(store: try StateStore(path: nil))
         let clock = VirtualClock(start: F.start)
-        let scenario = F.scenario(faults: .init(holdAtStep: StepPoint(step: "measuring", occurrence: 2)))
+        let scenario = F.scenario(faults: .init(holdAtStep: HoldPoint(step: "measuring", occurrence: 2)))
         let bracelet = SimulatedBracelet(scenario: scenario, clock: clock)
         let planGuard = PlanGuard(bracelet: bracelet, serial: scenario.serial, journal: journal, flow: "bp-init", clock: clock)
         let flow = BPInitializationFlow(bracelet: bracelet, clock: clock,

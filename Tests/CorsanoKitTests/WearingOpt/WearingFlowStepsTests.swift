@@ -95,7 +95,7 @@ import Testing
 
     @Test func cancellationWhileHeldAtAStepIsCancelledByUser() async throws {
         var scenario = Scenario()
-        scenario.faults.holdAtStep = StepPoint(flow: "wearing-opt", step: "running")
+        scenario.faults.holdAtStep = HoldPoint(flow: "wearing-opt", step: "running")
         let clock = VirtualClock(start: WearingRun.start)
         let sim = SimulatedBracelet(scenario: scenario, clock: clock)
         let recorder = EventRecorder()

@@ -43,7 +43,7 @@ import TestSupport
     typealias E = BPInitE2E
 
     @Test func secondSignalExitsAtOnceAndTheJournalRepairsLater() async throws {
-        let scenario = Scenario(faults: FaultScenario(holdAtStep: StepPoint(flow: "bp-init", step: "measuring")))
+        let scenario = Scenario(faults: FaultScenario(holdAtStep: HoldPoint(flow: "bp-init", step: "measuring")))
         let server = try ServedSimulator(.unix, scenario: scenario)
         defer { kill(server.process.processIdentifier, SIGCONT); server.stop() }  // SIGTERM waits while stopped
         let dir = try E.directory()
@@ -74,7 +74,7 @@ import TestSupport
     }
 
     @Test func runKilledMidFlowIsRepairedByTheNextRun() async throws {
-        let scenario = Scenario(faults: FaultScenario(holdAtStep: StepPoint(flow: "bp-init", step: "measurementRecorded")))
+        let scenario = Scenario(faults: FaultScenario(holdAtStep: HoldPoint(flow: "bp-init", step: "measurementRecorded")))
         let server = try ServedSimulator(.unix, scenario: scenario)
         defer { server.stop() }
         let dir = try E.directory()

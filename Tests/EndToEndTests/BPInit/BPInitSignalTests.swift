@@ -23,7 +23,7 @@ import Testing
     func signalAtHeldStepCancelsWithPlanRestored(signo: Int32, status: Int32, step: String) async throws {
         let server = try ServedSimulator(.unix, scenario: Scenario(
             nibp: NIBPScenario(attempts: [NIBPAttemptScript(session: false)]),
-            faults: FaultScenario(holdAtStep: StepPoint(flow: "bp-init", step: step))))
+            faults: FaultScenario(holdAtStep: HoldPoint(flow: "bp-init", step: step))))
         defer { server.stop() }
         let dir = try E.directory()
         let cuff = try E.file(dir, "cuff.jsonl", E.sixReadings)

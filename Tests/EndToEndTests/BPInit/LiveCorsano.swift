@@ -42,10 +42,26 @@ final class LiveCorsano: @unchecked Sendable {
             outDone.signal()
         }.start()
         Thread { [self] in
-            let data = errors.fileHandleForReading.readDataToEndOfFile()
-            errText.withLock { $0 = String(decoding: data, as: UTF8.self) }
+            var data = Data()
+            while true {
+                let chunk = errors.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                data.append(chunk)
+                errText.withLock { $0 = String(decoding: data, as: UTF8.self) }
+                arrived.signal()
+            }
             errDone.signal()
         }.start()
+    }
+
+    /// Waits (at most `seconds`) until stderr so far contains `fragment`; true when it did.
+    func waitForStderr(containing fragment: String, seconds: Double = 30) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if errText.withLock({ $0.contains(fragment) }) { return true }
+            _ = arrived.wait(timeout: .now() + 0.2)
+        }
+        return false
     }
 
     /// Waits (at most `seconds`) until a stdout line contains `fragment`; true when one did.

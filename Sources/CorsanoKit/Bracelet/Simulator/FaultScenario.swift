@@ -2,8 +2,9 @@
 ///
 /// After any disconnect the link stays down: every later call throws `.disconnected`.
 public struct FaultScenario: Codable, Equatable, Sendable {
-    /// The `enterStep` call at this step blocks until its task is cancelled (or the link drops).
-    public var holdAtStep: StepPoint?
+    /// The `enterStep` call at this step blocks until its task is cancelled (or the link drops),
+    /// or for `seconds` of real time.
+    public var holdAtStep: HoldPoint?
     /// The `enterStep` call at this step drops the link.
     public var disconnectAtStep: StepPoint?
     /// Feeding this measurement drops the link.
@@ -18,7 +19,7 @@ public struct FaultScenario: Codable, Equatable, Sendable {
     public var unavailable: String?
 
     /// Creates a fault set (none by default).
-    public init(holdAtStep: StepPoint? = nil, disconnectAtStep: StepPoint? = nil,
+    public init(holdAtStep: HoldPoint? = nil, disconnectAtStep: StepPoint? = nil,
                 disconnectAtMeasurement: MeasurementPoint? = nil, disconnectAtPoll: PollPoint? = nil,
                 pollTimeoutFrom: PollPoint? = nil, failPlanSwitch: PlanSwitchPoint? = nil, unavailable: String? = nil) {
         self.holdAtStep = holdAtStep
@@ -46,6 +47,37 @@ public struct StepPoint: Codable, Equatable, Sendable {
 
     func matches(flow: String, step: String, occurrence: Int) -> Bool {
         (self.flow == nil || self.flow == flow) && self.step == step && (self.occurrence ?? 1) == occurrence
+    }
+}
+
+/// Where a call is held (`faults.holdAtStep`): a flow step at its n-th entry, as `StepPoint`, and
+/// for how long.
+public struct HoldPoint: Codable, Equatable, Sendable {
+    public var flow: String?
+    public var step: String
+    public var occurrence: Int?
+    /// Seconds of real time the call is held before it goes on as usual (the run's clock may be
+    /// virtual: a hold is for a person or a test to act in); nil holds until the task is
+    /// cancelled or the link drops.
+    public var seconds: Int?
+
+    /// Creates a hold point.
+    public init(flow: String? = nil, step: String, occurrence: Int? = nil, seconds: Int? = nil) {
+        self.flow = flow
+        self.step = step
+        self.occurrence = occurrence
+        self.seconds = seconds
+    }
+
+    func matches(flow: String, step: String, occurrence: Int) -> Bool {
+        StepPoint(flow: self.flow, step: self.step, occurrence: self.occurrence).matches(flow: flow, step: step, occurrence: occurrence)
+    }
+
+    /// What the simulator says on stderr when the hold begins: where, and until what.
+    func notice(flow: String, occurrence: Int) -> String {
+        let until = seconds.map { "for \($0) s (faults.holdAtStep.seconds), then goes on" }
+            ?? "until the run is cancelled (Control-C, SIGINT or SIGTERM) or the link drops"
+        return "simulator: holding \(flow) at step \(step) (entry \(occurrence), faults.holdAtStep) \(until)"
     }
 }
 

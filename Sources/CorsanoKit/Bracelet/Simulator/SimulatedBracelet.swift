@@ -12,6 +12,8 @@ public final class SimulatedBracelet: Bracelet {
     public let state: SimulatedBraceletState
     let clock: any FlowClock
     let link = SimulatedLink()
+    /// Tells the person what a fault does that they would otherwise wait on (a hold).
+    let notice: @Sendable (String) -> Void
     let session: Mutex<Session>
 
     struct Session {
@@ -28,11 +30,14 @@ public final class SimulatedBracelet: Bracelet {
     public static let defaultSeed: UInt64 = 1
 
     /// Creates a simulator for `scenario` with PRNG `seed`, reading time from `clock`.
-    /// - Parameter state: the bracelet's persistent state (a fresh one from the scenario when nil).
+    /// - Parameters:
+    ///   - state: the bracelet's persistent state (a fresh one from the scenario when nil).
+    ///   - notice: hears, as one line, when a call starts being held and until what.
     public init(scenario: Scenario = Scenario(), seed: UInt64 = defaultSeed, clock: any FlowClock,
-                state: SimulatedBraceletState? = nil) {
+                state: SimulatedBraceletState? = nil, notice: @escaping @Sendable (String) -> Void = { _ in }) {
         self.scenario = scenario
         self.clock = clock
+        self.notice = notice
         self.state = state ?? SimulatedBraceletState(scenario: scenario)
         session = Mutex(Session(rng: SplitMix64(seed: seed)))
     }
@@ -76,8 +81,9 @@ public final class SimulatedBracelet: Bracelet {
         if scenario.faults.disconnectAtStep?.matches(flow: flow, step: step, occurrence: n) == true {
             throw disconnect()
         }
-        if scenario.faults.holdAtStep?.matches(flow: flow, step: step, occurrence: n) == true {
-            try await link.hold(step: step, signal: state.holds)
+        if let hold = scenario.faults.holdAtStep, hold.matches(flow: flow, step: step, occurrence: n) {
+            notice(hold.notice(flow: flow, occurrence: n))
+            try await link.hold(step: step, signal: state.holds, for: hold.seconds.map { .seconds($0) })
         }
     }
 

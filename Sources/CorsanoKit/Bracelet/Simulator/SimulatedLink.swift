@@ -3,7 +3,8 @@ import Synchronization
 /// The simulated BLE link: up or down, and the calls held at a step until cancelled.
 ///
 /// Holds park a continuation (no polling sleeps); cancelling the held task resumes it with
-/// `CancellationError`, dropping the link resumes it with `BraceletError.disconnected`.
+/// `CancellationError`, dropping the link resumes it with `BraceletError.disconnected`, and a
+/// timed hold's end resumes it normally.
 final class SimulatedLink: Sendable {
     private struct State {
         var up = true
@@ -30,10 +31,10 @@ final class SimulatedLink: Sendable {
         for c in resumed { c.resume(throwing: BraceletError.disconnected) }
     }
 
-    /// Blocks at `step` until the calling task is cancelled or the link drops; `signal` hears
-    /// when the hold began. - Throws: `CancellationError` or `BraceletError.disconnected`; never
-    /// returns normally.
-    func hold(step: String, signal: HoldSignal) async throws {
+    /// Blocks at `step` until the calling task is cancelled or the link drops, or for `duration`
+    /// when given (then it returns); `signal` hears when the hold began.
+    /// - Throws: `CancellationError` or `BraceletError.disconnected`.
+    func hold(step: String, signal: HoldSignal, for duration: Duration? = nil) async throws {
         let id = state.withLock { s -> Int in
             s.nextID += 1
             return s.nextID
@@ -46,7 +47,14 @@ final class SimulatedLink: Sendable {
                     s.held[id] = (step, c)
                     return nil
                 }
-                if let outcome { c.resume(throwing: outcome) } else { signal.held(at: step) }
+                if let outcome { c.resume(throwing: outcome); return }
+                signal.held(at: step)
+                if let duration {
+                    Task {
+                        try? await Task.sleep(for: duration)
+                        self.state.withLock { $0.held.removeValue(forKey: id)?.continuation }?.resume()
+                    }
+                }
             }
         } onCancel: {
             let c = state.withLock { $0.held.removeValue(forKey: id)?.continuation }
