@@ -84,8 +84,15 @@ import Testing
 
     @Test func cancellationWhilePollingStopsSpecialModeAndIsCancelledByUser() async throws {
         let canceller = CancelOnProgress(after: 3)
-        let task = Task { try await WearingRun.run(sink: canceller) }
+        // The run starts only once the canceller holds its task: on a loaded machine the third
+        // poll could otherwise come before the handle was stored, and nothing would cancel.
+        let (started, start) = AsyncStream<Void>.makeStream()
+        let task = Task {
+            for await _ in started { break }
+            return try await WearingRun.run(sink: canceller)
+        }
         canceller.task.withLock { $0 = task }
+        start.yield()
         let run = try await task.value
         #expect(run.result == .cancelledByUser)
         #expect(run.progress().count == 3)
