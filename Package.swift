@@ -11,9 +11,10 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         .systemLibrary(name: "CReadline", path: "Sources/CReadline"),
+        .systemLibrary(name: "CDBus", path: "Sources/CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .target(
             name: "CorsanoKit",
-            dependencies: ["CSQLite"]
+            dependencies: ["CSQLite", "CDBus"]
         ),
         .executableTarget(
             name: "corsano",

@@ -28,7 +28,7 @@ _corsano() {
     local cmd="${words[1]}"
     case "$cmd" in
         cuff)
-            if (( cword == 2 )); then _corsano_words 'ingest'; return 0; fi
+            if (( cword == 2 )); then _corsano_words 'ingest listen'; return 0; fi
             cmd="$cmd ${words[2]}" ;;
         profile)
             if (( cword == 2 )); then _corsano_words 'push'; return 0; fi
@@ -41,13 +41,13 @@ _corsano() {
         'bp-init')
             case "$prev" in
                 --cuff|--state) _corsano_files; return 0 ;;
-                --cuff-cmd|--cuff-timeout|--cuff-paired-cmd|--pair-cmd|--threshold|--max-attempts|--backdate|--seed|--now|--request-timeout) return 0 ;;
+                --cuff-cmd|--cuff-timeout|--adapter|--cuff-paired-cmd|--pair-cmd|--threshold|--max-attempts|--backdate|--seed|--now|--request-timeout) return 0 ;;
                 --max-reading-age) _corsano_words 'none'; return 0 ;;
                 --bracelet) _corsano_words 'sim sim: unix: tcp: exec:'; return 0 ;;
                 --clock) _corsano_words 'real virtual'; return 0 ;;
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
             esac
-            _corsano_words '--cuff --cuff-cmd --cuff-timeout --cuff-paired-cmd --pair-cmd --threshold --max-attempts --no-preparation --max-reading-age --backdate --no-replay-filter --bracelet --seed --clock --now --request-timeout --json --text --lang --state --no-state --help'; return 0 ;;
+            _corsano_words '--cuff --cuff-cmd --cuff-timeout --adapter --cuff-paired-cmd --pair-cmd --threshold --max-attempts --no-preparation --max-reading-age --backdate --no-replay-filter --bracelet --seed --clock --now --request-timeout --json --text --lang --state --no-state --help'; return 0 ;;
         'wearing-opt')
             case "$prev" in
                 --max-attempts|--skin-tone|--seed|--now|--request-timeout) return 0 ;;
@@ -71,6 +71,11 @@ _corsano() {
             esac
             if [[ $cur == -* ]]; then _corsano_words '--from --encoding --header-line --date-order --anchor-device --anchor-phone --tz --derive-map --format --strict --rejects --output-dir --bundle --subject --subject-identifier --help'; return 0; fi
             _corsano_files; return 0 ;;
+        'cuff listen')
+            case "$prev" in
+                --device|--adapter|--count|--timeout|--tz) return 0 ;;
+            esac
+            _corsano_words '--device --adapter --count --timeout --pair --tz --set-clock --help'; return 0 ;;
         'replay-filter')
             case "$prev" in
                 --requested-at|--backdate|--now|--scope) return 0 ;;
@@ -120,7 +125,7 @@ _corsano() {
             if [[ $cur == -* ]]; then _corsano_words '--help'; return 0; fi
             if (( cword == 2 )); then _corsano_words 'bp-init wearing-opt cuff replay-filter profile bracelet history repl completion help'; return 0; fi
             case "${words[2]}" in
-                cuff) (( cword == 3 )) && _corsano_words 'ingest' ;;
+                cuff) (( cword == 3 )) && _corsano_words 'ingest listen' ;;
                 profile) (( cword == 3 )) && _corsano_words 'push' ;;
                 bracelet) (( cword == 3 )) && _corsano_words 'serve' ;;
             esac

@@ -18,16 +18,17 @@ import Testing
             return
         }
         // The REPL adds its session words (`cuff add`, `connect`, ...) and has no `repl`.
-        let extra: Set = ["add", "connect", "quit"]
+        let extra: Set = ["add", "scan", "connect", "quit"]
         #expect(words.filter { !extra.contains($0) }.sorted() == expected.filter { $0 != "repl" }.sorted(), "\(typed)")
     }
 
     @Test(arguments: [
-        ("cuff ", CompletionEngine.Offer.words(["ingest", "add"])),
+        ("cuff ", CompletionEngine.Offer.words(["ingest", "listen", "add", "scan", "connect"])),
         ("co", .words(["completion", "connect"])),
         ("st", .words(["status"])),
         ("status --clock ", .words(["real", "virtual"])),
-        ("help cuff ", .words(["ingest", "add"])),
+        ("help cuff ", .words(["ingest", "listen", "add", "scan", "connect"])),
+        ("cuff connect --", .words(["--timeout", "--adapter", "--pair", "--help"])),
         ("bp-init --cuff ", .files),
         ("cuff ingest ", .files),
         ("bp-init --now ", .words([])),

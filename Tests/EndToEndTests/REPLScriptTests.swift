@@ -155,7 +155,8 @@ import Testing
             #expect(Self.topLevelKeys(line) == documented[reply], "\(reply): \(line)")
         }
         #expect(seen == ["connect", "cuff-add", "cuff-add", "source", "profile-show", "profile-set", "status"])
-        #expect(Set(seen) == Set(documented.keys))
+        // The Bluetooth cuff's replies need a (mocked) BlueZ: REPLCuffTests checks their shapes.
+        #expect(Set(seen) == Set(documented.keys).subtracting(["cuff-scan", "cuff-connect"]))
     }
 
     /// The keys of the outermost object of a JSON line, in order.

@@ -13,6 +13,28 @@ public struct NaiveDateTime: Hashable, Comparable, Sendable, CustomStringConvert
         (self.hour, self.minute, self.second) = (hour, minute, second)
     }
 
+    /// The stamp `seconds` after 1970-01-01T00:00:00 on a naive clock; nil outside years 1-9999.
+    public init?(secondsSinceEpoch seconds: Int64) {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let rest = Int(seconds - days * 86_400)
+        let (y, m, d) = CivilCalendar.civilFromDays(days)
+        guard (1...9999).contains(y) else { return nil }
+        self.init(year: y, month: m, day: d, hour: rest / 3600, minute: rest / 60 % 60, second: rest % 60)
+    }
+
+    /// This stamp moved by `seconds` on the same clock; nil outside years 1-9999.
+    public func adding(seconds: Int64) -> NaiveDateTime? {
+        let (sum, overflow) = secondsSinceEpoch.addingReportingOverflow(seconds)
+        return overflow ? nil : NaiveDateTime(secondsSinceEpoch: sum)
+    }
+
+    /// ISO day of the week, 1 (Monday) to 7 (Sunday).
+    public var isoWeekday: Int {
+        let days = CivilCalendar.daysFromCivil(year: year, month: month, day: day)
+        // 1970-01-01 was a Thursday (4).
+        return Int(((days % 7) + 7 + 3) % 7) + 1
+    }
+
     /// Seconds since 1970-01-01T00:00:00 on the same naive clock.
     public var secondsSinceEpoch: Int64 {
         CivilCalendar.daysFromCivil(year: year, month: month, day: day) * 86_400

@@ -7,11 +7,12 @@ enum BraceletConnector {
     /// Checks the bracelet options without connecting or reading files, so a command can refuse
     /// a bad flag (64) before it opens input files (66), then read the scenario
     /// (`BraceletConnectOptions.readScenario`) before it opens the state store (74): DESIGN "Exit status".
-    /// - Throws: `UsageError` naming the flag.
-    static func prepare(_ args: ParsedCommand, _ ctx: CommandContext) throws -> BraceletConnectOptions {
+    /// `defaultClock` replaces the by-bracelet default when neither `--clock` nor `--now` is given
+    /// (a live Bluetooth cuff stamps readings in real time). - Throws: `UsageError` naming the flag.
+    static func prepare(_ args: ParsedCommand, _ ctx: CommandContext, defaultClock: String? = nil) throws -> BraceletConnectOptions {
         let address = try self.address(args, ctx)
-        let choice = args.string("clock")
         let start = try args.instant("now")
+        let choice = args.string("clock") ?? (start == nil ? defaultClock : nil)
         if choice == "real", start != nil {
             throw UsageError.conflict("--now sets the virtual clock's start; it cannot be used with --clock real")
         }

@@ -12,6 +12,7 @@ struct CommandContext: @unchecked Sendable {
     var environment: [String: String]
     var stdinIsTerminal: Bool
     var stdoutIsTerminal: Bool
+    var stderrIsTerminal: Bool = false
     /// Asks the person one line (prompt in; the typed line, or nil at end of input or Control-C).
     /// Set by the interactive REPL, whose line editor owns the terminal, so that flows can still
     /// ask retry questions there (issue 7); nil elsewhere.
@@ -25,7 +26,8 @@ struct CommandContext: @unchecked Sendable {
             if let eq = s.firstIndex(of: "=") { env[String(s[..<eq])] = String(s[s.index(after: eq)...]) }
             p += 1
         }
-        return CommandContext(environment: env, stdinIsTerminal: isatty(0) == 1, stdoutIsTerminal: isatty(1) == 1)
+        return CommandContext(environment: env, stdinIsTerminal: isatty(0) == 1, stdoutIsTerminal: isatty(1) == 1,
+                              stderrIsTerminal: isatty(2) == 1)
     }
 
     /// Prints `message` on stderr as `corsano: message`.

@@ -83,12 +83,15 @@ enum EnvironmentVariable: String, CaseIterable, Sendable {
     case term = "TERM"
     case tz = "TZ"
     case columns = "COLUMNS"
+    /// The system bus BlueZ is reached on (libdbus's own variable; corsano reads it to pass the
+    /// address on, default `BlueZCentral.defaultSystemBus`).
+    case dbusSystemBus = "DBUS_SYSTEM_BUS_ADDRESS"
 
     /// The man page whose ENVIRONMENT section describes it; nil for variables of the platform
     /// that every program reads alike (`HOME`, `TERM`) or that a page describes at its option (`TZ`).
     var manPage: String? {
         switch self {
-        case .state, .bracelet, .xdgStateHome, .lcAll, .lcMessages, .lang, .noColor, .columns: return "corsano.1"
+        case .state, .bracelet, .xdgStateHome, .lcAll, .lcMessages, .lang, .noColor, .columns, .dbusSystemBus: return "corsano.1"
         case .home, .term, .tz: return nil
         }
     }

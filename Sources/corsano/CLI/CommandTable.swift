@@ -44,6 +44,10 @@ enum CommandTable {
         "Fitzpatrick skin type \(ProfileRules.skinTone.lowerBound)-\(ProfileRules.skinTone.upperBound)")
     static let hairDensity = OptionSpec("hair-density", .choice(UserProfileChoices.hairDensity), "Hair density at the wrist")
     static let wrist = OptionSpec("wrist", .choice(UserProfileChoices.wrist), "Wrist the bracelet is on")
+    static let tz = OptionSpec("tz", .text, placeholder: "ZONE", default: .rule("TZ"), "Zone of naive stamps without an anchor")
+    /// The Bluetooth adapter of a live cuff (`cuff listen`, `bp-init --cuff ble:MAC`, the REPL's cuff commands).
+    static let adapter = OptionSpec("adapter", .text, placeholder: "NAME", default: .rule("the first powered one"),
+                                    "Bluetooth adapter of a ble: cuff, e.g. hci0")
     /// FHIR R4 export options shared by `cuff ingest` and `history` (issue 17).
     static let fhir: [OptionSpec] = [
         OptionSpec("output-dir", .path, placeholder: "DIR", "With --format fhir: bulk NDJSON files, one per resource type, and manifest.json in DIR"),
@@ -56,12 +60,13 @@ enum CommandTable {
         CommandSpec(
             words: ["bp-init"], summary: "Run NIBP calibration against a reference cuff.",
             operands: "", operandKind: nil,
-            details: "Switches the bracelet to the NIBP-calibration plan, feeds 2 (or 3) cuff readings per attempt, retries up to --max-attempts, and restores the previous plan on every way out. Cuff readings: JSON lines from --cuff FILE or stdin (-), one per --cuff-cmd run, or typed at the terminal (SYS/DIA PULSE). SIGINT (130) and SIGTERM (143) cancel the run and restore the plan. Exit: 0 success, 1 failedAfterRetries, 3 cuffError, 4 braceletDisconnected, 64 usage, 66 cuff or scenario file unreadable, 69 bracelet unavailable, 74 state store or output, 141 stdout closed.",
+            details: "Switches the bracelet to the NIBP-calibration plan, feeds 2 (or 3) cuff readings per attempt, retries up to --max-attempts, and restores the previous plan on every way out. Cuff readings: JSON lines from --cuff FILE or stdin (-), a Bluetooth cuff read live through BlueZ (--cuff ble:MAC; the run's clock is then real by default), one per --cuff-cmd run, or typed at the terminal (SYS/DIA PULSE). SIGINT (130) and SIGTERM (143) cancel the run and restore the plan. Exit: 0 success, 1 failedAfterRetries, 3 cuffError, 4 braceletDisconnected, 64 usage, 66 cuff or scenario file unreadable, 69 bracelet unavailable, 74 state store or output, 141 stdout closed.",
             options: [
-                OptionSpec("cuff", .path, default: .rule("- when stdin is not a terminal"), "Cuff readings as JSON lines"),
+                OptionSpec("cuff", .path, default: .rule("- when stdin is not a terminal"), "Cuff readings as JSON lines, or ble:MAC for a Bluetooth cuff"),
                 OptionSpec("cuff-cmd", .command, "Run CMD once per measurement; first valid line of its stdout is the reading"),
                 OptionSpec("cuff-timeout", .seconds(allowsNone: false), default: .integer(BPInitializationConfig.defaultCuffTimeoutSeconds),
                            "Real-time wait for one reading"),
+                adapter,
                 OptionSpec("cuff-paired-cmd", .command, "CMD exits 0 when a cuff is paired"),
                 OptionSpec("pair-cmd", .command, "The \"Pair a cuff\" hook, run when no cuff is paired"),
                 OptionSpec("threshold", .integer(0...300), placeholder: "MMHG",
@@ -103,12 +108,27 @@ enum CommandTable {
                            "Day/month order of numeric CSV dates"),
                 OptionSpec("anchor-device", .time, "Cuff clock at connect (naive YYYY-MM-DDTHH:MM:SS)"),
                 OptionSpec("anchor-phone", .time, "Real time at that moment (RFC 3339)"),
-                OptionSpec("tz", .text, placeholder: "ZONE", default: .rule("TZ"), "Zone of naive stamps without an anchor"),
+                tz,
                 OptionSpec("derive-map", "Fill in the derived MAP when the cuff reported none"),
                 OptionSpec("format", .choice(["jsonl", "fhir"]), default: .value("jsonl"), "Reading lines, or FHIR R4 resources"),
                 strict, rejects,
             ] + fhir + [help],
             action: .command(CuffIngestCommand.run)),
+        CommandSpec(
+            words: ["cuff", "listen"], summary: "Read a Bluetooth cuff live through BlueZ into reading lines.",
+            operands: "", operandKind: nil,
+            details: "Scans until the cuff at --device appears, connects (pairing first with --pair), reads its Current Time (0x2A2B) or Date Time (0x2A08) as the clock anchor (else naive stamps are read in --tz), enables Blood Pressure Measurement (0x2A35) indications and writes each as a reading line, as 'cuff ingest' would, plus source (the cuff's address); stored history included. After a disconnect it scans and connects again, until --count readings or --timeout. Connection events go to stderr. Talks to org.bluez on the system bus (\(EnvironmentVariable.dbusSystemBus.rawValue)). Exit: 0 after --count readings, 3 when --timeout passes with fewer, 65 when a payload did not decode, 69 adapter absent or off or cuff never seen, 74 D-Bus failure, 77 BlueZ's policy refuses this user, 130/143 on SIGINT/SIGTERM.",
+            options: [
+                OptionSpec("device", .text, placeholder: "MAC", required: true, "The cuff's Bluetooth address, e.g. A0:9E:1A:12:34:56"),
+                adapter,
+                OptionSpec("count", .integer(1...1_000_000), "Stop after N readings written, stored history included"),
+                OptionSpec("timeout", .seconds(allowsNone: false), "Stop after this many seconds (exit 3 with fewer than --count)"),
+                OptionSpec("pair", "Pair first with a NoInputNoOutput agent (OMRON and A&D cuffs need it)"),
+                tz,
+                OptionSpec("set-clock", "Write the host's time to the cuff's Current Time when its clock is off"),
+                help,
+            ],
+            action: .command(CuffListenCommand.run)),
         CommandSpec(
             words: ["replay-filter"], summary: "Drop replayed, duplicate and stale readings.",
             operands: "[FILE...]", operandKind: .path,

@@ -58,6 +58,15 @@ enum ErrorTranslator {
             case .disconnected, .timeout: return .braceletDisconnected
             }
         case is BraceletGateError: return .unavailable
+        case let e as CuffCollector.Failure:
+            if case .bluetooth(let b) = e { return status(of: b) }
+            return .unavailable
+        case let e as BluetoothError:
+            switch e {
+            case .accessDenied: return .notPermitted
+            case .serviceAbsent, .notReady: return .unavailable
+            case .bus, .failed: return .ioError
+            }
         case let e as ScenarioError:
             if case .unreadable = e { return .noInput }
             return .dataError

@@ -13,6 +13,8 @@ enum ExitStatus: Int32 {
     /// Bracelet unavailable at start (connect, model, firmware).
     case unavailable = 69
     case ioError = 74
+    /// Not permitted: BlueZ's D-Bus policy refuses the user.
+    case notPermitted = 77
     case interrupted = 130
     /// stdout closed by the reader.
     case brokenPipe = 141

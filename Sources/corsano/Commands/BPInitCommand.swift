@@ -12,7 +12,7 @@ enum BPInitCommand {
         let config = try BPInitOptions.config(args)
         let timeout = try BPInitOptions.cuffTimeout(args)
         let mode = try OutputMode.choose(args, stdoutIsTerminal: ctx.stdoutIsTerminal)
-        var bracelet = try BraceletConnector.prepare(args, ctx)
+        var bracelet = try BraceletConnector.prepare(args, ctx, defaultClock: BPInitOptions.readsBluetoothCuff(args) ? "real" : nil)
         let choice = try BPInitOptions.cuff(args, stdinIsTerminal: ctx.stdinIsTerminal)
         try bracelet.readScenario()
         let store = try StateLocation.open(args, environment: ctx.environment)
@@ -48,9 +48,16 @@ enum BPInitCommand {
         let terminal: TerminalInteraction? = ctx.stdinIsTerminal && !choice.readsStdinLines
             ? TerminalInteraction(lines: .stdin, localizer: localizer, prompts: prompts) : nil
         let cuff: any CuffSource
+        var bluetooth: BLECuffSource?
         switch choice {
         case .lines(let file):
             cuff = LineCuffSource(bytes: FileDescriptorSource(fd: file.fd), name: file.name, timeout: timeout)
+        case .bluetooth(let address):
+            // The adapter is checked here, before the flow starts (69, 77, 74 with no flow events).
+            let source = try await BPInitOptions.bluetoothCuff(address, args, ctx, zone: try CuffIngestCommand.zone(args, ctx.environment),
+                                                               clock: session.clock, timeout: timeout)
+            bluetooth = source
+            cuff = source
         case .command(let command):
             cuff = CommandCuffSource(command: command, timeout: timeout, ctx: ctx)
         case .typed:
@@ -75,6 +82,7 @@ enum BPInitCommand {
                 return .failure(error)
             }
         }
+        await bluetooth?.close()
         return (outcome, signals.exitStatus)
     }
 

@@ -6,6 +6,8 @@ enum BPInitOptions {
     enum CuffChoice {
         /// `--cuff FILE|-` (default `-` when stdin is not a terminal).
         case lines(InputFile)
+        /// `--cuff ble:MAC`: a Bluetooth cuff read live through BlueZ.
+        case bluetooth(address: String)
         /// `--cuff-cmd CMD`.
         case command(String)
         /// Typed at the terminal.
@@ -36,14 +38,44 @@ enum BPInitOptions {
         return .seconds(seconds)
     }
 
-    /// The cuff source flags, with the file opened (exit 66 before any output).
+    /// True when `--cuff ble:MAC` names a Bluetooth cuff (its readings are stamped in real
+    /// time, so the run's clock is real unless `--clock` or `--now` say otherwise).
+    static func readsBluetoothCuff(_ args: ParsedCommand) -> Bool {
+        args.string("cuff")?.hasPrefix(CuffLinkOptions.scheme) == true && args.string("cuff-cmd") == nil
+    }
+
+    /// The cuff source flags, with the file opened (exit 66 before any output); `ble:MAC` names
+    /// a Bluetooth cuff (a file of that name is `./ble:MAC`).
     /// - Throws: `UsageError` for `--cuff` with `--cuff-cmd`, `InputError.cannotOpen`.
     static func cuff(_ args: ParsedCommand, stdinIsTerminal: Bool) throws -> CuffChoice {
         switch (args.string("cuff"), args.string("cuff-cmd")) {
         case (.some, .some): throw UsageError.conflict("--cuff and --cuff-cmd exclude each other")
+        case (.some(let uri), nil) where uri.hasPrefix(CuffLinkOptions.scheme):
+            return .bluetooth(address: try CuffLinkOptions.address(String(uri.dropFirst(CuffLinkOptions.scheme.count)), option: "cuff"))
         case (.some(let path), nil): return .lines(try InputFile.open(path))
         case (nil, .some(let command)): return .command(command)
         case (nil, nil): return stdinIsTerminal ? .typed : .lines(try InputFile.open("-"))
+        }
+    }
+
+    /// The `--cuff ble:MAC` source: BlueZ reached and the adapter checked before the flow starts
+    /// (69 absent or off, 77 refused, 74 bus), the anchor paired with the run's clock.
+    /// - Throws: `BluetoothError`, `CuffCollector.Failure`.
+    static func bluetoothCuff(_ address: String, _ args: ParsedCommand, _ ctx: CommandContext, zone: ZoneReader,
+                              clock: any FlowClock, timeout: Duration) async throws -> BLECuffSource {
+        let central = try BlueZCentral.connect(busAddress: CuffLinkOptions.busAddress(ctx.environment))
+        let collector = CuffCollector(central: central, config: .init(address: address, adapterName: args.string("adapter"), zone: zone),
+                                      now: { clock.now() })
+        do {
+            _ = try await collector.adapter()
+        } catch {
+            await central.close()
+            throw error
+        }
+        let messages = CuffLinkMessages(address: address, zone: zone, progress: ctx.stderrIsTerminal, prefix: "cuff: ")
+        let lock = NSLockLite()
+        return BLECuffSource(collector: collector, timeout: timeout) { event in
+            lock.locked { if let text = messages.text(for: event) { ctx.stdout.flush(); ctx.stderr.write(text) } }
         }
     }
 }

@@ -1,5 +1,5 @@
 /// The REPL's words: every command of the table (minus `repl` itself) plus the session commands
-/// (`connect`, `status`, `cuff add`, `profile show|set`, `quit`). Described as `CommandSpec`s so
+/// (`connect`, `status`, `cuff add`, `cuff scan`, `cuff connect`, `profile show|set`, `quit`). Described as `CommandSpec`s so
 /// TAB completion and `help` treat them like the table's commands.
 enum REPLGrammar {
     static let sessionCommands: [CommandSpec] = [
@@ -15,6 +15,19 @@ enum REPLGrammar {
                     operands: "SYS/DIA PULSE [at TIME]", operandKind: .text,
                     details: "Without 'at' the reading is a manual entry; with it, measured at TIME (RFC 3339).",
                     options: [], action: .session { try $0.cuffAddCommand($1, $2) }),
+        CommandSpec(words: ["cuff", "scan"], summary: "List the Bluetooth devices on the air, blood pressure cuffs first.",
+                    operands: "", operandKind: nil,
+                    details: "Scans through BlueZ for --timeout seconds, as bluetoothctl's 'scan on', and lists each device's address and name; a device advertising the Blood Pressure service (0x1810) is marked as a cuff.",
+                    options: [OptionSpec("timeout", .seconds(allowsNone: false), default: .integer(REPLCuffCommands.defaultScanSeconds), "How long to scan"),
+                              CommandTable.adapter, CommandTable.help],
+                    action: .session { try await $0.cuffScanCommand($1, $2) }),
+        CommandSpec(words: ["cuff", "connect"], summary: "Use the Bluetooth cuff at MAC for the following bp-init runs.",
+                    operands: "MAC", operandKind: .text,
+                    details: "Connects once (scanning until it appears, at most --timeout seconds; pairing first with --pair), reads its clock, checks it has Blood Pressure Measurement (0x2A35) and lets it go; later 'bp-init' lines read it as --cuff ble:MAC.",
+                    options: [OptionSpec("timeout", .seconds(allowsNone: false), default: .integer(REPLCuffCommands.defaultConnectSeconds),
+                                         "How long to wait for the cuff"),
+                              CommandTable.adapter, OptionSpec("pair", "Pair first with a NoInputNoOutput agent"), CommandTable.help],
+                    action: .session { try await $0.cuffConnectCommand($1, $2) }),
         CommandSpec(words: ["profile", "show"], summary: "Print the profile stored for the session's bracelet.",
                     operands: "", operandKind: nil, details: "The profile the state store keeps for the bracelet's serial (what wearing-opt --no-preparation pushes).",
                     options: [CommandTable.help],

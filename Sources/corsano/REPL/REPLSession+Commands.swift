@@ -20,6 +20,28 @@ extension REPLSession {
         return .success
     }
 
+    /// `cuff scan [--timeout S] [--adapter NAME]`.
+    func cuffScanCommand(_ operands: [String], _ ctx: CommandContext) async throws -> ExitStatus {
+        let spec = REPLGrammar.session("cuff scan")
+        let parsed = try ArgumentParser.parse(operands, as: spec, environment: ctx.environment)
+        if parsed.flag("help") { ctx.forText.stdout.write(HelpRenderer.help(for: spec)); return .success }
+        if !parsed.operands.isEmpty { throw UsageError.unexpectedOperand(parsed.operands[0], command: spec.name) }
+        try await REPLCuffCommands.scan(parsed, ctx)
+        return .success
+    }
+
+    /// `cuff connect MAC [--timeout S] [--adapter NAME] [--pair]`.
+    func cuffConnectCommand(_ operands: [String], _ ctx: CommandContext) async throws -> ExitStatus {
+        let spec = REPLGrammar.session("cuff connect")
+        let parsed = try ArgumentParser.parse(operands, as: spec, environment: ctx.environment)
+        if parsed.flag("help") { ctx.forText.stdout.write(HelpRenderer.help(for: spec)); return .success }
+        guard parsed.operands.count == 1 else {
+            throw UsageError.missing("cuff connect: name one cuff address, e.g. cuff connect A0:9E:1A:12:34:56")
+        }
+        cuff = try await REPLCuffCommands.connect(parsed, ctx)
+        return .success
+    }
+
     /// `connect URI`.
     func connectCommand(_ operands: [String], _ ctx: CommandContext) async throws -> ExitStatus {
         let spec = REPLGrammar.session("connect")
@@ -81,17 +103,20 @@ extension REPLSession {
         }
         let stored = try ProfileStore(store: try stateStore(ctx)).load(serial: session.identity.serial)
         let queued = cuffQueue.queued
+        var cuffLines: [String] = []
+        if let cuff { cuffLines.append("cuff      ble:\(cuff.address)" + (cuff.adapter.map { " on \($0)" } ?? "") + " (cuff connect)") }
+        let cuffJSON: JSONValue = cuff.map { .string($0.address) } ?? .null
         REPLReply(reply: "status", fields: [
             ("bracelet", REPLReply.json(session.identity)), ("plan", .string(plan.name)),
             ("profile", profile.map(\.json) ?? .null), ("storedProfile", stored.map(\.json) ?? .null),
-            ("queued", .array(queued.map(REPLReply.json))),
+            ("queued", .array(queued.map(REPLReply.json))), ("cuff", cuffJSON),
         ], text: [
             "bracelet  \(Self.describe(session.identity))",
             "plan      \(plan.name)",
             "profile   " + (profile.map(Self.describe) ?? "none on the bracelet"),
             "stored    " + (stored.map(Self.describe) ?? "no profile stored for \(session.identity.serial)"),
             "queued    " + (queued.isEmpty ? "no cuff readings" : queued.map(Self.describe).joined(separator: ", ")),
-        ]).write(ctx)
+        ] + cuffLines).write(ctx)
     }
 
     static func describe(_ identity: BraceletIdentity) -> String {

@@ -19,6 +19,8 @@ final class REPLSession: @unchecked Sendable {
     /// `--state FILE` / `--no-state` of `corsano repl`, passed to every command that takes them.
     let stateWords: [String]
     let cuffQueue = CuffQueue()
+    /// `cuff connect MAC [--adapter NAME]`: the Bluetooth cuff later bp-init lines read.
+    var cuff: (address: String, adapter: String?)?
     /// Set by `quit`.
     private(set) var quitRequested = false
 
@@ -74,6 +76,11 @@ final class REPLSession: @unchecked Sendable {
         }
         guard parsed.spec.words == ["bp-init"], parsed.string("cuff") == nil, parsed.string("cuff-cmd") == nil else {
             return try await handler(parsed, ctx)
+        }
+        if let cuff {
+            let adapter = parsed.string("adapter") == nil ? cuff.adapter.map { ["--adapter", $0] } ?? [] : []
+            return try await handler(try ArgumentParser.parse(full + ["--cuff", CuffLinkOptions.scheme + cuff.address] + adapter,
+                                                              environment: environment), ctx)
         }
         let pipe = try cuffQueue.handOff()
         defer { pipe.close() }

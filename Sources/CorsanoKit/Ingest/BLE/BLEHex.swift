@@ -1,5 +1,5 @@
 /// Hex text of a capture line to bytes, and bytes to hex for messages.
-enum BLEHex {
+public enum BLEHex {
     /// Decodes hex digits, skipping space, `-` and `:` separators and a `0x` at the start of
     /// each group. - Throws: `BLECaptureLine.ParseError` naming the column (1-based) of a bad
     /// character (indices of the whole line), an odd digit count, or no digits at all.
@@ -43,6 +43,9 @@ enum BLEHex {
         default: return nil
         }
     }
+
+    /// Uppercase hex digits of `bytes`, no separators (`1E7800...`).
+    public static func string(_ bytes: [UInt8]) -> String { bytes.map(byte).joined() }
 
     /// Two uppercase hex digits.
     static func byte(_ b: UInt8) -> String {

@@ -89,6 +89,11 @@ public struct ZoneReader: Sendable {
         return "UTC" + sign + (m / 60 < 10 ? "0" : "") + "\(m / 60):" + (m % 60 < 10 ? "0" : "") + "\(m % 60)"
     }
 
+    /// The wall-clock time `instant` shows in this zone (whole seconds); nil outside years 1-9999.
+    public func wallTime(of instant: Instant) -> NaiveDateTime? {
+        NaiveDateTime(secondsSinceEpoch: instant.secondsSinceEpoch + offset(at: instant.secondsSinceEpoch))
+    }
+
     func offset(at seconds: Int64) -> Int64 {
         Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(seconds))))
     }

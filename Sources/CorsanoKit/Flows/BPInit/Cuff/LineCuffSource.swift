@@ -9,36 +9,23 @@ import Synchronization
 /// cancellable; it reads ahead at most `capacity` items. Blank lines carry nothing and are
 /// skipped; any other line that is not a reading is `.invalid`, named `NAME:LINE`.
 public final class LineCuffSource: CuffSource {
-    private let channel: CuffItemChannel
-    private let timeout: Duration?
+    private let channel: Channel<CuffItem>
+    private let wait: RequestWait
     private let name: String
-    private let started = Mutex(false)
     private let pending: Mutex<ByteSourceBox?>
-    private let wait = Mutex<(request: CuffRequest, deadline: ContinuousClock.Instant?)?>(nil)
 
     /// Creates a source reading `bytes` (named `name` in problems, e.g. the path or `-`).
     /// - Parameter timeout: the longest real-time wait for one measurement; nil waits for ever.
     public init(bytes: any ByteSource, name: String, timeout: Duration?, capacity: Int = 256) {
-        channel = CuffItemChannel(capacity: capacity)
-        self.timeout = timeout
+        channel = Channel<CuffItem>(capacity: capacity)
+        wait = RequestWait(timeout: timeout)
         self.name = name
         pending = Mutex(ByteSourceBox(bytes))
     }
 
     public func next(for request: CuffRequest) async throws -> CuffItem {
         startReaderOnce()
-        let deadline = wait.withLock { current -> ContinuousClock.Instant? in
-            if current?.request != request {
-                current = (request, timeout.map { ContinuousClock.now + $0 })
-            }
-            return current?.deadline
-        }
-        let remaining = deadline.map { max(.zero, $0 - ContinuousClock.now) }
-        switch await channel.receive(timeout: remaining) {
-        case .item(let item): return item
-        case .ended, .timedOut: return .failed(.noReading)
-        case .cancelled: throw CancellationError()
-        }
+        return try await wait.next(for: request, from: channel)
     }
 
     /// Starts the reader thread at the first request (a source built but never asked reads nothing).
@@ -54,7 +41,7 @@ public final class LineCuffSource: CuffSource {
     }
 
     /// Reads every line into `channel`, then ends it.
-    static func pump(_ bytes: any ByteSource, name: String, into channel: CuffItemChannel) {
+    static func pump(_ bytes: any ByteSource, name: String, into channel: Channel<CuffItem>) {
         let reader = LineReader(source: bytes)
         do {
             while let item = try reader.next() {
@@ -89,6 +76,28 @@ public final class LineCuffSource: CuffSource {
             case .failure(let error):
                 return .invalid(line: String(decoding: bytes, as: UTF8.self), problem: "\(name):\(number): \(error)")
             }
+        }
+    }
+}
+
+/// One wait per measurement request: successive asks for the same request share its deadline
+/// (`timeout` from the first ask, real time); end of input or the deadline is `noReading`.
+final class RequestWait: Sendable {
+    private let timeout: Duration?
+    private let current = Mutex<(request: CuffRequest, deadline: ContinuousClock.Instant?)?>(nil)
+
+    init(timeout: Duration?) { self.timeout = timeout }
+
+    /// The next item of `channel` for `request`. - Throws: `CancellationError`.
+    func next(for request: CuffRequest, from channel: Channel<CuffItem>) async throws -> CuffItem {
+        let deadline = current.withLock { current -> ContinuousClock.Instant? in
+            if current?.request != request { current = (request, timeout.map { ContinuousClock.now + $0 }) }
+            return current?.deadline
+        }
+        switch await channel.receive(timeout: deadline.map { max(.zero, $0 - ContinuousClock.now) }) {
+        case .item(let item): return item
+        case .ended, .timedOut: return .failed(.noReading)
+        case .cancelled: throw CancellationError()
         }
     }
 }

@@ -1,20 +1,21 @@
 import Dispatch
 import Synchronization
 
-/// A bounded hand-off of cuff items from a blocking reader thread to the flow's task: the
-/// reader waits when `capacity` items are queued; the flow's wait ends on an item, the end of
-/// input, a real-time timeout or cancellation of its task.
-final class CuffItemChannel: Sendable {
+/// A hand-off of items from a producer thread (a blocking reader, the D-Bus I/O thread) to one
+/// consuming task: with a `capacity` the producer waits while that many items are queued; the
+/// consumer's wait ends on an item, the end of input, a real-time timeout or cancellation of
+/// its task.
+final class Channel<Element: Sendable>: Sendable {
     /// What one `receive` came to.
-    enum Delivery: Equatable {
-        case item(CuffItem)
+    enum Delivery {
+        case item(Element)
         case ended
         case timedOut
         case cancelled
     }
 
     private struct State {
-        var items: [CuffItem] = []
+        var items: [Element] = []
         var head = 0
         var ended = false
         var waiter: (id: UInt64, continuation: CheckedContinuation<Delivery, Never>)?
@@ -28,11 +29,12 @@ final class CuffItemChannel: Sendable {
     /// Starts at 0: libdispatch traps when a semaphore is freed below its initial value.
     private let room = DispatchSemaphore(value: 0)
 
-    /// Creates a channel holding at most `capacity` undelivered items.
-    init(capacity: Int = 256) { self.capacity = max(1, capacity) }
+    /// Creates a channel holding at most `capacity` undelivered items (nil: any number, and
+    /// `send` never blocks: for a producer that must stay responsive).
+    init(capacity: Int? = 256) { self.capacity = capacity.map { max(1, $0) } ?? Int.max }
 
-    /// Queues `item`, blocking the calling (reader) thread while the channel is full.
-    func send(_ item: CuffItem) {
+    /// Queues `item`, blocking the calling (producer) thread while the channel is full.
+    func send(_ item: Element) {
         while true {
             let (queued, waiter) = state.withLock { s -> (Bool, CheckedContinuation<Delivery, Never>?) in
                 if let w = s.waiter {
