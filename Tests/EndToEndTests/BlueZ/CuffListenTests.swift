@@ -157,14 +157,14 @@ import Testing
     /// Payloads before a good reading: corrupt ones are reported with their bytes and make the
     /// exit 65 (the reading is still written); 0x2A36 pressure is progress, counted as skipped.
     @Test(arguments: [
-        (["raw 1E7800", "raw 00FF07FF07FF07"], Int32(65), [
+        (["raw 1E7800", "raw 00FF07FF07FF07"], Int32(65), [String]([
             "0x2A35 payload 1E7800: payload: 3 bytes, shorter than flags + systolic, diastolic, MAP (7 bytes)",
             // A cuff showing "Err": NaN in every pressure field.
             "0x2A35 payload 00FF07FF07FF07: systolic: not a number (SFLOAT NaN)",
             "read 3, written 1, skipped 0, rejected 2",
-        ]),
-        (["pressure 150"], 0, ["read 1, written 1, skipped 1 (intermediate cuff pressure (0x2A36): 1), rejected 0"]),
-    ])
+        ])),
+        (["pressure 150"], Int32(0), ["read 1, written 1, skipped 1 (intermediate cuff pressure (0x2A36): 1), rejected 0"]),
+    ] as [([String], Int32, [String])])
     func payloadsThatAreNotReadings(commands: [String], status: Int32, messages: [String]) throws {
         let mock = try BlueZMock()
         defer { mock.stop() }
