@@ -17,7 +17,7 @@ import Testing
         #expect(r.status == 1)
         #expect(r.stderr == "4: unknown command 'frobnicate'; try 'help'\n")
         #expect(r.stdout.contains(#""queued":[{"systolic":120,"diastolic":80,"pulse":72,"isManualEntry":true},"#
-                                  + #"{"systolic":118,"diastolic":79,"pulse":70,"measuredAt":"2026-11-29T10:00:00Z","isManualEntry":false}]}"#))
+                                  + #"{"systolic":118,"diastolic":79,"pulse":70,"measuredAt":"2026-11-29T10:00:00Z","isManualEntry":false}],"cuff":null}"#))
         #expect(!r.stdout.contains("corsano>"))
     }
 
@@ -88,7 +88,7 @@ import Testing
         #expect(events.filter { $0.contains(#""event":"measurement""#) }.map { $0.contains(#""systolic":120"#) || $0.contains(#""systolic":122"#) } == [true, true])
         #expect(events.last?.contains(#""result":{"kind":"failedAfterRetries","attemptCount":1}"#) == true)
         #expect(r.lines.last?.hasPrefix(#"{"reply":"status","#) == true)
-        #expect(r.lines.last?.hasSuffix(#""queued":[]}"#) == true)
+        #expect(r.lines.last?.hasSuffix(#""queued":[],"cuff":null}"#) == true)
         // Nothing but JSON lines on a piped standard output.
         for line in r.lines { #expect(line.hasPrefix("{") && line.hasSuffix("}"), "\(line)") }
     }
