@@ -11,6 +11,7 @@ usage: /usr/bin/python3 bench/cuff-listen-latency.py [--payloads 100] [--corsano
 """
 
 import argparse
+import json
 import os
 import shutil
 import statistics
@@ -61,12 +62,13 @@ def run(address, args):
                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     os.set_blocking(corsano.stdout.fileno(), False)
     loop = GLib.MainLoop()
-    state = {'sent': 0, 'at': None, 'pending': b'', 'latencies': []}
+    state = {'sent': 0, 'at': None, 'pending': b'', 'latencies': [], 'systolic': None}
 
     def send():
         i = state['sent']
         record = cuff.store(100 + i % 100, 60 + i % 30, 50 + i % 40, 0)
         systolic, diastolic, pulse = record['values']
+        state['systolic'] = systolic
         payload = cuff_mock.measurement(systolic, diastolic, pulse, record['stamp'])
         state['at'] = time.monotonic()
         cuff.indicate(payload)
@@ -91,7 +93,10 @@ def run(address, args):
             return False
         state['pending'] += chunk
         while b'\n' in state['pending']:
-            _, _, state['pending'] = state['pending'].partition(b'\n')
+            line, _, state['pending'] = state['pending'].partition(b'\n')
+            # The line must be the payload just sent: one in flight at a time.
+            if json.loads(line)['systolic'] != state['systolic']:
+                sys.exit(f"line {line!r} is not the payload sent (systolic {state['systolic']})")
             state['latencies'].append(arrived - state['at'])
             if state['sent'] < args.payloads:
                 GLib.idle_add(send)
