@@ -25,6 +25,18 @@ import Testing
         try StreamedProcess.corsano(["cuff", "listen"] + device + args, env: mock.env)
     }
 
+    /// A live reading (the run's second line), then the cuff drops the link, measures 124/80 62
+    /// while away, and comes back; the run then ends with status 0.
+    static func liveThenAwayThenBack(_ mock: BlueZMock, _ run: StreamedProcess, live: String) {
+        mock.send(live)
+        #expect(run.stdout.waitFor { $0.count == 2 })
+        mock.send("disconnect")
+        #expect(run.stderr.waitFor("disconnected; scanning again"))
+        mock.send("reading 124 80 62")
+        mock.send("advertise")
+        #expect(run.finish() == 0, "\(run.stderr.text)")
+    }
+
     @Test func historyDumpThenLiveReading() throws {
         let mock = try BlueZMock(["--history", "120/80/60@86400", "130/85/70@3600"])
         defer { mock.stop() }
@@ -58,13 +70,7 @@ import Testing
         defer { mock.stop() }
         let run = try Self.listen(mock, ["--count", "5"])
         #expect(mock.waitFor("dumped 1"))
-        mock.send("reading 128 82 64")
-        #expect(run.stdout.waitFor { $0.count == 2 })
-        mock.send("disconnect")
-        #expect(run.stderr.waitFor("disconnected; scanning again"))
-        mock.send("reading 124 80 62")
-        mock.send("advertise")
-        #expect(run.finish() == 0, "\(run.stderr.text)")
+        Self.liveThenAwayThenBack(mock, run, live: "reading 128 82 64")
         #expect(Self.systolics(run.stdout.lines) == [120, 128, 120, 128, 124])
         let stamps = Self.readings(run.stdout.lines).map { $0["measuredAt"] as? String }
         try #require(stamps.count == 5)
@@ -135,13 +141,7 @@ import Testing
         defer { mock.stop() }
         let run = try Self.listen(mock, ["--count", "5", "--set-clock", "--tz", "UTC"])
         #expect(mock.waitFor("clock-written"))
-        mock.send("reading 128 82 66")
-        #expect(run.stdout.waitFor { $0.count == 2 })
-        mock.send("disconnect")
-        #expect(run.stderr.waitFor("disconnected; scanning again"))
-        mock.send("reading 124 80 62")
-        mock.send("advertise")
-        #expect(run.finish() == 0, "\(run.stderr.text)")
+        Self.liveThenAwayThenBack(mock, run, live: "reading 128 82 66")
         let lines = Self.readings(run.stdout.lines)
         #expect(Self.systolics(run.stdout.lines) == [133, 128, 133, 128, 124])
         try #require(lines.count == 5)
