@@ -15,7 +15,7 @@ base=("$K"/Model/*.swift "$K"/Time/*.swift "$K"/JSON/JSONValue.swift "$K"/Ingest
 case "$target" in
   ble)  sources=("${base[@]}") ;;
   csv)  sources=("${base[@]}" "$K"/Ingest/CSV/*.swift "$K"/Ingest/IngestRecord.swift "$K"/Ingest/Time/ZoneReader.swift) ;;
-  json) sources=("${base[@]}" "$K"/JSON/FastReadingScanner.swift "$K"/JSON/ReadingFields.swift "$K"/JSON/ReadingEssentials.swift
+  json) sources=("${base[@]}" "$K"/JSON/JSONValue+Parse.swift "$K"/JSON/FastReadingScanner.swift "$K"/JSON/ReadingFields.swift "$K"/JSON/ReadingEssentials.swift
                  "$K"/JSON/ReadingLineError.swift "$K"/JSON/ReadingLineParser.swift) ;;
   *) echo "fuzz.sh: unknown target '$target' (ble, csv, json)" >&2; exit 64 ;;
 esac
