@@ -51,15 +51,15 @@ _corsano() {
         'wearing-opt')
             case "$prev" in
                 --max-attempts|--skin-tone|--seed|--now|--request-timeout) return 0 ;;
+                --profile|--state) _corsano_files; return 0 ;;
                 --position) _corsano_words 'seated supine'; return 0 ;;
                 --hair-density) _corsano_words 'none low medium high'; return 0 ;;
                 --wrist) _corsano_words 'left right'; return 0 ;;
                 --bracelet) _corsano_words 'sim sim: unix: tcp: exec:'; return 0 ;;
                 --clock) _corsano_words 'real virtual'; return 0 ;;
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
-                --state) _corsano_files; return 0 ;;
             esac
-            _corsano_words '--max-attempts --no-preparation --position --skin-tone --hair-density --wrist --bracelet --seed --clock --now --request-timeout --json --text --lang --state --no-state --help'; return 0 ;;
+            _corsano_words '--max-attempts --no-preparation --profile --position --skin-tone --hair-density --wrist --bracelet --seed --clock --now --request-timeout --json --text --lang --state --no-state --help'; return 0 ;;
         'cuff ingest')
             case "$prev" in
                 --from) _corsano_words 'auto jsonl ble csv csv:omron-connect-email csv:omron-connect csv:omron-connect-report csv:samsung-health csv:healthforyou csv:health-auto-export csv:withings csv:omblepy csv:sbm69 csv:bpm-app csv:beurer-bm58'; return 0 ;;

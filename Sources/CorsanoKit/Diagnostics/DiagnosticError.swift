@@ -82,16 +82,10 @@ extension WearingOptError: DiagnosticError {
     /// What to run first.
     public var message: String {
         switch self {
-        case .noStoredProfile(let serial):
-            let tones = "\(ProfileRules.skinTone.lowerBound)-\(ProfileRules.skinTone.upperBound)"
-            func words<E: RawRepresentable & CaseIterable>(_: E.Type) -> String where E.RawValue == String {
-                E.allCases.map(\.rawValue).joined(separator: "|")
-            }
-            return "no user profile stored for bracelet \(serial); push one first with "
-                + "'corsano profile push --from FILE' or 'corsano profile push --height CM --weight KG "
-                + "--wrist \(words(UserProfile.Wrist.self)) --gender \(words(UserProfile.Gender.self)) "
-                + "--unit \(words(UserProfile.UnitPreference.self)) --birthdate YYYY-MM-DD "
-                + "--skin-tone \(tones) --hair-density \(words(UserProfile.HairDensity.self))', then run wearing-opt again"
+        case .noProfile(let serial, let missing):
+            return "no user profile for bracelet \(serial) (none given, none stored, none on the bracelet): missing "
+                + missing.joined(separator: ", ") + "; give them with --profile FILE (a JSON object with the fields "
+                + "'corsano profile push --from' reads), or push a profile first with 'corsano profile push'"
         }
     }
 }

@@ -19,22 +19,43 @@ public struct ProfileDraft: Equatable, Sendable {
         return out
     }
 
+    /// The fields not given, in `ProfileRules.fields` order (to name all of them at once).
+    public var missingFields: [String] { ProfileRules.fields.filter { values[$0] == nil } }
+
+    /// Every problem of the draft, one per field, in `ProfileRules.fields` order: missing fields
+    /// and bad values alike, so a caller can name them all at once.
+    public func problems(today: CalendarDate?) -> [ProfileError] { checked(today: today).problems }
+
     /// The profile, every field checked against `ProfileRules`; `today` is the caller's date
     /// (the core never reads the wall clock), nil to skip the "not in the future" check (a
     /// profile read from a scenario or the bridge, which has no today of its own).
     /// - Throws: `ProfileError.missing` or `.invalid`, naming the first bad field in
-    ///   `ProfileRules.fields` order.
+    ///   `ProfileRules.fields` order (`problems(today:)` lists them all).
     public func validated(today: CalendarDate?) throws(ProfileError) -> UserProfile {
-        let height = try integer("height", ProfileRules.heightCm, unit: " cm")
-        let weight = try integer("weight", ProfileRules.weightKg, unit: " kg")
-        let wrist: UserProfile.Wrist = try choice("wrist")
-        let gender: UserProfile.Gender = try choice("gender")
-        let unit: UserProfile.UnitPreference = try choice("unit")
-        let birthdate = try date("birthdate", today: today)
-        let skinTone = try integer("skinTone", ProfileRules.skinTone, unit: " (Fitzpatrick I-VI)")
-        let hair: UserProfile.HairDensity = try choice("hairDensity")
-        return UserProfile(heightCm: height, weightKg: weight, wrist: wrist, gender: gender, unit: unit,
-                           birthdate: birthdate.description, skinTone: skinTone, hairDensity: hair)
+        let (profile, problems) = checked(today: today)
+        guard let profile else { throw problems[0] }
+        return profile
+    }
+
+    /// Each field checked on its own: the profile when all pass, else every problem.
+    private func checked(today: CalendarDate?) -> (profile: UserProfile?, problems: [ProfileError]) {
+        var problems: [ProfileError] = []
+        func field<T>(_ check: () throws(ProfileError) -> T) -> T? {
+            do { return try check() } catch { problems.append(error); return nil }
+        }
+        let height = field { () throws(ProfileError) in try integer("height", ProfileRules.heightCm, unit: " cm") }
+        let weight = field { () throws(ProfileError) in try integer("weight", ProfileRules.weightKg, unit: " kg") }
+        let wrist = field { () throws(ProfileError) -> UserProfile.Wrist in try choice("wrist") }
+        let gender = field { () throws(ProfileError) -> UserProfile.Gender in try choice("gender") }
+        let unit = field { () throws(ProfileError) -> UserProfile.UnitPreference in try choice("unit") }
+        let birthdate = field { () throws(ProfileError) in try date("birthdate", today: today) }
+        let skinTone = field { () throws(ProfileError) in try integer("skinTone", ProfileRules.skinTone, unit: " (Fitzpatrick I-VI)") }
+        let hair = field { () throws(ProfileError) -> UserProfile.HairDensity in try choice("hairDensity") }
+        guard let height, let weight, let wrist, let gender, let unit, let birthdate, let skinTone, let hair else {
+            return (nil, problems)
+        }
+        return (UserProfile(heightCm: height, weightKg: weight, wrist: wrist, gender: gender, unit: unit,
+                            birthdate: birthdate.description, skinTone: skinTone, hairDensity: hair), [])
     }
 
     private func raw(_ field: String) throws(ProfileError) -> String {

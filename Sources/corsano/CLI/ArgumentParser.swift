@@ -149,6 +149,7 @@ enum ArgumentParser {
             }
             parsed.set(name, value)
         }
+        var missing: [OptionSpec] = []
         for option in spec.options where parsed.values[option.name] == nil {
             if let variable = option.environment, let value = environment[variable.rawValue], !value.isEmpty {
                 if case .choice(let allowed)? = option.value, !allowed.contains(value) {
@@ -156,9 +157,15 @@ enum ArgumentParser {
                                                     expected: "one of " + allowed.joined(separator: ", "))
                 }
                 parsed.fromEnvironment[option.name] = value
-            } else if option.required, !parsed.flag("help") {
-                throw UsageError.missing("\(spec.name): \(option.usage) is required")
+            } else if option.required, !parsed.flag("help"), option.requiredUnless.map({ parsed.flag($0) }) != true {
+                missing.append(option)
             }
+        }
+        // Every required option missing, at once (not one per try).
+        if !missing.isEmpty {
+            let unless = Set(missing.compactMap(\.requiredUnless)).sorted().map { spec.option($0)?.usage ?? "--" + $0 }
+            throw UsageError.missing("\(spec.name): missing " + missing.map(\.usage).joined(separator: ", ")
+                                     + (unless.isEmpty ? "" : " (required unless " + unless.joined(separator: " or ") + " gives them)"))
         }
         if spec.operandKind == nil, let extra = parsed.operands.first, spec.words != ["help"] {
             throw UsageError.unexpectedOperand(extra, command: spec.name)

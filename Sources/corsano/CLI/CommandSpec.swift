@@ -120,14 +120,19 @@ struct OptionSpec: Sendable {
     var defaultNote: String?
     /// Environment variable read when the option is not given (an empty value counts as unset).
     var environment: EnvironmentVariable?
-    /// True when the command cannot run without it (the parser refuses the line: exit 64).
+    /// True when the command cannot run without it (the parser refuses the line: exit 64,
+    /// naming every required option missing at once).
     var required: Bool = false
+    /// The option that may supply a required one instead (`profile push --from FILE` holds every
+    /// field): with it given, the command checks what is still missing.
+    var requiredUnless: String?
     /// True when the option may be given more than once.
     var repeatable: Bool = false
 
     init(_ name: String, _ value: ValueKind? = nil, placeholder: String? = nil, default defaultValue: OptionDefault? = nil,
          note defaultNote: String? = nil, environment: EnvironmentVariable? = nil, required: Bool = false,
-         repeatable: Bool = false, _ summary: String) {
+         unless requiredUnless: String? = nil, repeatable: Bool = false, _ summary: String) {
+        self.requiredUnless = requiredUnless
         self.name = name
         self.value = value
         self.placeholder = placeholder
@@ -144,10 +149,13 @@ struct OptionSpec: Sendable {
         self.init(name, nil, placeholder: nil, summary)
     }
 
-    /// The help line: `Calibration attempts (default 3; 1 disables retry).`
+    /// The help line: `Calibration attempts (default 3; 1 disables retry).`, `Height in cm
+    /// (required unless --from gives it).`
     var help: String {
-        guard let defaultValue else { return summary + "." }
-        return summary + " (default " + defaultValue.text + (defaultNote.map { "; " + $0 } ?? "") + ")."
+        var notes: [String] = []
+        if required { notes.append("required" + (requiredUnless.map { " unless --\($0) gives it" } ?? "")) }
+        if let defaultValue { notes.append("default " + defaultValue.text + (defaultNote.map { "; " + $0 } ?? "")) }
+        return summary + (notes.isEmpty ? "" : " (" + notes.joined(separator: "; ") + ")") + "."
     }
 
     /// `--name VALUE` as shown in help and man pages.

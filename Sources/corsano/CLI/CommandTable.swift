@@ -48,6 +48,17 @@ enum CommandTable {
     /// The Bluetooth adapter of a live cuff (`cuff listen`, `bp-init --cuff ble:MAC`, the REPL's cuff commands).
     static let adapter = OptionSpec("adapter", .text, placeholder: "NAME", default: .rule("the first powered one"),
                                     "Bluetooth adapter of a ble: cuff, e.g. hci0")
+    /// The user profile's fields as options, in `ProfileRules.fields` order (`profile push`,
+    /// the REPL's `profile set`).
+    static let profileFields: [OptionSpec] = [
+        OptionSpec("height", .integer(ProfileRules.heightCm), placeholder: "CM", "Height in cm"),
+        OptionSpec("weight", .integer(ProfileRules.weightKg), placeholder: "KG", "Weight in kg"),
+        wrist,
+        OptionSpec("gender", .choice(UserProfileChoices.gender), "Gender"),
+        OptionSpec("unit", .choice(UserProfileChoices.unit), "Unit preference"),
+        OptionSpec("birthdate", .text, placeholder: "YYYY-MM-DD", "Date of birth"),
+        skinTone, hairDensity,
+    ]
     /// FHIR R4 export options shared by `cuff ingest` and `history` (issue 17).
     static let fhir: [OptionSpec] = [
         OptionSpec("output-dir", .path, placeholder: "DIR", "With --format fhir: bulk NDJSON files, one per resource type, and manifest.json in DIR"),
@@ -85,7 +96,9 @@ enum CommandTable {
             options: [
                 OptionSpec("max-attempts", .integer(1...20), default: .integer(WearingOptimizationConfig.default.maxAttempts),
                            note: "1 disables retry", "Optimization attempts"),
-                OptionSpec("no-preparation", "Skip preparation; push the stored profile instead"),
+                OptionSpec("no-preparation", "Skip preparation; push the profile as it is instead"),
+                OptionSpec("profile", .path, default: .rule("the last one pushed, else the bracelet's"),
+                           "The user profile as a JSON file, as 'profile push --from' reads it; - is stdin"),
                 OptionSpec("position", .choice(BraceletPosition.allCases.map(\.rawValue)),
                            default: .value(WearingOptimizationConfig.default.position.rawValue), "Position for the attempts"),
                 skinTone, hairDensity, wrist,
@@ -147,14 +160,8 @@ enum CommandTable {
             operands: "", operandKind: nil,
             details: "Skips the push when the bracelet already holds the same profile, unless --force.",
             options: [
-                OptionSpec("from", .path, "Profile as a JSON file (same field names)"),
-                OptionSpec("height", .integer(ProfileRules.heightCm), placeholder: "CM", "Height in cm"),
-                OptionSpec("weight", .integer(ProfileRules.weightKg), placeholder: "KG", "Weight in kg"),
-                wrist,
-                OptionSpec("gender", .choice(UserProfileChoices.gender), "Gender"),
-                OptionSpec("unit", .choice(UserProfileChoices.unit), "Unit preference"),
-                OptionSpec("birthdate", .text, placeholder: "YYYY-MM-DD", "Date of birth"),
-                skinTone, hairDensity,
+                OptionSpec("from", .path, "Profile as a JSON file (same field names); flags override its fields"),
+            ] + profileFields.map { var field = $0; field.required = true; field.requiredUnless = "from"; return field } + [
                 OptionSpec("force", "Push even when the bracelet holds the same profile"),
             ] + bracelet + output + state + [help],
             action: .command(ProfilePushCommand.run)),

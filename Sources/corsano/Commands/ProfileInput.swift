@@ -10,42 +10,59 @@ enum ProfileInput {
     /// The flag of each profile field (`skinTone` → `--skin-tone`).
     static let flags = ProfileRules.fields.map { ($0, ProfileRules.flagName($0)) }
 
-    /// The validated profile. - Throws: `UsageError` (flags, 64), `InputError` (file missing, 66),
-    /// `ProfileFileError` (file content, 65).
-    static func profile(_ args: ParsedCommand, today: CalendarDate) throws -> UserProfile {
+    /// The validated profile from the file option `file` (`profile push --from`, `wearing-opt
+    /// --profile`) with the command's field flags over it. - Throws: `UsageError` (flags, 64),
+    /// `InputError` (file missing, 66), `ProfileFileError` (file content, 65).
+    static func profile(_ args: ParsedCommand, today: CalendarDate, file option: String = "from") throws -> UserProfile {
         var fromFlags = ProfileDraft()
         for (field, flag) in flags { if let v = args.string(flag) { fromFlags.set(field, v) } }
-        guard let path = args.string("from") else {
+        guard let path = args.string(option) else {
             return try validated(fromFlags, today: today, file: nil)
         }
         let bytes = try read(path)
+        let name = path == "-" ? "<stdin>" : path
         let fromFile: ProfileDraft
         do {
             fromFile = try ProfileDraft.parse(json: bytes)
         } catch let error as ProfileError {
-            throw ProfileFileError(path: path, line: error.field.flatMap { ProfileDraft.line(of: $0, in: bytes) },
+            throw ProfileFileError(path: name, line: error.field.flatMap { ProfileDraft.line(of: $0, in: bytes) },
                                    message: error.message(naming: error.field.map { "field '\($0)'" } ?? ""))
         }
-        return try validated(fromFile.merging(fromFlags), today: today, file: (path, bytes, fromFlags))
+        let flagged = Set(flags.filter { args.spec.option($0.1) != nil }.map(\.0))
+        return try validated(fromFile.merging(fromFlags), today: today, file: (name, bytes, fromFlags), flagged: flagged)
     }
 
-    /// Validates `draft`, blaming the flag when the bad field came from one, else the file.
+    /// Validates `draft`, blaming the flag when the bad field came from one, else the file;
+    /// every missing field is named at once. `missing` says where fields could come from
+    /// besides flags (when there is no file).
     static func validated(_ draft: ProfileDraft, today: CalendarDate,
-                          file: (path: String, bytes: [UInt8], flags: ProfileDraft)?) throws -> UserProfile {
+                          file: (path: String, bytes: [UInt8], flags: ProfileDraft)?,
+                          flagged: Set<String> = Set(ProfileRules.fields),
+                          missing hint: String = "or give the profile with --from FILE") throws -> UserProfile {
+        // A bad value first (it has a flag or a line to name), then every missing field at once.
+        let problems = draft.problems(today: today)
+        if let bad = problems.first(where: { if case .missing = $0 { false } else { true } }) {
+            let field = bad.field ?? ""
+            guard let file, file.flags.values[field] == nil else {
+                throw UsageError.conflict(bad.message(naming: "--" + ProfileRules.flagName(field)))
+            }
+            throw ProfileFileError(path: file.path, line: ProfileDraft.line(of: field, in: file.bytes),
+                                   message: bad.message(naming: "field '\(field)'"))
+        }
+        let missing = draft.missingFields
+        if !missing.isEmpty {
+            let flags = missing.map { "--" + ProfileRules.flagName($0) }.joined(separator: ", ")
+            guard let file else { throw UsageError.missing("missing \(flags) (\(hint))") }
+            // The command's flags that could give them too (wearing-opt has three of the eight).
+            let alternatives = missing.filter(flagged.contains).map { "--" + ProfileRules.flagName($0) }
+            throw ProfileFileError(path: file.path, line: nil,
+                                   message: "missing field\(missing.count == 1 ? "" : "s") " + missing.joined(separator: ", ")
+                                       + (alternatives.isEmpty ? "" : " (in the file or as " + alternatives.joined(separator: ", ") + ")"))
+        }
         do {
             return try draft.validated(today: today)
-        } catch {  // typed: always a ProfileError
-            let field = error.field ?? ""
-            guard let file, file.flags.values[field] == nil else {
-                let flag = "--" + ProfileRules.flagName(field)
-                if case .missing = error {
-                    throw UsageError.missing("\(flag) is required (or give the profile with --from FILE)")
-                }
-                throw UsageError.conflict(error.message(naming: flag))
-            }
-            var message = error.message(naming: "field '\(field)'")
-            if case .missing = error { message += " (in the file or as --\(ProfileRules.flagName(field)))" }
-            throw ProfileFileError(path: file.path, line: ProfileDraft.line(of: field, in: file.bytes), message: message)
+        } catch {
+            throw UsageError.conflict(error.message(naming: error.field ?? "profile"))  // not reached: no problems left
         }
     }
 

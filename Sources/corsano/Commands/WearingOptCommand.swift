@@ -3,9 +3,11 @@ import CorsanoKit
 /// `corsano wearing-opt`: PPG wearing optimization on the bracelet (issue 6; seed
 /// wearing-optimization; DESIGN "Events", "Exit status", "Time").
 ///
-/// Order of checks follows DESIGN's precedence: flags (64), the scenario (66), the state store (74), then the
-/// bracelet (69: model 287-2, firmware >= 7.0), then the stored profile (64 with what to run),
-/// then the flow's result. Prompts only when stdin is a terminal; otherwise the answers come
+/// Order of checks follows DESIGN's precedence: flags (64), the scenario and `--profile` file
+/// (66, its content 65), the state store (74), then the bracelet (69: model 287-2, firmware
+/// >= 7.0), then the profile (64 naming every missing field, before `started`), then the
+/// flow's result. The profile: `--profile`, else the one last pushed to this bracelet (state
+/// store), else the one the bracelet holds. Prompts only when stdin is a terminal; otherwise the answers come
 /// from the flags and the stored profile and every retry is taken.
 enum WearingOptCommand {
     static let flow = "wearing-opt"
@@ -15,6 +17,7 @@ enum WearingOptCommand {
         let mode = try OutputMode.choose(args, stdoutIsTerminal: ctx.stdoutIsTerminal)
         var bracelet = try BraceletConnector.prepare(args, ctx)
         try bracelet.readScenario()
+        let given = try profile(args, ctx)
         let store = try StateLocation.open(args, environment: ctx.environment)
         let run = RunID.make()
         var audit: AuditLogSink?
@@ -35,7 +38,7 @@ enum WearingOptCommand {
                 let handling = SignalHandling.install()
                 signals = handling
                 return await optimize(args, ctx, config: config, mode: mode, session: session, sink: sink, store: store,
-                                      run: run, signals: handling)
+                                      given: given, run: run, signals: handling)
             }
         } catch {
             outcome = .failure(error)
@@ -49,14 +52,19 @@ enum WearingOptCommand {
     /// from, the interaction the terminal calls for, the flow under `signals`.
     private static func optimize(
         _ args: ParsedCommand, _ ctx: CommandContext, config: WearingOptimizationConfig, mode: OutputMode,
-        session: BraceletSession, sink: any EventSink, store: StateStore, run: String, signals: SignalHandling
+        session: BraceletSession, sink: any EventSink, store: StateStore, given: UserProfile?, run: String,
+        signals: SignalHandling
     ) async -> Result<WearingOptimizationResult, any Error> {
         do {
             let profiles = ProfileStore(store: store)
-            // With preparation, a bracelet that already holds a profile is enough to start from;
-            // without it the seed makes the host push its own copy, so only the stored one counts.
-            var profile = try profiles.load(serial: session.identity.serial)
-            if profile == nil, config.includePreparation { profile = try await session.bracelet.readProfile() }
+            var profile = try given ?? profiles.load(serial: session.identity.serial)
+            if profile == nil { profile = try await session.bracelet.readProfile() }
+            guard profile != nil else {
+                // Every field nothing gave, at once; the preparation flags give theirs.
+                let flags = ["wrist": "wrist", "skinTone": "skin-tone", "hairDensity": "hair-density"]
+                throw WearingOptError.noProfile(serial: session.identity.serial,
+                                                missing: ProfileRules.fields.filter { flags[$0].map(args.flag) != true })
+            }
             let interaction: any WearingOptInteraction = ctx.stdinIsTerminal
                 ? TerminalWearingInteraction(lines: .stdin, localizer: EventSinks.localizer(args, ctx),
                                              prompts: PromptOutput(writer: mode == .text ? ctx.stdout : ctx.stderr,
@@ -73,6 +81,18 @@ enum WearingOptCommand {
         } catch {
             return .failure(error)
         }
+    }
+
+    /// `--profile FILE|-` with the preparation flags (`--wrist`, `--skin-tone`, `--hair-density`)
+    /// over its fields; nil without it. - Throws: `UsageError` (64; `-` while stdin is the
+    /// person's terminal), `InputError` (66), `ProfileFileError` (65, every missing field at once).
+    static func profile(_ args: ParsedCommand, _ ctx: CommandContext) throws -> UserProfile? {
+        guard let path = args.string("profile") else { return nil }
+        if path == "-", ctx.stdinIsTerminal {
+            throw UsageError.badValue(option: "profile", value: "-", expected: "a FILE while standard input is a terminal (the prompts read it)")
+        }
+        return try ProfileInput.profile(args, today: CalendarDate(utcDateOf: try args.instant("now") ?? CommandContext.wallClock()),
+                                        file: "profile")
     }
 
     /// The flow's config from the flags. - Throws: `UsageError` naming the flag.

@@ -35,8 +35,7 @@ enum REPLGrammar {
         CommandSpec(words: ["profile", "set"], summary: "Change fields of the profile stored for the session's bracelet.",
                     operands: "", operandKind: nil,
                     details: "Takes the profile options of 'profile push'; fields not given keep their stored values. Stores, does not push: 'profile push --from' or 'wearing-opt --no-preparation' sends it.",
-                    options: (CommandTable.commands.first { $0.words == ["profile", "push"] }?.options ?? [])
-                        .filter { ProfileInput.flags.map(\.1).contains($0.name) } + [CommandTable.help],
+                    options: CommandTable.profileFields + [CommandTable.help],
                     action: .session { try await $0.profileCommand(set: true, $1, $2) }),
         CommandSpec(words: ["source"], summary: "Run the REPL lines of FILE (as psql's \\i, sqlite3's .read).",
                     operands: "FILE", operandKind: .path,

@@ -16,7 +16,8 @@ extension REPLSession {
         var draft = try stored.map { try ProfileDraft.parse(json: Array($0.json.serialized.utf8)) } ?? ProfileDraft()
         for (field, flag) in ProfileInput.flags { if let value = changes.string(flag) { draft.set(field, value) } }
         let now = CommandContext.wallClock()
-        let profile = try ProfileInput.validated(draft, today: CalendarDate(utcDateOf: now), file: nil)
+        let profile = try ProfileInput.validated(draft, today: CalendarDate(utcDateOf: now), file: nil,
+                                                 missing: "not in the stored profile either")
         try profiles.save(profile, serial: serial, at: now)
         REPLReply(reply: "profile-set", fields: [("bracelet", .string(serial)), ("profile", profile.json)],
                   text: ["stored for \(serial): \(Self.describe(profile))"]).write(ctx)

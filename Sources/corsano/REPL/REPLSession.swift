@@ -112,6 +112,9 @@ final class REPLSession: @unchecked Sendable {
         if parsed.string("cuff") == "-" {
             throw UsageError.badValue(option: "cuff", value: "-", expected: "a FILE in the REPL (standard input is the REPL's); or queue readings with 'cuff add'")
         }
+        for option in parsed.spec.options where option.value == .path && parsed.string(option.name) == "-" {
+            throw UsageError.badValue(option: option.name, value: "-", expected: "a FILE in the REPL (standard input is the REPL's)")
+        }
     }
 
     private func help(_ operands: [String], _ ctx: CommandContext) throws -> ExitStatus {

@@ -12,6 +12,19 @@ import Testing
         return d
     }
 
+    /// Every problem at once, missing and bad alike, in field order (issue 15, point 3).
+    @Test func problemsListsEveryFieldAtOnce() {
+        var d = ProfileDraft()
+        d.set("weight", "1000")
+        d.set("unit", "metric")
+        d.set("skinTone", "9")
+        let problems = d.problems(today: Self.today)
+        #expect(problems.map(\.field) == ["height", "weight", "wrist", "gender", "birthdate", "skinTone", "hairDensity"])
+        #expect(problems.filter { if case .missing = $0 { true } else { false } }.count == 5)
+        #expect(d.missingFields == ["height", "wrist", "gender", "birthdate", "hairDensity"])
+        #expect(Self.draft().problems(today: Self.today).isEmpty)
+    }
+
     @Test func validDraftBecomesProfile() throws {
         let p = try Self.draft().validated(today: Self.today)
         #expect(p == UserProfile(heightCm: 172, weightKg: 68, wrist: .left, gender: .female, unit: .metric,

@@ -38,7 +38,7 @@ import Testing
     }
 
     @Test func noProfileIsRefusedBeforeAnythingStarts() async throws {
-        await #expect(throws: WearingOptError.noStoredProfile(serial: "SIM-287-0001")) {
+        await #expect(throws: WearingOptError.noProfile(serial: "SIM-287-0001", missing: ProfileRules.fields)) {
             _ = try await WearingRun.run(config: WearingOptimizationConfig(includePreparation: false), profile: nil)
         }
     }

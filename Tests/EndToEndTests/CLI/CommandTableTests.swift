@@ -82,7 +82,17 @@ import Testing
         let spec = CommandSpec(words: ["x"], summary: "", operands: "", operandKind: nil, details: "", options: [
             OptionSpec("need", .text, environment: .state, required: true, "Needed"), CommandTable.help,
         ], action: .command(Self.run))
-        #expect(throws: UsageError.missing("x: --need TEXT is required")) { try ArgumentParser.parse([], as: spec, environment: [:]) }
+        #expect(throws: UsageError.missing("x: missing --need TEXT")) { try ArgumentParser.parse([], as: spec, environment: [:]) }
+        // Every missing required option at once; one that another option may supply is not
+        // missing when that one is given (profile push --from).
+        let two = CommandSpec(words: ["y"], summary: "", operands: "", operandKind: nil, details: "", options: [
+            OptionSpec("a", .text, required: true, unless: "file", "A"), OptionSpec("b", .integer(1...2), required: true, unless: "file", "B"),
+            OptionSpec("file", .path, "F"), CommandTable.help,
+        ], action: .command(Self.run))
+        #expect(throws: UsageError.missing("y: missing --a TEXT, --b N (required unless --file FILE gives them)")) {
+            try ArgumentParser.parse([], as: two, environment: [:])
+        }
+        #expect(try ArgumentParser.parse(["--file", "f"], as: two, environment: [:]).string("a") == nil)
         #expect(try ArgumentParser.parse(["--need", "v"], as: spec, environment: [:]).string("need") == "v")
         #expect(try ArgumentParser.parse([], as: spec, environment: ["CORSANO_STATE": "e"]).string("need") == "e")
         #expect(try ArgumentParser.parse(["--help"], as: spec, environment: [:]).flag("help"))

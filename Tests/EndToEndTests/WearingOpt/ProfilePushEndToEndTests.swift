@@ -41,10 +41,18 @@ import Testing
         #expect(out.stdout.isEmpty)
     }
 
-    @Test func missingFlagIsNamed() throws {
-        let out = try WearingE2E().run(["profile", "push"] + WearingE2E.profileFlags.dropLast(2), scenario: "{}")
+    /// Every missing field at once (issue 15, point 3), and --help marks them required.
+    @Test func missingFlagsAreNamedAllAtOnceAndHelpMarksThemRequired() throws {
+        let out = try WearingE2E().run(["profile", "push", "--height", "172", "--unit", "metric"], scenario: "{}")
         #expect(out.status == 64)
-        #expect(out.stderr.contains("--hair-density is required"), "\(out.stderr)")
+        #expect(out.stderr == "corsano: profile push: missing --weight KG, --wrist left|right, --gender female|male|other, "
+                + "--birthdate YYYY-MM-DD, --skin-tone N, --hair-density none|low|medium|high (required unless --from FILE gives them)\n")
+        let help = try Corsano.run(["profile", "push", "--help"])
+        for line in ["--height CM                 Height in cm (required unless --from gives it).",
+                     "--skin-tone N               Fitzpatrick skin type 1-6 (required unless --from gives it)."] {
+            #expect(help.stdout.contains(line), "\(help.stdout)")
+        }
+        #expect(!help.stdout.contains("--force                     Push even when the bracelet holds the same profile (required"))
     }
 
     /// One profile shape: a scenario's `profile` block, saved alone, is a `--from` file; the
@@ -80,7 +88,9 @@ import Testing
         ("{\n  \"height\": 172,\n  \"weight\": 1000\n}", ":3: field 'weight': bad value '1000'"),
         ("{\"height\": 172, \"skin_tone\": 3}", ":1: field 'skin_tone': unknown field"),
         ("{\"height\": 172,", ": not valid JSON"),
-        ("{\"height\": 172, \"weight\": 68}", ": field 'wrist' is required (in the file or as --wrist)"),
+        ("{\"height\": 172, \"weight\": 68}",
+         ": missing fields wrist, gender, unit, birthdate, skinTone, hairDensity (in the file or as --wrist, --gender, --unit, "
+            + "--birthdate, --skin-tone, --hair-density)"),
     ])
     func malformedFromFileIsBadDataNamingFileLineAndField(_ text: String, _ message: String) throws {
         let e2e = try WearingE2E()

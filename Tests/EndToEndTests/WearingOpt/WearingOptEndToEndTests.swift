@@ -30,11 +30,45 @@ import Testing
         #expect(out.stdout.isEmpty)
     }
 
-    @Test func noPreparationWithoutStoredProfileSaysWhatToRun() throws {
-        let out = try WearingE2E().run(["wearing-opt", "--no-preparation"], scenario: "{}")
+    /// No profile anywhere: 64 before `started`, naming every field nothing gave (issue 15, point 4).
+    @Test(arguments: [["--no-preparation"], ["--skin-tone", "2", "--wrist", "right"]])
+    func withoutAnyProfileEveryMissingFieldIsNamedBeforeStarting(_ extra: [String]) throws {
+        let out = try WearingE2E().run(["wearing-opt"] + extra, scenario: "{}")
         #expect(out.status == 64)
-        #expect(out.stderr.contains("no user profile stored for bracelet SIM-287-0001; push one first with 'corsano profile push"),
-                "\(out.stderr)")
+        let missing = extra.contains("--wrist") ? "height, weight, gender, unit, birthdate, hairDensity"
+            : "height, weight, wrist, gender, unit, birthdate, skinTone, hairDensity"
+        #expect(out.stderr == "corsano: no user profile for bracelet SIM-287-0001 (none given, none stored, none on the bracelet): "
+                + "missing \(missing); give them with --profile FILE (a JSON object with the fields 'corsano profile push --from' "
+                + "reads), or push a profile first with 'corsano profile push'\n")
+        #expect(WearingE2E.events(out, "started").isEmpty)
+    }
+
+    /// `--no-state` can succeed: with `--profile FILE|-`, or with the profile the bracelet holds.
+    @Test func profileFromAFileStdinOrTheBraceletWithoutAStore() throws {
+        let e2e = try WearingE2E()
+        let path = try e2e.file("p.json", WearingE2E.scenarioProfile)
+        for (args, stdin) in [(["--profile", path], ""), (["--profile", "-"], WearingE2E.scenarioProfile)] {
+            let out = try Corsano.run(["wearing-opt", "--no-state", "--no-preparation", "--json", "--now", WearingE2E.now,
+                                       "--skin-tone", "5"] + args, stdin: stdin)
+            #expect(out.status == 0, "\(out.stderr)")
+            let values = try #require(WearingE2E.events(out, "profile").first?["values"] as? [String: Any])
+            #expect(values["height"] as? Int == 172)
+            #expect(values["skinTone"] as? Int == 5)  // the flag over the file
+        }
+        let held = try e2e.file("held.json", #"{"profile":\#(WearingE2E.scenarioProfile)}"#)
+        let out = try Corsano.run(["wearing-opt", "--no-state", "--no-preparation", "--json", "--bracelet", "sim:" + held])
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(WearingE2E.result(out)?.contains(#""kind":"success""#) == true)
+    }
+
+    @Test func anIncompleteProfileFileNamesEveryMissingField() throws {
+        let e2e = try WearingE2E()
+        let path = try e2e.file("p.json", #"{"height":172,"weight":68,"unit":"metric"}"#)
+        let out = try e2e.run(["wearing-opt", "--profile", path, "--wrist", "left"], scenario: "{}")
+        #expect(out.status == 65)
+        #expect(out.stderr == "corsano: \(path): missing fields gender, birthdate, skinTone, hairDensity "
+                + "(in the file or as --skin-tone, --hair-density)\n")
+        #expect(out.stdout.isEmpty)
     }
 
     @Test func noPreparationPushesTheProfileStoredByProfilePush() throws {

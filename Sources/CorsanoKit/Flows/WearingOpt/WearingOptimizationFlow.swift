@@ -12,8 +12,9 @@ public struct WearingOptimizationFlow: Sendable {
     public var config: WearingOptimizationConfig
     /// The bracelet's serial (keys the stored profile).
     public var serial: String
-    /// The profile to push: the one last pushed to this bracelet (state store), else what the
-    /// bracelet holds. nil with preparation off is refused (`WearingOptError.noStoredProfile`).
+    /// The profile to start from and push: the caller's (`--profile`), else the one last pushed
+    /// to this bracelet (state store), else what the bracelet holds. nil is refused
+    /// (`WearingOptError.noProfile`).
     public var profile: UserProfile?
     /// Where a pushed profile is recorded as the bracelet's last; nil records nothing.
     public var profileStore: ProfileStore?
@@ -38,11 +39,11 @@ public struct WearingOptimizationFlow: Sendable {
     static let flowName = "wearing-opt"
 
     /// Runs the whole flow and returns its result; cancellation of the task is `cancelledByUser`.
-    /// - Throws: `WearingOptError.noStoredProfile` before anything starts when there is no
+    /// - Throws: `WearingOptError.noProfile` before anything starts (no `started`) when there is no
     ///   profile to push; `BraceletError.refused` when the bracelet refuses the profile;
     ///   `StoreError` when the pushed profile cannot be recorded.
     public func run() async throws -> WearingOptimizationResult {
-        guard let profile else { throw WearingOptError.noStoredProfile(serial: serial) }
+        guard let profile else { throw WearingOptError.noProfile(serial: serial, missing: ProfileRules.fields) }
         emit(.started(.wearingOpt(config)))
         let result: WearingOptimizationResult
         do {
@@ -100,9 +101,10 @@ enum FlowStop: Error { case declined }
 
 /// Why a wearing optimization cannot start.
 public enum WearingOptError: Error, Equatable, Sendable {
-    /// Preparation is off (or nothing is known) and no profile was ever pushed to this bracelet
-    /// through corsano: the host must push one first (seed: "Configuration").
-    case noStoredProfile(serial: String)
+    /// No profile to start from: none given, none pushed to this bracelet before, none on the
+    /// bracelet; `missing` are the fields (JSON names, `ProfileRules.fields` order) nothing gave
+    /// (seed: "Configuration": the host pushes the profile).
+    case noProfile(serial: String, missing: [String])
 }
 
 extension BraceletError {
