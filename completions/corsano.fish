@@ -96,7 +96,7 @@ complete -c corsano -n '__corsano_using cuff ingest' -l subject-identifier -x -d
 complete -c corsano -n '__corsano_using cuff ingest' -l help -d 'Show help for this command and exit.'
 complete -c corsano -n '__corsano_using cuff ingest' -F
 
-complete -c corsano -n '__corsano_using cuff listen' -l device -x -d 'The cuff\'s Bluetooth address, e.g. A0:9E:1A:12:34:56.'
+complete -c corsano -n '__corsano_using cuff listen' -l device -x -d 'The cuff\'s Bluetooth address, e.g. A0:9E:1A:12:34:56 (required).'
 complete -c corsano -n '__corsano_using cuff listen' -l adapter -x -d 'Bluetooth adapter of a ble: cuff, e.g. hci0 (default the first powered one).'
 complete -c corsano -n '__corsano_using cuff listen' -l count -x -d 'Stop after N readings written, stored history included.'
 complete -c corsano -n '__corsano_using cuff listen' -l timeout -x -d 'Stop after this many seconds (exit 3 with fewer than --count).'

@@ -289,7 +289,7 @@ import Testing
         #expect(run.stderr.text.contains("cannot reach the system bus at unix:path=\(missing)"))
     }
 
-    @Test(arguments: [([String](), "--device MAC is required"),
+    @Test(arguments: [([String](), "cuff listen: missing --device MAC"),
                       (["--device", "A0:9E:1A:00:00"], "--device: bad value 'A0:9E:1A:00:00': expected a Bluetooth address"),
                       (["--device", "A0:9E:1A:00:00:01", "--timeout", "0"], "--timeout: bad value '0'")])
     func usageErrors(args: [String], message: String) throws {
