@@ -26,7 +26,7 @@ bin=.build/release/corsano
 
 # Runs "$@" with stdout to /dev/null; prints "WALL_SECONDS CPU_SECONDS MAX_RSS_KB".
 measure() {
-  /usr/bin/time -f "%e %U %S %M" -o bench/out/time.txt "$@" > /dev/null 2> bench/out/stderr.txt
+  /usr/bin/time -f "%e %U %S %M" -o bench/out/time.txt "$@" > /dev/null 2> bench/out/stderr.txt || true
   awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }' bench/out/time.txt
 }
 ratio() { python3 -c "import sys; a,b=map(float,sys.argv[1:]); print(f'{b/a:.2f}x' if a > 0 else 'inf')" "$1" "$2"; }
