@@ -10,19 +10,24 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
+        // libpq, linked dynamically; its headers live in pkg-config's include path.
+        .systemLibrary(name: "CPostgres", path: "Sources/CPostgres", pkgConfig: "libpq",
+                       providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CReadline", path: "Sources/CReadline"),
         .systemLibrary(name: "CDBus", path: "Sources/CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .target(
             name: "CorsanoKit",
-            dependencies: ["CSQLite", "CDBus"]
+            dependencies: ["CSQLite", "CDBus", "CPostgres"]
         ),
         .executableTarget(
             name: "corsano",
             dependencies: ["CorsanoKit", "CReadline"]
         ),
-        // What both test targets share: waits on a condition with a deadline, process probes.
+        // What both test targets share: waits on a condition with a deadline, process probes,
+        // the throwaway PostgreSQL server the tests start (issue 16).
         .target(
             name: "TestSupport",
+            dependencies: ["CPostgres"],
             path: "Tests/TestSupport"
         ),
         .testTarget(

@@ -2,7 +2,9 @@
 # Benchmark (not a test): `corsano replay-filter` against jq doing the same time filter, side by
 # side in one run, on N lines (default 1,000,000) from bench/gen_readings.py.
 # Targets (issue 3): >= 15x jq with --no-state, >= 5x jq with the SQLite seen-set; peak memory flat
-# apart from the seen-set. Needs python3, jq and GNU time (/usr/bin/time, package `time`).
+# apart from the seen-set. Issue 16: >= 2x jq with the PostgreSQL seen-set on loopback (a throwaway
+# server started here, as the postgres user when run as root; default durability settings).
+# Needs python3, jq, GNU time (/usr/bin/time, package `time`) and postgresql (initdb, pg_ctl).
 #
 # usage: bench/replay-filter.sh [N]
 set -euo pipefail
@@ -14,7 +16,18 @@ gen=bench/gen_readings.py
 swift build -c release --product corsano >/dev/null
 bin=$(swift build -c release --show-bin-path)/corsano
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+pgdir=$(mktemp -d /tmp/corsano-bench-pg.XXXXXX)
+pgbin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
+[ -x "$pgbin/initdb" ] || { echo "initdb missing: apt-get install postgresql" >&2; exit 69; }
+as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+[ "$(id -u)" = 0 ] && chown postgres "$pgdir"
+stop_pg() { as_pg "$pgbin/pg_ctl" -D "$pgdir/data" -m immediate stop >/dev/null 2>&1 || true; rm -rf "$pgdir"; }
+trap 'stop_pg; rm -rf "$work"' EXIT
+as_pg "$pgbin/initdb" -D "$pgdir/data" -U postgres -A trust --no-sync >/dev/null
+port=$(( 20000 + RANDOM % 30000 ))
+as_pg "$pgbin/pg_ctl" -D "$pgdir/data" -l "$pgdir/server.log" -w \
+  -o "-k $pgdir -p $port -c listen_addresses=127.0.0.1" start >/dev/null
+pguri="postgresql://postgres@127.0.0.1:$port/postgres"
 python3 "$gen" "$n" > "$work/in.jsonl"
 since=2026-11-01T00:00:00Z   # every generated stamp is at or after this: all lines pass the time rule
 
@@ -30,14 +43,20 @@ run() {
   eval "t_${name//-/_}=$secs c_${name//-/_}=$cpu"
 }
 
-echo "replay-filter benchmark: $n lines ($(du -h "$work/in.jsonl" | cut -f1)), $(nproc) cores"
+echo "replay-filter benchmark: $n lines ($(du -h "$work/in.jsonl" | cut -f1)), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 run jq jq -c "select(.measuredAt >= \"$since\")"
 run no-state "$bin" replay-filter --no-state --requested-at "$since" --backdate 0 --max-reading-age none
 run sqlite "$bin" replay-filter --state "$work/state.sqlite3" --requested-at "$since" --backdate 0 --max-reading-age none
 tail -1 "$work/sqlite.err"
-awk -v jq="$t_jq" -v ns="$t_no_state" -v sq="$t_sqlite" -v cjq="$c_jq" -v cns="$c_no_state" -v csq="$c_sqlite" '
+# The same claims on the server over TCP loopback: one INSERT ... ON CONFLICT DO NOTHING RETURNING per batch.
+run postgres "$bin" replay-filter --state "$pguri" --requested-at "$since" --backdate 0 --max-reading-age none
+tail -1 "$work/postgres.err"
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+awk -v jq="$t_jq" -v ns="$t_no_state" -v sq="$t_sqlite" -v pg="$t_postgres" -v cjq="$c_jq" -v cns="$c_no_state" \
+    -v csq="$c_sqlite" -v cpg="$c_postgres" '
 function r(a, b) { return a / (b > 0 ? b : 0.01) }
 BEGIN {
   printf "ratio jq/no-state: %5.1fx elapsed, %5.1fx CPU (target >= 15x)\n", r(jq, ns), r(cjq, cns)
   printf "ratio jq/sqlite:   %5.1fx elapsed, %5.1fx CPU (target >= 5x)\n", r(jq, sq), r(cjq, csq)
+  printf "ratio jq/postgres: %5.1fx elapsed, %5.1fx CPU of corsano alone (target >= 2x elapsed)\n", r(jq, pg), r(cjq, cpg)
 }'

@@ -22,7 +22,7 @@ _corsano() {
     fi
     if (( cword == 1 )); then
         if [[ $cur == -* ]]; then _corsano_words '--help --version'
-        else _corsano_words 'bp-init wearing-opt cuff replay-filter profile bracelet history repl completion help'; fi
+        else _corsano_words 'bp-init wearing-opt cuff replay-filter profile bracelet history state repl completion help'; fi
         return 0
     fi
     local cmd="${words[1]}"
@@ -36,21 +36,24 @@ _corsano() {
         bracelet)
             if (( cword == 2 )); then _corsano_words 'serve'; return 0; fi
             cmd="$cmd ${words[2]}" ;;
+        state)
+            if (( cword == 2 )); then _corsano_words 'migrate'; return 0; fi
+            cmd="$cmd ${words[2]}" ;;
     esac
     case "$cmd" in
         'bp-init')
             case "$prev" in
                 --cuff|--state) _corsano_files; return 0 ;;
-                --cuff-cmd|--cuff-timeout|--adapter|--cuff-paired-cmd|--pair-cmd|--threshold|--max-attempts|--backdate|--seed|--now|--request-timeout) return 0 ;;
+                --cuff-cmd|--cuff-timeout|--adapter|--cuff-paired-cmd|--pair-cmd|--threshold|--max-attempts|--backdate|--seed|--now|--request-timeout|--gateway|--lease) return 0 ;;
                 --max-reading-age) _corsano_words 'none'; return 0 ;;
                 --bracelet) _corsano_words 'sim sim: unix: tcp: exec:'; return 0 ;;
                 --clock) _corsano_words 'real virtual'; return 0 ;;
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
             esac
-            _corsano_words '--cuff --cuff-cmd --cuff-timeout --adapter --cuff-paired-cmd --pair-cmd --threshold --max-attempts --no-preparation --max-reading-age --backdate --no-replay-filter --bracelet --seed --clock --now --request-timeout --json --text --lang --state --no-state --help'; return 0 ;;
+            _corsano_words '--cuff --cuff-cmd --cuff-timeout --adapter --cuff-paired-cmd --pair-cmd --threshold --max-attempts --no-preparation --max-reading-age --backdate --no-replay-filter --bracelet --seed --clock --now --request-timeout --json --text --lang --state --no-state --gateway --lease --help'; return 0 ;;
         'wearing-opt')
             case "$prev" in
-                --max-attempts|--skin-tone|--seed|--now|--request-timeout) return 0 ;;
+                --max-attempts|--skin-tone|--seed|--now|--request-timeout|--gateway|--lease) return 0 ;;
                 --profile|--state) _corsano_files; return 0 ;;
                 --position) _corsano_words 'seated supine'; return 0 ;;
                 --hair-density) _corsano_words 'none low medium high'; return 0 ;;
@@ -59,7 +62,7 @@ _corsano() {
                 --clock) _corsano_words 'real virtual'; return 0 ;;
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
             esac
-            _corsano_words '--max-attempts --no-preparation --profile --position --skin-tone --hair-density --wrist --bracelet --seed --clock --now --request-timeout --json --text --lang --state --no-state --help'; return 0 ;;
+            _corsano_words '--max-attempts --no-preparation --profile --position --skin-tone --hair-density --wrist --bracelet --seed --clock --now --request-timeout --json --text --lang --state --no-state --gateway --lease --help'; return 0 ;;
         'cuff ingest')
             case "$prev" in
                 --from) _corsano_words 'auto jsonl ble csv csv:omron-connect-email csv:omron-connect csv:omron-connect-report csv:samsung-health csv:healthforyou csv:health-auto-export csv:withings csv:omblepy csv:sbm69 csv:bpm-app csv:beurer-bm58'; return 0 ;;
@@ -87,7 +90,7 @@ _corsano() {
         'profile push')
             case "$prev" in
                 --from|--state) _corsano_files; return 0 ;;
-                --height|--weight|--birthdate|--skin-tone|--seed|--now|--request-timeout) return 0 ;;
+                --height|--weight|--birthdate|--skin-tone|--seed|--now|--request-timeout|--gateway|--lease) return 0 ;;
                 --wrist) _corsano_words 'left right'; return 0 ;;
                 --gender) _corsano_words 'female male other'; return 0 ;;
                 --unit) _corsano_words 'metric imperial'; return 0 ;;
@@ -96,7 +99,7 @@ _corsano() {
                 --clock) _corsano_words 'real virtual'; return 0 ;;
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
             esac
-            _corsano_words '--from --height --weight --wrist --gender --unit --birthdate --skin-tone --hair-density --force --bracelet --seed --clock --now --request-timeout --json --text --lang --state --no-state --help'; return 0 ;;
+            _corsano_words '--from --height --weight --wrist --gender --unit --birthdate --skin-tone --hair-density --force --bracelet --seed --clock --now --request-timeout --json --text --lang --state --no-state --gateway --lease --help'; return 0 ;;
         'bracelet serve')
             case "$prev" in
                 --listen) _corsano_words 'unix: tcp:'; return 0 ;;
@@ -108,10 +111,16 @@ _corsano() {
             case "$prev" in
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
                 --format) _corsano_words 'text json fhir'; return 0 ;;
-                --since|--bracelet|--limit|--due|--now|--subject|--subject-identifier) return 0 ;;
+                --since|--bracelet|--gateway|--limit|--due|--now|--subject|--subject-identifier) return 0 ;;
                 --output-dir|--state) _corsano_files; return 0 ;;
             esac
-            _corsano_words '--json --text --lang --format --since --bracelet --limit --due --now --output-dir --bundle --subject --subject-identifier --state --no-state --help'; return 0 ;;
+            _corsano_words '--json --text --lang --format --since --bracelet --gateway --limit --due --now --output-dir --bundle --subject --subject-identifier --state --no-state --help'; return 0 ;;
+        'state migrate')
+            case "$prev" in
+                --from) _corsano_files; return 0 ;;
+                --to) _corsano_words 'sim sim: unix: tcp: exec:'; return 0 ;;
+            esac
+            _corsano_words '--from --to --help'; return 0 ;;
         'repl')
             case "$prev" in
                 --bracelet) _corsano_words 'sim sim: unix: tcp: exec:'; return 0 ;;
@@ -123,11 +132,12 @@ _corsano() {
             _corsano_words 'bash zsh fish'; return 0 ;;
         'help')
             if [[ $cur == -* ]]; then _corsano_words '--help'; return 0; fi
-            if (( cword == 2 )); then _corsano_words 'bp-init wearing-opt cuff replay-filter profile bracelet history repl completion help'; return 0; fi
+            if (( cword == 2 )); then _corsano_words 'bp-init wearing-opt cuff replay-filter profile bracelet history state repl completion help'; return 0; fi
             case "${words[2]}" in
                 cuff) (( cword == 3 )) && _corsano_words 'ingest listen' ;;
                 profile) (( cword == 3 )) && _corsano_words 'push' ;;
                 bracelet) (( cword == 3 )) && _corsano_words 'serve' ;;
+                state) (( cword == 3 )) && _corsano_words 'migrate' ;;
             esac
             return 0 ;;
     esac

@@ -8,7 +8,7 @@ import Testing
     let store: StateStore
     let clock = VirtualClock(start: Instant(secondsSinceEpoch: 1_795_000_000))
 
-    init() throws { store = try StateStore(path: nil) }
+    init() throws { store = try SQLiteStore(path: nil) }
 
     func target(_ scenario: Scenario = Scenario(), asked: NoticeBox? = nil) -> BraceletTarget {
         let clock = self.clock

@@ -20,7 +20,7 @@ import Testing
     }
 
     @Test func guardJournalsBeforeSwitchingAndClearsAfterRestoring() async throws {
-        let store = try StateStore(path: path)
+        let store = try SQLiteStore(path: path)
         let journal = PlanJournal(store: store)
         let sim = simulator(Scenario(plan: "sleep"))
         let planGuard = PlanGuard(bracelet: sim, serial: "SIM-287-0001", journal: journal, flow: "bp-init", clock: clock, pid: 4242)
@@ -42,13 +42,13 @@ import Testing
         let bracelet = SimulatedBraceletState(scenario: Scenario())
         do {
             // The run that dies: switched, never restored; its store connection simply goes away.
-            let store = try StateStore(path: path)
+            let store = try SQLiteStore(path: path)
             let planGuard = PlanGuard(bracelet: simulator(state: bracelet), serial: bracelet.serial,
                                       journal: PlanJournal(store: store), flow: "bp-init", clock: clock, pid: 999_999)
             try await planGuard.enter()
         }
         #expect(bracelet.plan == .nibpCalibration)
-        let store = try StateStore(path: path)
+        let store = try SQLiteStore(path: path)
         let journal = PlanJournal(store: store)
         let next = simulator(state: bracelet)
         let events = EventRecorder()
@@ -73,7 +73,7 @@ import Testing
     }
 
     @Test func anEntryOfALiveProcessIsLeftAlone() async throws {
-        let journal = PlanJournal(store: try StateStore(path: path))
+        let journal = PlanJournal(store: try SQLiteStore(path: path))
         let sim = simulator()
         try await PlanGuard(bracelet: sim, serial: "SIM-287-0001", journal: journal, flow: "bp-init", clock: clock, pid: 31337).enter()
         let events = EventRecorder()
@@ -86,7 +86,7 @@ import Testing
     }
 
     @Test func aBraceletThatAlreadyLeftCalibrationOnlyClearsTheEntry() async throws {
-        let journal = PlanJournal(store: try StateStore(path: path))
+        let journal = PlanJournal(store: try SQLiteStore(path: path))
         let sim = simulator()
         try await PlanGuard(bracelet: sim, serial: "SIM-287-0001", journal: journal, flow: "bp-init", clock: clock, pid: 7).enter()
         sim.state.plan = BraceletPlan("sleep")
@@ -101,7 +101,7 @@ import Testing
     }
 
     @Test func aRefusedSwitchLeavesThePlanAndNoEntry() async throws {
-        let journal = PlanJournal(store: try StateStore(path: path))
+        let journal = PlanJournal(store: try SQLiteStore(path: path))
         let sim = simulator(Scenario(faults: FaultScenario(failPlanSwitch: PlanSwitchPoint(to: "nibpCalibration"))))
         let planGuard = PlanGuard(bracelet: sim, serial: "SIM-287-0001", journal: journal, flow: "bp-init", clock: clock)
         await #expect(throws: BraceletError.refused("switch to plan nibpCalibration failed")) { try await planGuard.enter() }
@@ -110,7 +110,7 @@ import Testing
     }
 
     @Test func aFailedRestoreKeepsTheEntryAndCanBeRetried() async throws {
-        let journal = PlanJournal(store: try StateStore(path: path))
+        let journal = PlanJournal(store: try SQLiteStore(path: path))
         let sim = simulator(Scenario(faults: FaultScenario(failPlanSwitch: PlanSwitchPoint(to: "monitoring", occurrence: 1))))
         let planGuard = PlanGuard(bracelet: sim, serial: "SIM-287-0001", journal: journal, flow: "bp-init", clock: clock)
         try await planGuard.enter()
@@ -123,7 +123,7 @@ import Testing
     }
 
     @Test func restoreWorksFromACancelledTask() async throws {
-        let journal = PlanJournal(store: try StateStore(path: path))
+        let journal = PlanJournal(store: try SQLiteStore(path: path))
         let sim = simulator(Scenario(faults: FaultScenario(holdAtStep: HoldPoint(step: "measuring"))))
         let planGuard = PlanGuard(bracelet: sim, serial: "SIM-287-0001", journal: journal, flow: "bp-init", clock: clock)
         let flow = Task {
@@ -143,7 +143,7 @@ import Testing
     }
 
     @Test func aSecondSwitchKeepsTheOlderPreviousPlan() async throws {
-        let journal = PlanJournal(store: try StateStore(path: path))
+        let journal = PlanJournal(store: try SQLiteStore(path: path))
         let sim = simulator()
         try await PlanGuard(bracelet: sim, serial: "SIM-287-0001", journal: journal, flow: "bp-init", clock: clock, pid: 1).enter()
         let second = PlanGuard(bracelet: sim, serial: "SIM-287-0001", journal: journal, flow: "bp-init", clock: clock, pid: 2)

@@ -110,8 +110,8 @@ import Testing
     @Test func twoSessionsOnOneStoreNeverBothHandOnARecord() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("session-\(UInt64.random(in: 0...UInt64.max)).sqlite3").path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
-        let first = try StoreSeenSet(store: StateStore(path: path), scope: StoreSeenSet.defaultScope)
-        let second = try StoreSeenSet(store: StateStore(path: path), scope: StoreSeenSet.defaultScope)
+        let first = try StoreSeenSet(store: SQLiteStore(path: path), scope: StoreSeenSet.defaultScope)
+        let second = try StoreSeenSet(store: SQLiteStore(path: path), scope: StoreSeenSet.defaultScope)
         var a = ReplayFilterSession(filter: ReplayFilter(rules: HostRules(), seen: first), keepsDroppedText: false)
         var b = ReplayFilterSession(filter: ReplayFilter(rules: HostRules(), seen: second), keepsDroppedText: false)
         // Both judge the same lines before either commits: both claims are provisional.

@@ -15,8 +15,8 @@ import Testing
 
     @Test func theCommittedInsertDecidesAcrossConnections() throws {
         let path = try Self.tempStorePath()
-        let a = try StoreSeenSet(store: StateStore(path: path), scope: "default")
-        let b = try StoreSeenSet(store: StateStore(path: path), scope: "default")
+        let a = try StoreSeenSet(store: SQLiteStore(path: path), scope: "default")
+        let b = try StoreSeenSet(store: SQLiteStore(path: path), scope: "default")
         let k = Self.key("2026-11-29T10:00:00Z"), other = Self.key("2026-11-29T10:01:00Z")
         #expect(try a.insert(k) == true)
         #expect(try a.insert(k) == false)  // same batch: already claimed
@@ -33,8 +33,8 @@ import Testing
 
     @Test func aBusyStoreFailsTheCommitNamingThePath() throws {
         let path = try Self.tempStorePath()
-        let holder = try StateStore(path: path)
-        let s = try StoreSeenSet(store: StateStore(path: path, busyTimeoutMilliseconds: 50), scope: "default")
+        let holder = try SQLiteStore(path: path)
+        let s = try StoreSeenSet(store: SQLiteStore(path: path, busyTimeoutMilliseconds: 50), scope: "default")
         try holder.execute("BEGIN IMMEDIATE")
         #expect(try s.insert(Self.key("2026-11-29T10:00:00Z")) == true)
         #expect(throws: StoreError.busy(path: path)) { try s.commitPending() }
@@ -45,15 +45,15 @@ import Testing
     @Test func keysPersistPerScopeAndMissingPulseIsAKey() throws {
         let path = try Self.tempStorePath()
         do {
-            let s = try StoreSeenSet(store: StateStore(path: path), scope: "m1")
+            let s = try StoreSeenSet(store: SQLiteStore(path: path), scope: "m1")
             #expect(try s.insert(Self.key("2026-11-29T10:00:00Z", nil)) == true)
             #expect(try s.insert(Self.key("2026-11-29T10:00:00Z", nil)) == false)
             #expect(try s.insert(Self.key("2026-11-29T10:00:00Z", 0)) == true)
             try s.commitPending()
         }
-        let again = try StoreSeenSet(store: StateStore(path: path), scope: "m1")
+        let again = try StoreSeenSet(store: SQLiteStore(path: path), scope: "m1")
         #expect(try again.contains(Self.key("2026-11-29T12:00:00+02:00", nil)) == true)
-        let other = try StoreSeenSet(store: StateStore(path: path), scope: "other")
+        let other = try StoreSeenSet(store: SQLiteStore(path: path), scope: "other")
         #expect(try other.contains(Self.key("2026-11-29T10:00:00Z", nil)) == false)
     }
 
@@ -65,10 +65,10 @@ import Testing
                     SeenKey(measuredAt: at, systolic: -1, diastolic: -2, pulse: nil),
                     SeenKey(measuredAt: at, systolic: 120, diastolic: 80, pulse: 2047),
                     SeenKey(measuredAt: at, systolic: 2046, diastolic: 2046, pulse: 2046)]
-        let a = try StoreSeenSet(store: StateStore(path: path), scope: "default")
+        let a = try StoreSeenSet(store: SQLiteStore(path: path), scope: "default")
         for k in keys { #expect(try a.insert(k) == true) }
         #expect(try a.commitPending() == [])
-        let b = try StoreSeenSet(store: StateStore(path: path), scope: "default")
+        let b = try StoreSeenSet(store: SQLiteStore(path: path), scope: "default")
         for k in keys {
             #expect(try b.contains(k))
             #expect(try b.insert(k) == true)  // provisional: the commit decides
@@ -83,21 +83,21 @@ import Testing
         let base = RFC3339.parseInstant("2026-11-29T00:00:00Z")!
         let keys = (0..<300).map { SeenKey(measuredAt: base.adding(seconds: Int64($0) * 60)!, systolic: 120, diastolic: 80, pulse: $0 % 7 == 0 ? nil : 60) }
         let held = Set([keys[3], keys[64], keys[130], keys[299]])
-        let a = try StoreSeenSet(store: StateStore(path: path), scope: "s")
+        let a = try StoreSeenSet(store: SQLiteStore(path: path), scope: "s")
         for k in held { #expect(try a.insert(k)) }
         #expect(try a.commitPending() == [])
-        let b = try StoreSeenSet(store: StateStore(path: path), scope: "s")
+        let b = try StoreSeenSet(store: SQLiteStore(path: path), scope: "s")
         for k in keys { #expect(try b.insert(k)) }
         #expect(try b.commitPending() == held)
         for k in keys { #expect(try b.contains(k)) }
-        let c = try StoreSeenSet(store: StateStore(path: path), scope: "s")
+        let c = try StoreSeenSet(store: SQLiteStore(path: path), scope: "s")
         for k in keys { #expect(try c.insert(k)) }
         #expect(try c.commitPending() == Set(keys))
     }
 
     @Test func uncommittedBatchIsDroppedWithTheSet() throws {
         let path = try Self.tempStorePath()
-        let store = try StateStore(path: path)
+        let store = try SQLiteStore(path: path)
         do {
             let s = try StoreSeenSet(store: store, scope: "default")
             #expect(try s.insert(Self.key("2026-11-29T10:00:00Z")) == true)
@@ -110,7 +110,7 @@ import Testing
         let path = try Self.tempStorePath()
         try Data(String(repeating: "not a database ", count: 400).utf8).write(to: URL(fileURLWithPath: path))
         #expect {
-            _ = try StateStore(path: path)
+            _ = try SQLiteStore(path: path)
         } throws: { error in
             guard case .corrupt(let p, _) = error as? StoreError else { return false }
             return p == path
@@ -118,7 +118,7 @@ import Testing
     }
 
     @Test func replayFilterOnTheStore() throws {
-        let store = try StateStore(path: nil)
+        let store = try SQLiteStore(path: nil)
         let filter = ReplayFilter(rules: HostRules(maxReadingAge: nil), seen: try StoreSeenSet(store: store, scope: "default"))
         let r = CuffReading(systolic: 120, diastolic: 80, pulse: 60, measuredAt: RFC3339.parseInstant("2026-11-29T19:00:40Z"))
         var copy = r

@@ -50,7 +50,7 @@ import Testing
         #expect(!killed.lines.contains { $0.contains(#""event":"finished""#) })
         // The bracelet IS still in calibration, and the journal says who left it there.
         #expect(try await observer.currentPlan() == .nibpCalibration)
-        let entries = try PlanJournal(store: try StateStore(path: state)).openEntries()
+        let entries = try PlanJournal(store: try SQLiteStore(path: state)).openEntries()
         #expect(entries.map(\.serial) == ["JRNL-1"])
         #expect(entries.first?.previousPlan == BraceletPlan("monitoring"))
         #expect(entries.first?.flow == "bp-init")
@@ -64,7 +64,7 @@ import Testing
         #expect(next.stderr.contains("restored plan monitoring"))
         #expect(next.lines.last?.hasSuffix(#""result":{"kind":"success","measurementCount":2}}"#) == true)
         #expect(try await observer.currentPlan() == BraceletPlan("monitoring"))
-        #expect(try PlanJournal(store: try StateStore(path: state)).openEntries() == [])
+        #expect(try PlanJournal(store: try SQLiteStore(path: state)).openEntries() == [])
     }
 
     static let profile = #"{"height":172,"weight":68,"wrist":"left","gender":"female","unit":"metric","birthdate":"1990-04-01","skinTone":3,"hairDensity":"low"}"#
@@ -143,7 +143,7 @@ import Testing
         #expect(process.terminationStatus == 130)
         #expect(seen.contains(#""event":"planRestored""#), "\(seen)")
         #expect(seen.contains(#""result":{"kind":"cancelledByUser"}"#))
-        #expect(try PlanJournal(store: try StateStore(path: state)).openEntries() == [])
+        #expect(try PlanJournal(store: try SQLiteStore(path: state)).openEntries() == [])
     }
 
     @Test func bpInitThroughTCPUsesTheServedBracelet() throws {

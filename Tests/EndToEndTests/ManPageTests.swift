@@ -106,9 +106,9 @@ import Testing
     /// corsano(1) describes the global flags and the shared options it is sent for.
     @Test func theOverviewPageDescribesTheGlobalAndSharedOptions() throws {
         let overview = try Page("corsano.1")
-        let shared = CommandTable.global + CommandTable.bracelet + CommandTable.output + CommandTable.state
+        let shared = CommandTable.global + CommandTable.bracelet + CommandTable.output + CommandTable.state + CommandTable.journal
         #expect(Set(overview.items.keys) == Set(shared.map(\.name)))
-        for option in CommandTable.bracelet + CommandTable.output + CommandTable.state {
+        for option in CommandTable.bracelet + CommandTable.output + CommandTable.state + CommandTable.journal {
             if case .value(let value)? = option.defaultValue {
                 #expect(Page.defaults(in: overview.items[option.name] ?? "").contains(value), "corsano(1) --\(option.name) lacks default \(value)")
             }

@@ -25,7 +25,7 @@ import Testing
     @Test(arguments: [
         ("cuff ", CompletionEngine.Offer.words(["ingest", "listen", "add", "scan", "connect"])),
         ("co", .words(["completion", "connect"])),
-        ("st", .words(["status"])),
+        ("st", .words(["state", "status"])),
         ("status --clock ", .words(["real", "virtual"])),
         ("help cuff ", .words(["ingest", "listen", "add", "scan", "connect"])),
         ("cuff connect --", .words(["--timeout", "--adapter", "--pair", "--help"])),

@@ -93,21 +93,27 @@ public struct BraceletSession: Sendable {
     ///   - flow: the flow or command name (`bp-init`, `wearing-opt`, `profile-push`, `repl`):
     ///     the gate's requirement, and the `flow` of the journal's `planRestored` event.
     ///   - run: this run's id, for the journal's event.
+    ///   - ownership: who this run is in the journal (gateway, process) and its lease.
     ///   - events: the sink for this bracelet (e.g. stdout plus its audit log); every event the
     ///     run emits reaches it stamped with the bracelet's serial (`BraceletStampedSink`).
-    /// - Throws: what `connect`, the repair (`BraceletError`: the entry stays open;
+    /// - Throws: `BraceletError.unavailable` (69) when a live run — a process of this gateway,
+    ///   or another gateway's unexpired lease — holds the bracelet's journal entry (nothing is
+    ///   changed then); what `connect`, the repair (`BraceletError`: the entry stays open;
     ///   `StoreError`), `events` or `body` throws.
     public static func run<Result>(
-        _ target: BraceletTarget, flow: String, store: StateStore, run: String,
-        events: (BraceletSession) throws -> any EventSink, notice: (String) -> Void,
+        _ target: BraceletTarget, flow: String, store: any StateStore, ownership: PlanJournal.Ownership = .init(),
+        run: String, events: (BraceletSession) throws -> any EventSink, notice: (String) -> Void,
         _ body: (BraceletSession, any EventSink) async throws -> Result
     ) async throws -> Result {
         let session = try await connect(target, flow: flow)
         do {
             let sink = BraceletStampedSink(serial: session.identity.serial, next: try events(session))
-            try await PlanJournal(store: store).repairOpenEntries(
+            let repair = try await PlanJournal(store: store, leaseSeconds: ownership.leaseSeconds).repairOpenEntries(
                 bracelet: session.bracelet, identity: session.identity, sink: sink, flow: flow, run: run,
-                clock: session.clock, notice: notice)
+                clock: session.clock, notice: notice, me: ownership.owner)
+            if case .heldByLiveProcess(let entry) = repair {
+                throw BraceletError.unavailable(PlanJournal.heldMessage(entry, me: ownership.owner))
+            }
             let result = try await body(session, sink)
             await session.bracelet.close()
             return result
@@ -117,9 +123,11 @@ public struct BraceletSession: Sendable {
         }
     }
 
-    /// A plan guard for a flow on this bracelet, journaled in `store` (DESIGN "Plan safety"):
-    /// `enter()` where the flow switches to nibpCalibration, `restore()` on every way out.
-    public func planGuard(store: StateStore, flow: String) -> PlanGuard {
-        PlanGuard(bracelet: bracelet, serial: identity.serial, journal: PlanJournal(store: store), flow: flow, clock: clock)
+    /// A plan guard for a flow on this bracelet, journaled in `store` under `ownership` (DESIGN
+    /// "Plan safety"): `enter()` where the flow switches to nibpCalibration, `restore()` on every way out.
+    public func planGuard(store: any StateStore, ownership: PlanJournal.Ownership = .init(), flow: String) -> PlanGuard {
+        PlanGuard(bracelet: bracelet, serial: identity.serial,
+                  journal: PlanJournal(store: store, leaseSeconds: ownership.leaseSeconds), flow: flow, clock: clock,
+                  owner: ownership.owner)
     }
 }

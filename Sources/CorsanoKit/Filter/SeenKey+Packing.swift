@@ -16,3 +16,16 @@ extension SeenKey {
             | UInt64(systolic) << 22 | UInt64(diastolic) << 11 | UInt64(pulsePlusOne)
     }
 }
+
+extension SeenKey {
+    /// The key whose packed form is (`seconds`, `word`): the inverse of `packedWord`; nil when
+    /// the nanoseconds do not fit a second.
+    init?(seconds: Int64, packedWord word: UInt64) {
+        let nanos = Int32(truncatingIfNeeded: word >> 33)
+        let pulsePlusOne = Int(word & 0x7FF)
+        guard nanos >= 0, nanos < 1_000_000_000 else { return nil }
+        self.init(measuredAt: Instant(secondsSinceEpoch: seconds, nanoseconds: nanos),
+                  systolic: Int(word >> 22 & 0x7FF), diastolic: Int(word >> 11 & 0x7FF),
+                  pulse: pulsePlusOne == 0 ? nil : pulsePlusOne - 1)
+    }
+}

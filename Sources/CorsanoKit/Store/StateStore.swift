@@ -1,111 +1,104 @@
-import CSQLite
-
-/// The SQLite state store: replay seen-set, plan journal, audit log, last pushed profile.
+/// The state store: replay seen-set, plan journal, audit log and last pushed profiles, one
+/// implementation per engine (DESIGN "State store"): `SQLiteStore` (the embedded default, one
+/// machine) and `PostgresStore` (several gateway PCs sharing one server).
 ///
-/// One file shared safely by several `corsano` processes: WAL mode and a busy timeout. Schema
-/// changes are forward migrations in `StoreSchema.migrations`, applied in order at open.
-/// Source: DESIGN "State store".
-public final class StateStore: @unchecked Sendable {
-    /// The file path, or `:memory:` for `--no-state`.
-    public let path: String
-    let db: OpaquePointer
+/// Both keep the same semantics: a seen key is claimed exactly once across processes (and
+/// hosts), the journal's owner is the same tuple (gateway, pid, process start time, boot id)
+/// with a lease judged on the store's own clock, and audit rows carry the gateway. The facades
+/// `PlanJournal`, `AuditLog` and `ProfileStore` hold the rules; a store only keeps rows.
+/// Methods may be called from several tasks (a lease renewal runs beside the flow's audit
+/// writes); implementations serialize them.
+public protocol StateStore: AnyObject, Sendable {
+    /// Where the store is, for messages: a file path, `:memory:`, or a URI without its password.
+    var location: String { get }
 
-    /// Opens (creating when missing) the store at `path`, or an in-memory one when `path` is nil.
-    /// - Parameter busyTimeoutMilliseconds: how long a write waits for another process's lock.
-    /// - Throws: `StoreError` naming the path when it cannot be opened, is locked too long or is corrupt.
-    public init(path: String?, busyTimeoutMilliseconds: Int32 = 10_000) throws {
-        self.path = path ?? ":memory:"
-        var handle: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-        let rc = sqlite3_open_v2(self.path, &handle, flags, nil)
-        guard rc == SQLITE_OK, let handle else {
-            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
-            sqlite3_close(handle)
-            throw StoreError.cannotOpen(path: self.path, message: message)
-        }
-        db = handle
-        sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
-        do {
-            try setUp(isFile: path != nil, retries: Int(busyTimeoutMilliseconds) / Self.setUpRetryMilliseconds)
-        } catch {
-            sqlite3_close(db)
-            throw error
-        }
-    }
+    // MARK: Seen-set
 
-    static let setUpRetryMilliseconds = 20
+    /// The batching seen-set of `scope` (`replay-filter --scope`). - Throws: `StoreError`.
+    func seenSet(scope: String) throws -> any SeenSet
+    /// Every scope holding keys, by name. - Throws: `StoreError`.
+    func seenScopes() throws -> [String]
+    /// Every key of `scope` (for `state migrate`). - Throws: `StoreError`.
+    func seenKeys(scope: String) throws -> [SeenKey]
 
-    /// WAL mode, then migrations. Two processes opening a fresh file at once can get SQLITE_BUSY
-    /// here without SQLite calling the busy handler (switching to WAL, reading the schema while
-    /// the other initializes it), so BUSY is retried for the busy-timeout budget.
-    private func setUp(isFile: Bool, retries: Int) throws {
-        var attempt = 0
-        while true {
-            do {
-                if isFile { try execute("PRAGMA journal_mode=WAL") }
-                try execute("PRAGMA synchronous=NORMAL")
-                try StoreSchema.migrate(self)
-                return
-            } catch StoreError.busy where attempt < retries {
-                attempt += 1
-                sqlite3_sleep(Int32(Self.setUpRetryMilliseconds))
-            }
-        }
-    }
+    // MARK: Plan journal
 
-    deinit { sqlite3_close(db) }
+    /// Inserts `entry` with a lease of `leaseSeconds` from the store's now, unless the bracelet
+    /// already has an open entry; returns the entry in effect. - Throws: `StoreError`.
+    func journalOpen(_ entry: PlanJournal.Entry, leaseSeconds: Double) throws -> PlanJournal.Entry
+    /// Open entries, of bracelet `serial` when given, by serial, each with the seconds its lease
+    /// has left on the store's clock. - Throws: `StoreError`.
+    func journalEntries(serial: String?) throws -> [PlanJournal.Entry]
+    /// Moves the lease of `owner`'s entry on `serial` to `leaseSeconds` from the store's now;
+    /// false when that entry is gone (repaired by another gateway). - Throws: `StoreError`.
+    func journalRenew(serial: String, owner: PlanJournal.Owner, leaseSeconds: Double) throws -> Bool
+    /// Deletes the entry of `serial`. - Throws: `StoreError`.
+    func journalClose(serial: String) throws
 
-    /// Runs one or more statements that return no rows. - Throws: `StoreError`.
-    public func execute(_ sql: String) throws {
-        var message: UnsafeMutablePointer<CChar>?
-        let rc = sqlite3_exec(db, sql, nil, nil, &message)
-        if rc != SQLITE_OK {
-            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(rc))
-            sqlite3_free(message)
-            throw error(rc, text)
-        }
-    }
+    // MARK: Audit log
 
-    /// Prepares a statement for repeated use. - Throws: `StoreError`.
-    public func prepare(_ sql: String) throws -> StoreStatement {
-        var stmt: OpaquePointer?
-        let rc = sqlite3_prepare_v2(db, sql, -1, &stmt, nil)
-        guard rc == SQLITE_OK, let stmt else { throw error(rc, String(cString: sqlite3_errmsg(db))) }
-        return StoreStatement(store: self, handle: stmt)
-    }
+    /// Inserts a run's row (no readings yet); an existing run id is kept. - Throws: `StoreError`.
+    func auditBegin(_ run: AuditRun) throws
+    /// Records (or replaces) one reading fed during `run`. - Throws: `StoreError`.
+    func auditRecord(run: String, _ reading: AuditReading) throws
+    /// Records how `run` ended. - Throws: `StoreError`.
+    func auditFinish(run: String, endedAt: String, resultJSON: String) throws
+    /// Runs matching `filter`, oldest first (by start, then insertion), each with its readings
+    /// in order. - Throws: `StoreError`.
+    func auditRuns(_ filter: AuditFilter) throws -> [AuditRun]
+    /// Inserts a whole run with its readings unless its id is held (`state migrate`); true when
+    /// inserted. - Throws: `StoreError`.
+    func auditImport(_ run: AuditRun) throws -> Bool
 
-    /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`, rolling back when it throws.
-    /// - Throws: `StoreError` (busy past the timeout, I/O) or whatever `body` throws.
-    public func transaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN IMMEDIATE")
-        do {
-            let result = try body()
-            try execute("COMMIT")
-            return result
-        } catch {
-            try? execute("ROLLBACK")
-            throw error
-        }
-    }
+    // MARK: Profiles
 
-    /// Rows changed by the last statement.
-    public var changes: Int { Int(sqlite3_changes(db)) }
+    /// Records `profile` as the last one on `serial` at `pushedAt` (RFC 3339), replacing an older
+    /// one, or only when none is held (`onlyIfAbsent`, for `state migrate`); true when written.
+    /// - Throws: `StoreError`.
+    @discardableResult
+    func profileSave(_ profile: UserProfile, serial: String, pushedAt: String, onlyIfAbsent: Bool) throws -> Bool
+    /// The last profile of `serial`, nil when none. - Throws: `StoreError` (`.corrupt` when unreadable).
+    func profileLoad(serial: String) throws -> UserProfile?
+    /// Every stored profile with its serial and time (for `state migrate`). - Throws: `StoreError`.
+    func profiles() throws -> [StoredProfile]
+}
 
-    func error(_ rc: Int32, _ message: String) -> StoreError {
-        switch rc & 0xFF {
-        case SQLITE_BUSY, SQLITE_LOCKED: return .busy(path: path)
-        case SQLITE_CORRUPT, SQLITE_NOTADB: return .corrupt(path: path, message: message)
-        default: return .failed(path: path, message: message)
-        }
+/// Which audit runs to read: started at or after `since` (on the run's clock), on bracelet
+/// `serial`, recorded by `gateway`; nil matches all.
+public struct AuditFilter: Equatable, Sendable {
+    public var since: Instant?
+    public var serial: String?
+    public var gateway: String?
+
+    /// Creates a filter; every criterion defaults to "any".
+    public init(since: Instant? = nil, serial: String? = nil, gateway: String? = nil) {
+        self.since = since
+        self.serial = serial
+        self.gateway = gateway
     }
 }
 
-/// Why the state store failed; every case names the store's path (exit 74).
+/// A stored profile with the bracelet it belongs to and when it was recorded (RFC 3339).
+public struct StoredProfile: Equatable, Sendable {
+    public var serial: String
+    public var profile: UserProfile
+    public var pushedAt: String
+
+    /// Creates a row.
+    public init(serial: String, profile: UserProfile, pushedAt: String) {
+        self.serial = serial
+        self.profile = profile
+        self.pushedAt = pushedAt
+    }
+}
+
+/// Why the state store failed; every case names the store's location (a path, or a server URI
+/// without its password) (exit 74).
 public enum StoreError: Error, Equatable, Sendable {
     case cannotOpen(path: String, message: String)
     case busy(path: String)
     case corrupt(path: String, message: String)
     case failed(path: String, message: String)
-    /// The file was written by a newer corsano whose schema this one does not know.
+    /// The store was written by a newer corsano whose schema this one does not know.
     case newerSchema(path: String, version: Int)
 }

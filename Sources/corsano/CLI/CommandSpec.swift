@@ -74,6 +74,7 @@ enum OptionDefault: Equatable, Sendable {
 enum EnvironmentVariable: String, CaseIterable, Sendable {
     case state = "CORSANO_STATE"
     case bracelet = "CORSANO_BRACELET"
+    case gateway = "CORSANO_GATEWAY"
     case xdgStateHome = "XDG_STATE_HOME"
     case home = "HOME"
     case lcAll = "LC_ALL"
@@ -86,12 +87,16 @@ enum EnvironmentVariable: String, CaseIterable, Sendable {
     /// The system bus BlueZ is reached on (libdbus's own variable; corsano reads it to pass the
     /// address on, default `BlueZCentral.defaultSystemBus`).
     case dbusSystemBus = "DBUS_SYSTEM_BUS_ADDRESS"
+    /// What a PostgreSQL `--state` URI leaves out: read by libpq itself (its "Environment Variables").
+    case pgHost = "PGHOST", pgPort = "PGPORT", pgUser = "PGUSER", pgPassword = "PGPASSWORD", pgService = "PGSERVICE"
+    case pgSSLMode = "PGSSLMODE"
 
     /// The man page whose ENVIRONMENT section describes it; nil for variables of the platform
     /// that every program reads alike (`HOME`, `TERM`) or that a page describes at its option (`TZ`).
     var manPage: String? {
         switch self {
-        case .state, .bracelet, .xdgStateHome, .lcAll, .lcMessages, .lang, .noColor, .columns, .dbusSystemBus: return "corsano.1"
+        case .pgHost, .pgPort, .pgUser, .pgPassword, .pgService, .pgSSLMode: return "corsano.1"
+        case .state, .bracelet, .gateway, .xdgStateHome, .lcAll, .lcMessages, .lang, .noColor, .columns, .dbusSystemBus: return "corsano.1"
         case .home, .term, .tz: return nil
         }
     }

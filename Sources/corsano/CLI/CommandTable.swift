@@ -13,8 +13,15 @@ enum CommandTable {
 
     static let state: [OptionSpec] = [
         OptionSpec("state", .path, default: .rule("$XDG_STATE_HOME/corsano/state.sqlite3"), environment: .state,
-                   "State store file"),
+                   "State store: a SQLite file, or a postgresql:// URI"),
         OptionSpec("no-state", "Keep state in memory for this run only"),
+    ]
+    /// Who owns a plan-journal entry, and for how long another gateway leaves it alone.
+    static let journal: [OptionSpec] = [
+        OptionSpec("gateway", .text, placeholder: "ID", default: .rule("the host name"), environment: .gateway,
+                   "This gateway's name in the plan journal and audit log"),
+        OptionSpec("lease", .seconds(allowsNone: false), default: .seconds(PlanJournal.defaultLeaseSeconds),
+                   "Lease of this run's plan-journal entry, renewed while it runs"),
     ]
     static let output: [OptionSpec] = [
         OptionSpec("json", "Write JSON lines even on a terminal"),
@@ -87,7 +94,7 @@ enum CommandTable {
                 OptionSpec("no-preparation", "Skip the preparation checklist"),
                 maxReadingAge, backdate,
                 OptionSpec("no-replay-filter", "Do not drop replayed or duplicate readings"),
-            ] + bracelet + output + state + [help],
+            ] + bracelet + output + state + journal + [help],
             action: .command(BPInitCommand.run)),
         CommandSpec(
             words: ["wearing-opt"], summary: "Run PPG wearing optimization.",
@@ -102,7 +109,7 @@ enum CommandTable {
                 OptionSpec("position", .choice(BraceletPosition.allCases.map(\.rawValue)),
                            default: .value(WearingOptimizationConfig.default.position.rawValue), "Position for the attempts"),
                 skinTone, hairDensity, wrist,
-            ] + bracelet + output + state + [help],
+            ] + bracelet + output + state + journal + [help],
             action: .command(WearingOptCommand.run)),
         CommandSpec(
             words: ["cuff", "ingest"], summary: "Parse cuff dumps (jsonl, ble, csv) into reading lines.",
@@ -163,7 +170,7 @@ enum CommandTable {
                 OptionSpec("from", .path, "Profile as a JSON file (same field names); flags override its fields"),
             ] + profileFields.map { var field = $0; field.required = true; field.requiredUnless = "from"; return field } + [
                 OptionSpec("force", "Push even when the bracelet holds the same profile"),
-            ] + bracelet + output + state + [help],
+            ] + bracelet + output + state + journal + [help],
             action: .command(ProfilePushCommand.run)),
         CommandSpec(
             words: ["bracelet", "serve"], summary: "Serve the bracelet simulator over the bridge protocol.",
@@ -186,12 +193,23 @@ enum CommandTable {
                            "Text, JSON lines, or FHIR R4 resources"),
                 OptionSpec("since", .time, "Only runs that started at or after TIME"),
                 OptionSpec("bracelet", .text, placeholder: "SERIAL", "Only runs on this bracelet"),
+                OptionSpec("gateway", .text, placeholder: "ID", "Only runs recorded by this gateway"),
                 OptionSpec("limit", .integer(1...1_000_000), placeholder: "N", "Only the N most recent runs (still oldest first)"),
                 OptionSpec("due", .integer(1...3650), placeholder: "DAYS",
                            "List the bracelets whose last successful bp-init ended more than DAYS ago, or never; exit 1 when any is due"),
                 OptionSpec("now", .time, default: .rule("wall time"), "The instant --due measures from"),
             ] + fhir + state + [help],
             action: .command(HistoryCommand.run)),
+        CommandSpec(
+            words: ["state", "migrate"], summary: "Copy a state store (SQLite to PostgreSQL).",
+            operands: "", operandKind: nil,
+            details: "Copies the seen-set (every scope), open plan-journal entries, the audit log and stored profiles from --from into --to; rows --to already holds are kept, so running it twice changes nothing. Exit: 0 copied, 64 usage, 66 --from missing, 74 either store.",
+            options: [
+                OptionSpec("from", .path, required: true, "The store to copy: a SQLite file (or a postgresql:// URI)"),
+                OptionSpec("to", .uri, required: true, "The store to copy into: a postgresql:// URI (or a SQLite file)"),
+                help,
+            ],
+            action: .command(StateMigrateCommand.run)),
         CommandSpec(
             words: ["repl"], summary: "Interactive shell over the same commands.",
             operands: "", operandKind: nil,

@@ -1,9 +1,10 @@
 import CorsanoKit
 import Foundation
 
-/// Where a command's state store lives (DESIGN "State store"): `--state PATH`, else env
+/// Where a command's state store lives (DESIGN "State store"): `--state PATH|URI`, else env
 /// `CORSANO_STATE`, else `$XDG_STATE_HOME/corsano/state.sqlite3` (falling back to
-/// `~/.local/state/corsano/state.sqlite3`); `--no-state` keeps it in memory for the run.
+/// `~/.local/state/corsano/state.sqlite3`); `--no-state` keeps it in memory for the run. A
+/// `postgresql://` or `postgres://` URI puts it on a PostgreSQL server (libpq and its PG* environment).
 enum StateLocation {
     /// The store file for this run; nil for `--no-state`. - Throws: `UsageError.conflict` when
     /// both `--state` and `--no-state` are given.
@@ -27,13 +28,15 @@ enum StateLocation {
     /// Opens the store for this run, creating its directory.
     /// - Throws: `UsageError` (flags), `StoreError` naming the path (exit 74) when the directory
     ///   cannot be made or the store cannot be opened, is locked too long or is corrupt.
-    static func open(_ args: ParsedCommand, environment: [String: String]) throws -> StateStore {
-        guard let path = try path(args, environment: environment) else { return try StateStore(path: nil) }
+    static func open(_ args: ParsedCommand, environment: [String: String]) throws -> any StateStore {
+        guard let path = try path(args, environment: environment) else { return try SQLiteStore(path: nil) }
         return try open(path: path)
     }
 
-    /// Opens the store file at `path`, creating its directory. - Throws: `StoreError` naming the path.
-    static func open(path: String) throws -> StateStore {
+    /// Opens the store at `path` (a server URI, or a file whose directory is made).
+    /// - Throws: `StoreError` naming the path or the server (never its password).
+    static func open(path: String) throws -> any StateStore {
+        if PostgresURI.isPostgres(path) { return try PostgresStore(uri: path) }
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty {
             do {
@@ -42,15 +45,19 @@ enum StateLocation {
                 throw StoreError.cannotOpen(path: path, message: "cannot create directory \(directory)")
             }
         }
-        return try StateStore(path: path)
+        return try SQLiteStore(path: path)
     }
 
-    /// Opens the store for a command that only reads it: nil when the file does not exist, so a
-    /// read never creates a store (or its directory). `--no-state` gives an empty in-memory one.
+    /// Opens the store for a command that only reads it: nil when the file does not exist (or the
+    /// database holds no corsano schema), so a read never creates a store (or its directory); the
+    /// path comes back password-free for messages. `--no-state` gives an empty in-memory one.
     /// - Throws: `UsageError` (flags), `StoreError` naming the path (exit 74).
-    static func openExisting(_ args: ParsedCommand, environment: [String: String]) throws -> (store: StateStore?, path: String?) {
-        guard let path = try path(args, environment: environment) else { return (try StateStore(path: nil), nil) }
+    static func openExisting(_ args: ParsedCommand, environment: [String: String]) throws -> (store: (any StateStore)?, path: String?) {
+        guard let path = try path(args, environment: environment) else { return (try SQLiteStore(path: nil), nil) }
+        if PostgresURI.isPostgres(path) {
+            return (try PostgresStore.openExisting(uri: path), PostgresURI.redacted(path))
+        }
         guard FileManager.default.fileExists(atPath: path) else { return (nil, path) }
-        return (try StateStore(path: path), path)
+        return (try SQLiteStore(path: path), path)
     }
 }

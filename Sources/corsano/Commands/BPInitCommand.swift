@@ -15,22 +15,24 @@ enum BPInitCommand {
         var bracelet = try BraceletConnector.prepare(args, ctx, defaultClock: BPInitOptions.readsBluetoothCuff(args) ? "real" : nil)
         let choice = try BPInitOptions.cuff(args, stdinIsTerminal: ctx.stdinIsTerminal)
         try bracelet.readScenario()
+        let ownership = try GatewayOptions.ownership(args, environment: ctx.environment)
         let store = try StateLocation.open(args, environment: ctx.environment)
         let runID = RunID.make()
         var audit: AuditLogSink?
-        let (outcome, signal) = try await BraceletSession.run(
-            bracelet.target, flow: flow, store: store, run: runID,
+        let (outcome, signal, journalFailure) = try await BraceletSession.run(
+            bracelet.target, flow: flow, store: store, ownership: ownership, run: runID,
             events: { session in
-                let log = AuditLogSink(log: AuditLog(store: store), bracelet: session.identity)
+                let log = AuditLogSink(log: AuditLog(store: store, gateway: ownership.owner.gateway), bracelet: session.identity)
                 audit = log
                 return EventFanOut([try EventSinks.stdout(args, ctx), log, DroppedLineDiagnostics(ctx: ctx)])
             },
             notice: { ctx.diagnose($0) }
         ) { session, sink in
             try await calibrate(args, ctx, config: config, choice: choice, timeout: timeout, mode: mode,
-                                session: session, sink: sink, store: store, runID: runID)
+                                session: session, sink: sink, store: store, ownership: ownership, runID: runID)
         }
-        if let failure = audit?.failure { throw failure }
+        // The result is written; a store lost meanwhile still makes the run 74 (DESIGN "Exit status").
+        if let failure = audit?.failure ?? journalFailure { throw failure }
         return try status(of: outcome.get(), signal: signal)
     }
 
@@ -39,8 +41,9 @@ enum BPInitCommand {
     /// that ended it, if one did.
     private static func calibrate(
         _ args: ParsedCommand, _ ctx: CommandContext, config: BPInitializationConfig, choice: BPInitOptions.CuffChoice,
-        timeout: Duration, mode: OutputMode, session: BraceletSession, sink: any EventSink, store: StateStore, runID: String
-    ) async throws -> (Result<BPInitializationResult, StoreError>, ExitStatus?) {
+        timeout: Duration, mode: OutputMode, session: BraceletSession, sink: any EventSink, store: any StateStore,
+        ownership: PlanJournal.Ownership, runID: String
+    ) async throws -> (Result<BPInitializationResult, StoreError>, ExitStatus?, StoreError?) {
         let localizer = EventSinks.localizer(args, ctx)
         let prompts = PromptOutput(writer: mode == .text ? ctx.stdout : ctx.stderr,
                                    layout: EventSinks.promptLayout(args, ctx, mode: mode))
@@ -69,10 +72,11 @@ enum BPInitCommand {
         // In the interactive REPL the line editor owns the terminal: retry questions go through it.
         let interaction: any BPInitInteraction = terminal
             ?? ctx.ask.map { REPLRetryInteraction(ask: $0, localizer: localizer) as any BPInitInteraction } ?? NonInteractive()
+        let planGuard = session.planGuard(store: store, ownership: ownership, flow: flow)
         let calibration = BPInitializationFlow(
             config: config, bracelet: session.bracelet, clock: session.clock, cuff: cuff, sink: sink,
             interaction: interaction, pairing: pairing,
-            planGuard: session.planGuard(store: store, flow: flow), runID: runID)
+            planGuard: planGuard, runID: runID)
 
         let signals = SignalHandling.install()
         let outcome = await signals.run { () -> Result<BPInitializationResult, StoreError> in
@@ -83,7 +87,7 @@ enum BPInitCommand {
             }
         }
         await bluetooth?.close()
-        return (outcome, signals.exitStatus)
+        return (outcome, signals.exitStatus, planGuard.storeFailure)
     }
 
     /// DESIGN "Exit status": 0, 1 failedAfterRetries, 3 cuffError, 4 braceletDisconnected,

@@ -28,9 +28,9 @@ enum HistoryCommand {
             ctx.diagnose("history: no runs recorded (no state store at \(path ?? "?"))")
             return .success
         }
-        var runs = try AuditLog(store: store).runs(since: since, serial: args.string("bracelet"))
+        var runs = try AuditLog(store: store).runs(since: since, serial: args.string("bracelet"), gateway: args.string("gateway"))
         if runs.isEmpty {
-            ctx.diagnose("history: no runs recorded" + (since != nil || args.string("bracelet") != nil ? " that match" : "")
+            ctx.diagnose("history: no runs recorded" + (since != nil || args.string("bracelet") != nil || args.string("gateway") != nil ? " that match" : "")
                          + " in \(path ?? "the in-memory store")")
         }
         if let due { return dueReport(runs, days: due, now: now ?? CommandContext.wallClock(), format: format, args, ctx) }
@@ -105,7 +105,7 @@ enum HistoryCommand {
     /// One run as a JSON line; stored JSON (config, result, readings) is written as stored.
     static func json(_ run: AuditRun) -> JSONValue {
         .object([
-            ("run", .string(run.run)), ("flow", .string(run.flow)),
+            ("run", .string(run.run)), ("flow", .string(run.flow)), ("gateway", run.gateway.map(JSONValue.string) ?? .null),
             ("bracelet", .object([("serial", .string(run.bracelet.serial)), ("model", .string(run.bracelet.model)),
                                   ("firmware", .string(run.bracelet.firmware))])),
             ("startedAt", .string(wholeSeconds(run.startedAt))), ("endedAt", run.endedAt.map { .string(wholeSeconds($0)) } ?? .null),
@@ -121,7 +121,7 @@ enum HistoryCommand {
     /// One run as a few lines of text: header, result, then one line per reading fed.
     static func text(_ run: AuditRun, _ l: Localizer) -> String {
         var out = "\(wholeSeconds(run.startedAt))  \(run.flow)  bracelet \(run.bracelet.serial) (\(run.bracelet.model), "
-            + "firmware \(run.bracelet.firmware))  run \(run.run)\n"
+            + "firmware \(run.bracelet.firmware))  run \(run.run)" + (run.gateway.map { "  gateway \($0)" } ?? "") + "\n"
         let result = run.resultJSON.flatMap(parse).map { l.describe(result: $0) } ?? "did not finish (killed)"
         out += "  " + l[.resultHeading, result] + (run.endedAt.map { "  (ended \(wholeSeconds($0)))" } ?? "") + "\n"
         for r in run.readings {

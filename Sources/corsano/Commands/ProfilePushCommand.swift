@@ -16,9 +16,10 @@ enum ProfilePushCommand {
         let profile = try ProfileInput.profile(args, today: today)
         var bracelet = try BraceletConnector.prepare(args, ctx)
         try bracelet.readScenario()
+        let ownership = try GatewayOptions.ownership(args, environment: ctx.environment)
         let store = try StateLocation.open(args, environment: ctx.environment)
         let run = RunID.make()
-        try await BraceletSession.run(bracelet.target, flow: flow, store: store, run: run,
+        try await BraceletSession.run(bracelet.target, flow: flow, store: store, ownership: ownership, run: run,
                                       events: { _ in try EventSinks.stdout(args, ctx) }, notice: { ctx.diagnose($0) }) { session, sink in
             let push = ProfilePush(bracelet: session.bracelet, clock: session.clock, events: sink,
                                    profileStore: ProfileStore(store: store), run: run)

@@ -18,6 +18,7 @@ enum WearingOptCommand {
         var bracelet = try BraceletConnector.prepare(args, ctx)
         try bracelet.readScenario()
         let given = try profile(args, ctx)
+        let ownership = try GatewayOptions.ownership(args, environment: ctx.environment)
         let store = try StateLocation.open(args, environment: ctx.environment)
         let run = RunID.make()
         var audit: AuditLogSink?
@@ -27,9 +28,9 @@ enum WearingOptCommand {
         var signals: SignalHandling?
         do {
             outcome = try await BraceletSession.run(
-                bracelet.target, flow: flow, store: store, run: run,
+                bracelet.target, flow: flow, store: store, ownership: ownership, run: run,
                 events: { session in
-                    let log = AuditLogSink(log: AuditLog(store: store), bracelet: session.identity)
+                    let log = AuditLogSink(log: AuditLog(store: store, gateway: ownership.owner.gateway), bracelet: session.identity)
                     audit = log
                     return EventFanOut([try EventSinks.stdout(args, ctx), log])
                 },
@@ -52,7 +53,7 @@ enum WearingOptCommand {
     /// from, the interaction the terminal calls for, the flow under `signals`.
     private static func optimize(
         _ args: ParsedCommand, _ ctx: CommandContext, config: WearingOptimizationConfig, mode: OutputMode,
-        session: BraceletSession, sink: any EventSink, store: StateStore, given: UserProfile?, run: String,
+        session: BraceletSession, sink: any EventSink, store: any StateStore, given: UserProfile?, run: String,
         signals: SignalHandling
     ) async -> Result<WearingOptimizationResult, any Error> {
         do {

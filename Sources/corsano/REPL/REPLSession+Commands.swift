@@ -87,7 +87,8 @@ extension REPLSession {
         let parsed = try ArgumentParser.parse(words, as: REPLGrammar.session("status"), environment: ctx.environment)
         var options = try BraceletConnector.prepare(parsed, ctx)
         try options.readScenario()
-        return try await BraceletSession.run(options.target, flow: Self.flow, store: try stateStore(ctx), run: RunID.make(),
+        return try await BraceletSession.run(options.target, flow: Self.flow, store: try stateStore(ctx),
+                                             ownership: try GatewayOptions.ownership(nil, environment: ctx.environment), run: RunID.make(),
                                              events: { _ in EventFanOut([]) }, notice: { ctx.diagnose($0) }) { session, _ in
             if sessions { self.serial = session.identity.serial }
             return try await body(session)

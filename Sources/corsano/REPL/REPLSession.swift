@@ -24,12 +24,12 @@ final class REPLSession: @unchecked Sendable {
     /// Set by `quit`.
     private(set) var quitRequested = false
 
-    private var sessionStore: StateStore?
+    private var sessionStore: (any StateStore)?
 
     /// The in-memory store of a `--no-state` session, made on first use.
-    func memoryStore() throws -> StateStore {
+    func memoryStore() throws -> any StateStore {
         if let sessionStore { return sessionStore }
-        let store = try StateStore(path: nil)
+        let store = try SQLiteStore(path: nil)
         sessionStore = store
         return store
     }

@@ -16,7 +16,7 @@ import Testing
     }
 
     @Test func recordsEveryReadingFedWithVerdictAndTheResult() async throws {
-        let log = AuditLog(store: try StateStore(path: nil))
+        let log = AuditLog(store: try SQLiteStore(path: nil))
         let manual = F.reading(131, 85, 70, at: "2026-11-29T10:00:40Z", manual: true)
         let scenario = F.scenario([NIBPAttemptScript(measurements: [true, false], session: false)])
         let result = try await Self.calibrate(log, run: "run-1", scenario: scenario,
@@ -40,7 +40,7 @@ import Testing
     }
 
     @Test func filtersBySinceAndBracelet() async throws {
-        let log = AuditLog(store: try StateStore(path: nil))
+        let log = AuditLog(store: try SQLiteStore(path: nil))
         let good = [F.reading(120, 80, offset: 10), F.reading(121, 80, offset: 20)]
         var other = Scenario()
         other.serial = "SIM-287-0002"

@@ -134,7 +134,7 @@ import Testing
     typealias F = BPInitFixture
 
     @Test func journalEntryIsOpenDuringTheFlowAndClosedAfterCancellation() async throws {
-        let journal = PlanJournal(store: try StateStore(path: nil))
+        let journal = PlanJournal(store: try SQLiteStore(path: nil))
         let clock = VirtualClock(start: F.start)
         let scenario = F.scenario(faults: .init(holdAtStep: HoldPoint(step: "measuring", occurrence: 2)))
         let bracelet = SimulatedBracelet(scenario: scenario, clock: clock)

@@ -10,7 +10,7 @@ import Testing
         let clock = VirtualClock(start: start)
         let sim = SimulatedBracelet(scenario: Scenario(serial: "P-1", profile: holding.map(ScenarioProfile.init)), clock: clock)
         let events = EventRecorder()
-        let store = ProfileStore(store: try StateStore(path: nil))
+        let store = ProfileStore(store: try SQLiteStore(path: nil))
         let outcome = try await ProfilePush(bracelet: sim, clock: clock, events: events, profileStore: store, run: "r")
             .push(profile, serial: "P-1", force: force)
         #expect(sim.state.profile == profile)

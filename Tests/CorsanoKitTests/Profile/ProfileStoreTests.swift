@@ -11,14 +11,14 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         let at = try #require(RFC3339.parseInstant("2026-11-29T10:00:00Z"))
         do {
-            let store = ProfileStore(store: try StateStore(path: path))
+            let store = ProfileStore(store: try SQLiteStore(path: path))
             try store.save(Self.profile, serial: "A1", at: at)
             var second = Self.profile
             second.skinTone = 5
             try store.save(second, serial: "A1", at: at.adding(interval: 60))
             try store.save(Self.profile, serial: "B2", at: at)
         }
-        let reopened = ProfileStore(store: try StateStore(path: path))
+        let reopened = ProfileStore(store: try SQLiteStore(path: path))
         var expected = Self.profile
         expected.skinTone = 5
         #expect(try reopened.load(serial: "A1") == expected)

@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test func noPreparationPushesTheStoredProfileAndSaysSo() async throws {
-        let store = ProfileStore(store: try StateStore(path: nil))
+        let store = ProfileStore(store: try SQLiteStore(path: nil))
         let run = try await WearingRun.run(config: WearingOptimizationConfig(includePreparation: false),
                                            profileStore: store)
         #expect(!run.steps.contains("preparation"))

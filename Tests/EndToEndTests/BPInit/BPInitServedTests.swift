@@ -69,7 +69,7 @@ import TestSupport
         #expect(!E.names(lines).contains("readings"))
         #expect(!E.names(lines).contains("finished"))
         // Nothing restored the plan from this process: the journal entry is still open.
-        #expect(try PlanJournal(store: StateStore(path: state)).openEntries().map(\.previousPlan) == [BraceletPlan("monitoring")])
+        #expect(try PlanJournal(store: SQLiteStore(path: state)).openEntries().map(\.previousPlan) == [BraceletPlan("monitoring")])
         kill(server.process.processIdentifier, SIGCONT)
     }
 
@@ -95,7 +95,7 @@ import TestSupport
         #expect(restores.first?.contains(#""why":"journal""#) == true)
         #expect(next.stderr.contains("restored plan monitoring"))
         #expect(try await BPInitServedTests.plan(of: server) == BraceletPlan("monitoring"))
-        #expect(try PlanJournal(store: StateStore(path: state)).openEntries().isEmpty)
+        #expect(try PlanJournal(store: SQLiteStore(path: state)).openEntries().isEmpty)
         let history = try Corsano.run(["history", "--text", "--state", state])
         #expect(history.stdout.contains("did not finish (killed)"))
         #expect(history.stdout.contains("128/82 mmHg, pulse 66 bpm  accepted"))

@@ -46,7 +46,7 @@ import Testing
         if switched { #expect(E.names(lines).suffix(3).first == "planRestored") }
         #expect(E.steps(lines).last == step)
         #expect(try await BPInitServedTests.plan(of: server) == BraceletPlan("monitoring"))
-        #expect(try PlanJournal(store: StateStore(path: state)).openEntries().isEmpty)
+        #expect(try PlanJournal(store: SQLiteStore(path: state)).openEntries().isEmpty)
         let history = try Corsano.run(["history", "--json", "--state", state])
         #expect(history.stdout.contains(#""result":{"kind":"cancelledByUser"}"#))
     }

@@ -8,7 +8,8 @@ extension PlanJournal {
         case restored(Entry)
         /// The bracelet had already left the calibration plan (now `current`); the entry was cleared.
         case alreadyLeft(Entry, current: BraceletPlan)
-        /// The entry belongs to a process that still runs; left alone.
+        /// The entry belongs to a run that still lives (a process on this gateway, or a lease
+        /// another gateway renews); left alone.
         case heldByLiveProcess(Entry)
     }
 
@@ -18,17 +19,18 @@ extension PlanJournal {
     /// When the bracelet is still in the NIBP-calibration plan, switches it back to the journaled
     /// previous plan, clears the entry, calls `notice` with a line for stderr, and emits
     /// `planRestored` (`previousPlan`, `why: "journal"`) to `sink` with this run's `flow`, `run`
-    /// and `clock`. An entry of a process that still runs (other than this one) is left alone.
+    /// and `clock`. An entry of a run that still lives is left alone (`isHeld`).
+    /// - Parameter me: this run (its gateway decides whose processes this machine can see).
     /// - Returns: what was done.
     /// - Throws: `BraceletError` (the entry stays open), `StoreError`.
     @discardableResult
     public func repairOpenEntries(
         bracelet: any Bracelet, identity: BraceletIdentity, sink: any EventSink, flow: String, run: String,
-        clock: any FlowClock, notice: (String) -> Void = { _ in },
+        clock: any FlowClock, notice: (String) -> Void = { _ in }, me: Owner = .current(gateway: ""),
         isAlive: (Int32) -> Bool = PlanJournal.processIsAlive
     ) async throws -> Repair {
         guard let entry = try entry(serial: identity.serial) else { return .nothingOpen }
-        if entry.pid != Self.currentProcessID, isAlive(entry.pid) { return .heldByLiveProcess(entry) }
+        if Self.isHeld(entry, me: me, isAlive: isAlive) { return .heldByLiveProcess(entry) }
         let current = try await bracelet.currentPlan()
         guard current == .nibpCalibration else {
             try close(serial: entry.serial)
@@ -37,8 +39,33 @@ extension PlanJournal {
         try await bracelet.setPlan(entry.previousPlan)
         try close(serial: entry.serial)
         notice("bracelet \(entry.serial) was left in plan \(BraceletPlan.nibpCalibration) by \(entry.flow) "
-               + "(pid \(entry.pid), \(RFC3339.format(entry.openedAt))); restored plan \(entry.previousPlan)")
+               + "(\(Self.describe(entry.owner, me: me)), \(RFC3339.format(entry.openedAt))); restored plan \(entry.previousPlan)")
         sink.emit(FlowEvent(flow: flow, run: run, at: clock.now(), .planRestored(previousPlan: entry.previousPlan, why: .journal)))
         return .restored(entry)
+    }
+
+    /// Whether `entry`'s run still lives, as judged by `me`: on the same gateway (or an entry from
+    /// before gateways) by its process — `me` itself never holds one against itself; on another
+    /// gateway, whose processes this machine cannot see, by the lease on the store's clock.
+    public static func isHeld(_ entry: Entry, me: Owner, isAlive: (Int32) -> Bool) -> Bool {
+        if entry.owner.gateway.isEmpty || entry.owner.gateway == me.gateway {
+            return entry.owner.pid != me.pid && isAlive(entry.owner.pid)
+        }
+        return (entry.leaseRemaining ?? 0) > 0
+    }
+
+    /// `pid N` on this gateway, `gateway G pid N` on another.
+    static func describe(_ owner: Owner, me: Owner) -> String {
+        owner.gateway.isEmpty || owner.gateway == me.gateway ? "pid \(owner.pid)" : "gateway \(owner.gateway) pid \(owner.pid)"
+    }
+
+    /// Why a held entry was left alone, for stderr: whose it is and how long its lease has left.
+    public static func heldMessage(_ entry: Entry, me: Owner) -> String {
+        var text = "bracelet \(entry.serial) is in plan \(BraceletPlan.nibpCalibration) for \(entry.flow) "
+            + "(\(describe(entry.owner, me: me)), since \(RFC3339.format(entry.openedAt)))"
+        if !(entry.owner.gateway.isEmpty || entry.owner.gateway == me.gateway), let left = entry.leaseRemaining {
+            text += ", lease ends in \(Int(left.rounded(.up))) s"
+        }
+        return text + "; left alone"
     }
 }

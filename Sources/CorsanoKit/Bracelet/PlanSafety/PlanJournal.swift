@@ -9,9 +9,55 @@ import Darwin
 /// run killed with SIGKILL is repaired by the next command that reaches the bracelet.
 ///
 /// One open entry per serial; opening keeps an older open entry (its previous plan is the true
-/// one). Use it with no seen-set batch open on the same store: entries are committed at once.
+/// one). Each entry names its owner (gateway, pid, process start time, boot id) and holds a lease
+/// on the store's clock that the run renews: another gateway cannot see the owner's processes, so
+/// it repairs an entry only once its lease ran out. Use it with no seen-set batch open on the same
+/// store: entries are committed at once.
 /// Source: DESIGN "The bracelet port" (plan safety) and "State store".
 public struct PlanJournal: Sendable {
+    /// Seconds a lease lasts unless `--lease` says otherwise; the run renews it every third of that.
+    public static let defaultLeaseSeconds: Double = 60
+
+    /// Who switched a bracelet: the gateway (host name or `--gateway ID`), and on it the process
+    /// (pid, start time in clock ticks after boot from /proc, boot id), so a reused pid is not
+    /// taken for the owner.
+    public struct Owner: Equatable, Sendable {
+        /// The gateway PC; '' in entries recorded before gateways (read as this machine).
+        public var gateway: String
+        public var pid: Int32
+        /// Field 22 of /proc/PID/stat; nil where /proc is not there.
+        public var startTime: UInt64?
+        /// /proc/sys/kernel/random/boot_id; nil where /proc is not there.
+        public var bootID: String?
+
+        /// Creates an owner.
+        public init(gateway: String, pid: Int32, startTime: UInt64? = nil, bootID: String? = nil) {
+            self.gateway = gateway
+            self.pid = pid
+            self.startTime = startTime
+            self.bootID = bootID
+        }
+
+        /// This process on `gateway`.
+        public static func current(gateway: String) -> Owner {
+            let pid = PlanJournal.currentProcessID
+            return Owner(gateway: gateway, pid: pid, startTime: ProcessIdentity.startTime(of: pid),
+                         bootID: ProcessIdentity.bootID())
+        }
+    }
+
+    /// Who a run is in the journal, and the lease its entries hold.
+    public struct Ownership: Sendable {
+        public var owner: Owner
+        public var leaseSeconds: Double
+
+        /// This process on `gateway` with a lease of `leaseSeconds`.
+        public init(owner: Owner = .current(gateway: ""), leaseSeconds: Double = PlanJournal.defaultLeaseSeconds) {
+            self.owner = owner
+            self.leaseSeconds = leaseSeconds
+        }
+    }
+
     /// One open journal entry.
     public struct Entry: Equatable, Sendable {
         /// The bracelet's serial.
@@ -20,58 +66,76 @@ public struct PlanJournal: Sendable {
         public var previousPlan: BraceletPlan
         /// The flow that switched (`bp-init`).
         public var flow: String
-        /// The process that switched.
-        public var pid: Int32
+        /// The run that switched.
+        public var owner: Owner
         /// When it switched, by that run's clock (UTC).
         public var openedAt: Instant
+        /// Seconds the owner's lease had left on the store's clock when read (negative: ran out);
+        /// nil for an entry not read from a store. Not part of the entry's identity.
+        public var leaseRemaining: Double?
+
+        /// The process that switched.
+        public var pid: Int32 { owner.pid }
 
         /// Creates an entry.
-        public init(serial: String, previousPlan: BraceletPlan, flow: String, pid: Int32, openedAt: Instant) {
+        public init(serial: String, previousPlan: BraceletPlan, flow: String, owner: Owner, openedAt: Instant,
+                    leaseRemaining: Double? = nil) {
             self.serial = serial
             self.previousPlan = previousPlan
             self.flow = flow
-            self.pid = pid
+            self.owner = owner
             self.openedAt = openedAt
+            self.leaseRemaining = leaseRemaining
+        }
+
+        /// Creates an entry owned by process `pid` on gateway `gateway`.
+        public init(serial: String, previousPlan: BraceletPlan, flow: String, pid: Int32, gateway: String = "",
+                    openedAt: Instant) {
+            self.init(serial: serial, previousPlan: previousPlan, flow: flow, owner: Owner(gateway: gateway, pid: pid),
+                      openedAt: openedAt)
+        }
+
+        public static func == (a: Entry, b: Entry) -> Bool {
+            a.serial == b.serial && a.previousPlan == b.previousPlan && a.flow == b.flow && a.owner == b.owner
+                && a.openedAt == b.openedAt
         }
     }
 
     /// The store holding the journal.
-    public let store: StateStore
+    public let store: any StateStore
+    /// Lease length of entries this journal opens and renews, in seconds.
+    public let leaseSeconds: Double
 
-    /// A journal in `store`.
-    public init(store: StateStore) { self.store = store }
+    /// A journal in `store` whose entries hold leases of `leaseSeconds`.
+    public init(store: any StateStore, leaseSeconds: Double = PlanJournal.defaultLeaseSeconds) {
+        self.store = store
+        self.leaseSeconds = leaseSeconds
+    }
 
     /// Records `entry` unless the bracelet already has an open one; returns the entry in effect.
     /// - Throws: `StoreError`.
     @discardableResult
     public func open(_ entry: Entry) throws -> Entry {
-        try store.prepare("INSERT OR IGNORE INTO plan_journal (serial, previous_plan, flow, pid, opened_at) VALUES (?1, ?2, ?3, ?4, ?5)")
-            .run([.text(entry.serial), .text(entry.previousPlan.name), .text(entry.flow), .int(Int64(entry.pid)),
-                  .text(RFC3339.format(entry.openedAt))])
-        return try self.entry(serial: entry.serial) ?? entry
+        try store.journalOpen(entry, leaseSeconds: leaseSeconds)
     }
 
     /// The open entry of bracelet `serial`, if any. - Throws: `StoreError`.
     public func entry(serial: String) throws -> Entry? {
-        try entries(where: "WHERE serial = ?1", [.text(serial)]).first
+        try store.journalEntries(serial: serial).first
     }
 
     /// Every open entry, oldest serial first. - Throws: `StoreError`.
-    public func openEntries() throws -> [Entry] { try entries(where: "ORDER BY serial", []) }
+    public func openEntries() throws -> [Entry] { try store.journalEntries(serial: nil) }
+
+    /// Renews `owner`'s lease on `serial`; false when the entry is gone. - Throws: `StoreError`.
+    @discardableResult
+    public func renew(serial: String, owner: Owner) throws -> Bool {
+        try store.journalRenew(serial: serial, owner: owner, leaseSeconds: leaseSeconds)
+    }
 
     /// Clears the entry of bracelet `serial` (after its plan was restored). - Throws: `StoreError`.
     public func close(serial: String) throws {
-        try store.prepare("DELETE FROM plan_journal WHERE serial = ?1").run([.text(serial)])
-    }
-
-    private func entries(where clause: String, _ values: [StoreValue]) throws -> [Entry] {
-        try store.prepare("SELECT serial, previous_plan, flow, pid, opened_at FROM plan_journal \(clause)").rows(values)
-            .compactMap { row in
-                guard row.count == 5, let serial = row[0].text, let plan = row[1].text, let flow = row[2].text,
-                      let pid = row[3].int, let at = row[4].text.flatMap(RFC3339.parseInstant) else { return nil }
-                return Entry(serial: serial, previousPlan: BraceletPlan(plan), flow: flow,
-                             pid: Int32(truncatingIfNeeded: pid), openedAt: at)
-            }
+        try store.journalClose(serial: serial)
     }
 
     /// This process's id, for new entries.

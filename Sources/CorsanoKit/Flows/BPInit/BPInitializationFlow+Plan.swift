@@ -7,14 +7,15 @@ extension BPInitializationFlow {
     }
 
     /// Restores the previous plan once, outside any cancellation of the run (a SIGINT must not
-    /// stop the restore), and reports it. A failure leaves the journal entry for the next repair.
+    /// stop the restore), and reports it. A failure leaves the journal entry for the next repair;
+    /// a plan given back whose entry could not be cleared (store gone) is still reported, and the
+    /// store error waits in `planGuard.storeFailure` for the exit status.
     func restorePlan() async {
         guard let previous = planGuard.previousPlan, !planGuard.isRestored else { return }
-        do {
-            try await planGuard.restore()
+        // Left to PlanJournal.repairOpenEntries at the next command that reaches this bracelet.
+        try? await planGuard.restore()
+        if planGuard.isRestored {
             emit(.planRestored(previousPlan: previous, why: .flowEnded))
-        } catch {
-            // Left to PlanJournal.repairOpenEntries at the next command that reaches this bracelet.
         }
     }
 }

@@ -2,11 +2,11 @@ import CSQLite
 
 /// A prepared SQLite statement: bind, step, read columns, reset.
 public final class StoreStatement {
-    let store: StateStore
+    let store: SQLiteStore
     let handle: OpaquePointer
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-    init(store: StateStore, handle: OpaquePointer) {
+    init(store: SQLiteStore, handle: OpaquePointer) {
         self.store = store
         self.handle = handle
     }
@@ -83,4 +83,12 @@ public enum StoreValue: Equatable, Sendable {
     public var text: String? { if case .text(let t) = self { return t } else { return nil } }
     /// The integer, when this is an integer.
     public var int: Int64? { if case .int(let v) = self { return v } else { return nil } }
+    /// The number, when this is a real or an integer.
+    public var double: Double? {
+        switch self {
+        case .double(let v): return v
+        case .int(let v): return Double(v)
+        default: return nil
+        }
+    }
 }

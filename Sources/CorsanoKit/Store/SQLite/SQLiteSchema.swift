@@ -1,8 +1,9 @@
 /// The store's schema as forward migrations; `user_version` records how many ran.
 ///
 /// Append a migration for each schema change; never edit one that shipped. Each later issue adds
-/// its tables here (seen-set, plan journal, audit log, last profile).
-enum StoreSchema {
+/// its tables here (seen-set, plan journal, audit log, last profile). `PostgresSchema` keeps the
+/// same tables for PostgreSQL.
+enum SQLiteSchema {
     static let migrations: [String] = [
         // 1: replay seen-set, per scope. key = instant AND systolic, diastolic, pulse, stored
         // as (seconds, SeenKey.packedWord) so the B-tree compares two integers; keys without a
@@ -57,9 +58,20 @@ enum StoreSchema {
         """
         ALTER TABLE audit_reading ADD COLUMN map_reported INTEGER;
         """,
+        // 6: the journal's owner is gateway + pid + process start time + boot id, with a lease
+        // (seconds since the epoch on the store's clock, renewed by the run) that another gateway
+        // judges; audit runs carry their gateway. '' = recorded before gateways: this machine.
+        """
+        ALTER TABLE plan_journal ADD COLUMN gateway TEXT NOT NULL DEFAULT '';
+        ALTER TABLE plan_journal ADD COLUMN start_time INTEGER;
+        ALTER TABLE plan_journal ADD COLUMN boot_id TEXT;
+        ALTER TABLE plan_journal ADD COLUMN lease_until REAL NOT NULL DEFAULT 0;
+        ALTER TABLE audit_run ADD COLUMN gateway TEXT NOT NULL DEFAULT '';
+        CREATE INDEX audit_run_gateway ON audit_run (gateway, started_seconds);
+        """,
     ]
 
-    static func migrate(_ store: StateStore) throws {
+    static func migrate(_ store: SQLiteStore) throws {
         let version = try store.prepare("PRAGMA user_version").rows().first?.first?.int ?? 0
         if version > Int64(migrations.count) {
             throw StoreError.newerSchema(path: store.path, version: Int(version))

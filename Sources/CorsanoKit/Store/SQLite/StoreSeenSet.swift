@@ -11,7 +11,7 @@ import CSQLite
 /// starving the other past the busy timeout.
 public final class StoreSeenSet: SeenSet {
     /// The store holding the set.
-    public let store: StateStore
+    public let store: SQLiteStore
     /// The scope name; keys in other scopes are not seen.
     public let scope: String
     /// The scope a caller uses when it names none (`replay-filter --scope`).
@@ -27,7 +27,7 @@ public final class StoreSeenSet: SeenSet {
     private static let wideColumns = "scope = ?1 AND seconds = ?2 AND nanos = ?3 AND systolic = ?4 AND diastolic = ?5 AND has_pulse = ?6 AND pulse = ?7"
 
     /// Opens the set for `scope` in `store`. - Throws: `StoreError`.
-    public init(store: StateStore, scope: String) throws {
+    public init(store: SQLiteStore, scope: String) throws {
         self.store = store
         self.scope = scope
         insertPacked = try store.prepare("INSERT OR IGNORE INTO seen_reading (scope, seconds, packed) VALUES (?1, ?2, ?3)")
@@ -48,9 +48,11 @@ public final class StoreSeenSet: SeenSet {
 
     public func contains(_ key: SeenKey) throws -> Bool {
         if pendingKeys.contains(key) { return true }
-        let statement = try bind(key, packed: containsPacked, wide: containsWide)
-        defer { sqlite3_reset(statement.handle) }
-        return try statement.step()
+        return try store.locked {
+            let statement = try bind(key, packed: containsPacked, wide: containsWide)
+            defer { sqlite3_reset(statement.handle) }
+            return try statement.step()
+        }
     }
 
     public func insert(_ key: SeenKey) -> Bool {

@@ -11,7 +11,7 @@ extension StoreSeenSet {
     final class ChunkStatements {
         let insert: StoreStatement, savepoint: StoreStatement, release: StoreStatement, rollback: StoreStatement
 
-        init(store: StateStore, scope: Int64) throws {
+        init(store: SQLiteStore, scope: Int64) throws {
             let rows = (0..<StoreSeenSet.chunkSize).map { "(?1, ?\($0 * 2 + 2), ?\($0 * 2 + 3))" }
             insert = try store.prepare("INSERT OR IGNORE INTO seen_reading (scope, seconds, packed) VALUES "
                                        + rows.joined(separator: ", "))

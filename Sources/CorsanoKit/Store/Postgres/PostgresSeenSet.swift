@@ -1,0 +1,161 @@
+/// The replay seen-set on a PostgreSQL server, under a scope: `StoreSeenSet`'s contract across
+/// hosts.
+///
+/// `insert` claims a key for the open batch; `commitPending()` sends the whole batch as arrays in
+/// one `INSERT … SELECT … ON CONFLICT DO NOTHING RETURNING` (one round trip), and a key is the
+/// caller's exactly when its row came back inserted — two gateways never both own a record.
+/// Keys go in sorted order, so two batches that overlap wait on each other rather than deadlock;
+/// a deadlock or serialization failure the server reports anyway is redone.
+final class PostgresSeenSet: SeenSet {
+    let store: PostgresStore
+    let scope: String
+    private let scopeID: String
+    private var pending: [SeenKey] = []
+    private var pendingKeys = SeenKeyTable(minimumCapacity: 1024)
+
+    /// Packed keys of one batch: rows the insert did not return are lost claims.
+    private static let claimPacked = """
+        WITH batch AS (SELECT s, k FROM unnest($2::bigint[], $3::bigint[]) AS t(s, k) ORDER BY s, k),
+        won AS (INSERT INTO seen_reading (scope, seconds, packed) SELECT $1, s, k FROM batch
+                ON CONFLICT DO NOTHING RETURNING seconds, packed)
+        SELECT s, k FROM batch EXCEPT ALL SELECT seconds, packed FROM won
+        """
+    /// Wide keys (values without a packed form), the same way.
+    private static let claimWide = """
+        WITH batch AS (SELECT * FROM unnest($2::bigint[], $3::int[], $4::bigint[], $5::bigint[], $6::boolean[], $7::bigint[])
+                       AS t(s, n, sys, dia, hp, p) ORDER BY s, n, sys, dia, hp, p),
+        won AS (INSERT INTO seen_reading_wide (scope, seconds, nanos, systolic, diastolic, has_pulse, pulse)
+                SELECT $1, s, n, sys, dia, hp, p FROM batch ON CONFLICT DO NOTHING
+                RETURNING seconds, nanos, systolic, diastolic, has_pulse, pulse)
+        SELECT * FROM batch EXCEPT ALL SELECT * FROM won
+        """
+
+    /// Opens the set for `scope`. - Throws: `StoreError`.
+    init(store: PostgresStore, scope: String) throws {
+        self.store = store
+        self.scope = scope
+        _ = try store.query("INSERT INTO seen_scope (name) VALUES ($1) ON CONFLICT (name) DO NOTHING", [scope])
+        guard let id = try store.query("SELECT id FROM seen_scope WHERE name = $1", [scope]).text(0, 0) else {
+            throw StoreError.failed(path: store.location, message: "seen-set scope \(scope) missing")
+        }
+        scopeID = id
+    }
+
+    func contains(_ key: SeenKey) throws -> Bool {
+        if pendingKeys.contains(key) { return true }
+        let seconds = String(key.measuredAt.secondsSinceEpoch)
+        if let word = key.packedWord {
+            return try store.query("SELECT 1 FROM seen_reading WHERE scope = $1 AND seconds = $2 AND packed = $3",
+                                   [scopeID, seconds, String(Int64(bitPattern: word))]).rowCount > 0
+        }
+        return try store.query("""
+            SELECT 1 FROM seen_reading_wide WHERE scope = $1 AND seconds = $2 AND nanos = $3 AND systolic = $4
+                AND diastolic = $5 AND has_pulse = $6 AND pulse = $7
+            """, [scopeID, seconds] + Self.wideFields(key)).rowCount > 0
+    }
+
+    func insert(_ key: SeenKey) -> Bool {
+        guard pendingKeys.insert(key) else { return false }
+        pending.append(key)
+        return true
+    }
+
+    func commitPending() throws -> Set<SeenKey> {
+        guard !pending.isEmpty else { return [] }
+        defer {
+            pending.removeAll(keepingCapacity: true)
+            pendingKeys.removeAll()
+        }
+        var seconds = ArrayLiteral(), words = ArrayLiteral()
+        var wide: [SeenKey] = []
+        for key in pending {
+            if let word = key.packedWord {
+                seconds.append(key.measuredAt.secondsSinceEpoch)
+                words.append(Int64(bitPattern: word))
+            } else {
+                wide.append(key)
+            }
+        }
+        let packedParameters: [String?] = [scopeID, seconds.text, words.text]
+        let connection = store.connection
+        if wide.isEmpty {
+            // One statement is its own transaction: one round trip for the batch.
+            return try store.run {
+                var attempt = 0
+                while true {
+                    do {
+                        return try Self.lostPacked(connection.query(Self.claimPacked, packedParameters))
+                    } catch let failure as PostgresFailure where failure.isRetryable && attempt < 5 {
+                        attempt += 1
+                    }
+                }
+            }
+        }
+        var columns = Array(repeating: ArrayLiteral(), count: 6)
+        for key in wide {
+            columns[0].append(key.measuredAt.secondsSinceEpoch)
+            for (i, field) in Self.wideFields(key).enumerated() { columns[i + 1].appendRaw(field) }
+        }
+        let wideParameters: [String?] = [scopeID] + columns.map(\.text)
+        return try store.transaction {
+            var lost: Set<SeenKey> = []
+            if !seconds.isEmpty { lost = try Self.lostPacked(connection.query(Self.claimPacked, packedParameters)) }
+            let rows = try connection.query(Self.claimWide, wideParameters)
+            for r in 0..<rows.rowCount {
+                guard let s = rows.int(r, 0), let n = rows.int(r, 1).flatMap({ Int32(exactly: $0) }), let sys = rows.int(r, 2),
+                      let dia = rows.int(r, 3), let has = rows.bool(r, 4), let p = rows.int(r, 5) else { continue }
+                lost.insert(SeenKey(measuredAt: Instant(secondsSinceEpoch: s, nanoseconds: n), systolic: Int(sys),
+                                    diastolic: Int(dia), pulse: has ? Int(p) : nil))
+            }
+            return lost
+        }
+    }
+
+    /// The keys of the rows a packed claim returned (those another writer held).
+    private static func lostPacked(_ rows: PostgresResult) -> Set<SeenKey> {
+        var lost: Set<SeenKey> = []
+        for r in 0..<rows.rowCount {
+            if let s = rows.int(r, 0), let w = rows.int(r, 1), let key = SeenKey(seconds: s, packedWord: UInt64(bitPattern: w)) {
+                lost.insert(key)
+            }
+        }
+        return lost
+    }
+
+    /// nanos, systolic, diastolic, has_pulse, pulse as parameter text.
+    private static func wideFields(_ key: SeenKey) -> [String] {
+        [String(key.measuredAt.nanoseconds), String(key.systolic), String(key.diastolic), key.pulse == nil ? "f" : "t",
+         String(key.pulse ?? 0)]
+    }
+}
+
+/// A PostgreSQL array literal (`{1,2,3}`) built as bytes: the batch's keys as one parameter.
+private struct ArrayLiteral {
+    private var bytes: [UInt8] = [UInt8(ascii: "{")]
+    private(set) var count = 0
+
+    var isEmpty: Bool { count == 0 }
+
+    mutating func append(_ value: Int64) {
+        if count > 0 { bytes.append(UInt8(ascii: ",")) }
+        count += 1
+        if value == 0 { bytes.append(UInt8(ascii: "0")); return }
+        var magnitude = value.magnitude
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        let start = bytes.count
+        while magnitude > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            magnitude /= 10
+        }
+        bytes[start...].reverse()
+    }
+
+    /// Appends an element already spelled as text (digits, t, f).
+    mutating func appendRaw(_ text: String) {
+        if count > 0 { bytes.append(UInt8(ascii: ",")) }
+        count += 1
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    var text: String { String(decoding: bytes + [UInt8(ascii: "}")], as: UTF8.self) }
+}

@@ -1,0 +1,260 @@
+import Foundation
+
+/// The state store on a PostgreSQL server, shared by several gateway PCs (DESIGN "State store"):
+/// one seen-set, one plan journal and one audit log for the lab, with `SQLiteStore`'s semantics.
+///
+/// Claims are `INSERT … ON CONFLICT DO NOTHING RETURNING`, one statement per batch, committed
+/// before a line is written; leases are judged on the server's `now()`. One connection, its use
+/// serialized by a lock. Source: issue 16, libpq "Connection Strings" and "Environment Variables".
+public final class PostgresStore: StateStore, @unchecked Sendable {
+    let connection: PostgresConnection
+    let lock = NSRecursiveLock()
+
+    public var location: String { connection.location }
+
+    /// Connects to `uri` (`postgresql://…`, `postgres://…`; PG* environment for the rest) and
+    /// migrates the schema under an advisory lock.
+    /// - Throws: `StoreError` naming the server, never its password (exit 74).
+    public init(uri: String) throws {
+        connection = try PostgresConnection(uri: uri)
+        try run { try PostgresSchema.migrate(connection) }
+    }
+
+    /// Connects to `uri` for reading: nil when the database holds no corsano schema (a read
+    /// never creates one). - Throws: `StoreError` naming the server.
+    public static func openExisting(uri: String) throws -> PostgresStore? {
+        let connection = try PostgresConnection(uri: uri)
+        let store = PostgresStore(connection: connection)
+        return try store.run { try PostgresSchema.exists(connection) } ? store : nil
+    }
+
+    private init(connection: PostgresConnection) { self.connection = connection }
+
+    /// Runs `body` holding the lock, with libpq failures as `StoreError`.
+    func run<T>(_ body: () throws -> T) throws -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        do {
+            return try body()
+        } catch let failure as PostgresFailure {
+            throw connection.storeError(failure)
+        }
+    }
+
+    /// One statement's rows. - Throws: `StoreError`.
+    func query(_ sql: String, _ parameters: [String?] = []) throws -> PostgresResult {
+        try run { try connection.query(sql, parameters) }
+    }
+
+    /// Runs `body` inside `BEGIN … COMMIT`, rolling back when it throws; a deadlock or
+    /// serialization failure is redone from the start (a few times).
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        try run {
+            var attempt = 0
+            while true {
+                try connection.execute("BEGIN")
+                do {
+                    let result = try body()
+                    try connection.execute("COMMIT")
+                    return result
+                } catch let failure as PostgresFailure where failure.isRetryable && attempt < 5 {
+                    try? connection.execute("ROLLBACK")
+                    attempt += 1
+                } catch {
+                    try? connection.execute("ROLLBACK")
+                    throw error
+                }
+            }
+        }
+    }
+
+    // MARK: Seen-set
+
+    public func seenSet(scope: String) throws -> any SeenSet {
+        try PostgresSeenSet(store: self, scope: scope)
+    }
+
+    public func seenScopes() throws -> [String] {
+        let rows = try query("""
+            SELECT name FROM seen_scope s WHERE EXISTS (SELECT 1 FROM seen_reading WHERE scope = s.id)
+                OR EXISTS (SELECT 1 FROM seen_reading_wide WHERE scope = s.id) ORDER BY name
+            """)
+        return (0..<rows.rowCount).compactMap { rows.text($0, 0) }
+    }
+
+    public func seenKeys(scope: String) throws -> [SeenKey] {
+        let packed = try query("""
+            SELECT seconds, packed FROM seen_reading WHERE scope = (SELECT id FROM seen_scope WHERE name = $1)
+            ORDER BY seconds, packed
+            """, [scope])
+        var keys: [SeenKey] = []
+        keys.reserveCapacity(packed.rowCount)
+        for r in 0..<packed.rowCount {
+            guard let seconds = packed.int(r, 0), let word = packed.int(r, 1),
+                  let key = SeenKey(seconds: seconds, packedWord: UInt64(bitPattern: word)) else {
+                throw StoreError.corrupt(path: location, message: "seen_reading row of scope \(scope) is unreadable")
+            }
+            keys.append(key)
+        }
+        let wide = try query("""
+            SELECT seconds, nanos, systolic, diastolic, has_pulse, pulse FROM seen_reading_wide
+            WHERE scope = (SELECT id FROM seen_scope WHERE name = $1) ORDER BY seconds, nanos
+            """, [scope])
+        for r in 0..<wide.rowCount {
+            guard let s = wide.int(r, 0), let n = wide.int(r, 1).flatMap({ Int32(exactly: $0) }), (0..<1_000_000_000).contains(n),
+                  let sys = wide.int(r, 2), let dia = wide.int(r, 3), let has = wide.bool(r, 4), let pulse = wide.int(r, 5) else {
+                throw StoreError.corrupt(path: location, message: "seen_reading_wide row of scope \(scope) is unreadable")
+            }
+            keys.append(SeenKey(measuredAt: Instant(secondsSinceEpoch: s, nanoseconds: n), systolic: Int(sys),
+                                diastolic: Int(dia), pulse: has ? Int(pulse) : nil))
+        }
+        return keys
+    }
+
+    // MARK: Plan journal
+
+    public func journalOpen(_ entry: PlanJournal.Entry, leaseSeconds: Double) throws -> PlanJournal.Entry {
+        try run {
+            _ = try query("""
+                INSERT INTO plan_journal (serial, previous_plan, flow, gateway, pid, start_time, boot_id, opened_at,
+                                          lease_until)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now() + make_interval(secs => $9))
+                ON CONFLICT (serial) DO NOTHING
+                """, [entry.serial, entry.previousPlan.name, entry.flow, entry.owner.gateway, String(entry.owner.pid),
+                      entry.owner.startTime.map { String(Int64(bitPattern: $0)) }, entry.owner.bootID,
+                      RFC3339.format(entry.openedAt), String(leaseSeconds)])
+            return try journalEntries(serial: entry.serial).first ?? entry
+        }
+    }
+
+    public func journalEntries(serial: String?) throws -> [PlanJournal.Entry] {
+        let rows = try query("""
+            SELECT serial, previous_plan, flow, gateway, pid, start_time, boot_id, opened_at,
+                   extract(epoch FROM lease_until - now())::float8
+            FROM plan_journal WHERE $1::text IS NULL OR serial = $1 ORDER BY serial
+            """, [serial])
+        return (0..<rows.rowCount).compactMap { r in
+            guard let serial = rows.text(r, 0), let plan = rows.text(r, 1), let flow = rows.text(r, 2),
+                  let gateway = rows.text(r, 3), let pid = rows.int(r, 4),
+                  let at = rows.text(r, 7).flatMap(RFC3339.parseInstant) else { return nil }
+            let owner = PlanJournal.Owner(gateway: gateway, pid: Int32(truncatingIfNeeded: pid),
+                                          startTime: rows.int(r, 5).map { UInt64(bitPattern: $0) }, bootID: rows.text(r, 6))
+            return PlanJournal.Entry(serial: serial, previousPlan: BraceletPlan(plan), flow: flow, owner: owner,
+                                     openedAt: at, leaseRemaining: rows.double(r, 8))
+        }
+    }
+
+    public func journalRenew(serial: String, owner: PlanJournal.Owner, leaseSeconds: Double) throws -> Bool {
+        try query("""
+            UPDATE plan_journal SET lease_until = now() + make_interval(secs => $4)
+            WHERE serial = $1 AND gateway = $2 AND pid = $3
+            """, [serial, owner.gateway, String(owner.pid), String(leaseSeconds)]).changes == 1
+    }
+
+    public func journalClose(serial: String) throws {
+        _ = try query("DELETE FROM plan_journal WHERE serial = $1", [serial])
+    }
+
+    // MARK: Audit log
+
+    public func auditBegin(_ run: AuditRun) throws {
+        _ = try insertRun(run)
+    }
+
+    private func insertRun(_ run: AuditRun) throws -> Bool {
+        try query("""
+            INSERT INTO audit_run (run, flow, gateway, bracelet_serial, bracelet_model, bracelet_firmware,
+                                   started_seconds, started_at, ended_at, config, result)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (run) DO NOTHING
+            """, [run.run, run.flow, run.gateway ?? "", run.bracelet.serial, run.bracelet.model, run.bracelet.firmware,
+                  String(run.startedSeconds), run.startedAt, run.endedAt, run.configJSON, run.resultJSON]).changes == 1
+    }
+
+    public func auditRecord(run: String, _ reading: AuditReading) throws {
+        _ = try query("""
+            INSERT INTO audit_reading (run, attempt, idx, accepted, manual, reading, map_reported)
+            VALUES ($1, $2, $3, $4, $5, $6, $7)
+            ON CONFLICT (run, attempt, idx) DO UPDATE SET accepted = excluded.accepted, manual = excluded.manual,
+                reading = excluded.reading, map_reported = excluded.map_reported
+            """, [run, String(reading.attempt), String(reading.index), reading.accepted ? "t" : "f",
+                  reading.manual ? "t" : "f", reading.readingJSON, reading.mapReported.map { $0 ? "t" : "f" }])
+    }
+
+    public func auditFinish(run: String, endedAt: String, resultJSON: String) throws {
+        _ = try query("UPDATE audit_run SET ended_at = $1, result = $2 WHERE run = $3", [endedAt, resultJSON, run])
+    }
+
+    public func auditRuns(_ filter: AuditFilter) throws -> [AuditRun] {
+        try run {
+            let rows = try query("""
+                SELECT run, flow, gateway, bracelet_serial, bracelet_model, bracelet_firmware, started_at, ended_at,
+                       config, result
+                FROM audit_run WHERE ($1::bigint IS NULL OR started_seconds >= $1) AND ($2::text IS NULL OR bracelet_serial = $2)
+                                 AND ($3::text IS NULL OR gateway = $3)
+                ORDER BY started_seconds, seq
+                """, [filter.since.map { String($0.secondsSinceEpoch) }, filter.serial, filter.gateway])
+            return try (0..<rows.rowCount).map { r in
+                let run = rows.text(r, 0) ?? ""
+                let fed = try query("""
+                    SELECT attempt, idx, accepted, manual, reading, map_reported FROM audit_reading WHERE run = $1
+                    ORDER BY attempt, idx
+                    """, [run])
+                let readings = (0..<fed.rowCount).map { i in
+                    AuditReading(attempt: Int(fed.int(i, 0) ?? 0), index: Int(fed.int(i, 1) ?? 0), accepted: fed.bool(i, 2) == true,
+                                 manual: fed.bool(i, 3) == true, readingJSON: fed.text(i, 4) ?? "{}", mapReported: fed.bool(i, 5))
+                }
+                return AuditRun(run: run, flow: rows.text(r, 1) ?? "",
+                                bracelet: BraceletIdentity(model: rows.text(r, 4) ?? "", firmware: rows.text(r, 5) ?? "",
+                                                           serial: rows.text(r, 3) ?? ""),
+                                startedAt: rows.text(r, 6) ?? "", endedAt: rows.text(r, 7), configJSON: rows.text(r, 8) ?? "{}",
+                                resultJSON: rows.text(r, 9), readings: readings,
+                                gateway: rows.text(r, 2).flatMap { $0.isEmpty ? nil : $0 })
+            }
+        }
+    }
+
+    public func auditImport(_ run: AuditRun) throws -> Bool {
+        try transaction {
+            guard try insertRun(run) else { return false }
+            for reading in run.readings { try auditRecord(run: run.run, reading) }
+            return true
+        }
+    }
+
+    // MARK: Profiles
+
+    @discardableResult
+    public func profileSave(_ profile: UserProfile, serial: String, pushedAt: String, onlyIfAbsent: Bool) throws -> Bool {
+        let conflict = ProfileStore.conflictClause(onlyIfAbsent: onlyIfAbsent)
+        return try query("""
+            INSERT INTO pushed_profile (serial, height, weight, wrist, gender, unit, birthdate, skin_tone, hair_density,
+                                        pushed_at)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (serial) \(conflict)
+            """, [serial, String(profile.heightCm), String(profile.weightKg), profile.wrist.rawValue, profile.gender.rawValue,
+                  profile.unit.rawValue, profile.birthdate, String(profile.skinTone), profile.hairDensity.rawValue,
+                  pushedAt]).changes == 1
+    }
+
+    public func profileLoad(serial: String) throws -> UserProfile? {
+        try profileRows(serial: serial).first?.profile
+    }
+
+    public func profiles() throws -> [StoredProfile] { try profileRows(serial: nil) }
+
+    private func profileRows(serial: String?) throws -> [StoredProfile] {
+        let rows = try query("""
+            SELECT serial, height, weight, wrist, gender, unit, birthdate, skin_tone, hair_density, pushed_at
+            FROM pushed_profile WHERE $1::text IS NULL OR serial = $1 ORDER BY serial
+            """, [serial])
+        return try (0..<rows.rowCount).map { r in
+            guard let serial = rows.text(r, 0), let pushedAt = rows.text(r, 9),
+                  let profile = UserProfile.fromColumns(
+                    height: rows.int(r, 1), weight: rows.int(r, 2), wrist: rows.text(r, 3), gender: rows.text(r, 4),
+                    unit: rows.text(r, 5), birthdate: rows.text(r, 6), skinTone: rows.int(r, 7), hairDensity: rows.text(r, 8))
+            else {
+                throw StoreError.corrupt(path: location, message: "pushed_profile row for \(rows.text(r, 0) ?? "?") is unreadable")
+            }
+            return StoredProfile(serial: serial, profile: profile, pushedAt: pushedAt)
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import CSQLite
+
+import Foundation
+
+/// The SQLite state store (the embedded default): replay seen-set, plan journal, audit log,
+/// last pushed profile.
+///
+/// One file shared safely by several `corsano` processes on one machine: WAL mode and a busy
+/// timeout. Schema changes are forward migrations in `SQLiteSchema.migrations`, applied in order
+/// at open. The connection is opened without SQLite's own mutex, so every use holds `lock`.
+/// Source: DESIGN "State store".
+public final class SQLiteStore: StateStore, @unchecked Sendable {
+    /// The file path, or `:memory:` for `--no-state`.
+    public let path: String
+    let db: OpaquePointer
+    /// Serializes use of the connection (a lease renewal runs beside a flow's audit writes).
+    let lock = NSRecursiveLock()
+
+    public var location: String { path }
+
+    /// Opens (creating when missing) the store at `path`, or an in-memory one when `path` is nil.
+    /// - Parameter busyTimeoutMilliseconds: how long a write waits for another process's lock.
+    /// - Throws: `StoreError` naming the path when it cannot be opened, is locked too long or is corrupt.
+    public init(path: String?, busyTimeoutMilliseconds: Int32 = 10_000) throws {
+        self.path = path ?? ":memory:"
+        var handle: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let rc = sqlite3_open_v2(self.path, &handle, flags, nil)
+        guard rc == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close(handle)
+            throw StoreError.cannotOpen(path: self.path, message: message)
+        }
+        db = handle
+        sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
+        do {
+            try setUp(isFile: path != nil, retries: Int(busyTimeoutMilliseconds) / Self.setUpRetryMilliseconds)
+        } catch {
+            sqlite3_close(db)
+            throw error
+        }
+    }
+
+    static let setUpRetryMilliseconds = 20
+
+    /// WAL mode, then migrations. Two processes opening a fresh file at once can get SQLITE_BUSY
+    /// here without SQLite calling the busy handler (switching to WAL, reading the schema while
+    /// the other initializes it), so BUSY is retried for the busy-timeout budget.
+    private func setUp(isFile: Bool, retries: Int) throws {
+        var attempt = 0
+        while true {
+            do {
+                if isFile { try execute("PRAGMA journal_mode=WAL") }
+                try execute("PRAGMA synchronous=NORMAL")
+                try SQLiteSchema.migrate(self)
+                return
+            } catch StoreError.busy where attempt < retries {
+                attempt += 1
+                sqlite3_sleep(Int32(Self.setUpRetryMilliseconds))
+            }
+        }
+    }
+
+    deinit { sqlite3_close(db) }
+
+    /// Runs one or more statements that return no rows. - Throws: `StoreError`.
+    public func execute(_ sql: String) throws {
+        var message: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(db, sql, nil, nil, &message)
+        if rc != SQLITE_OK {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(rc))
+            sqlite3_free(message)
+            throw error(rc, text)
+        }
+    }
+
+    /// Prepares a statement for repeated use. - Throws: `StoreError`.
+    public func prepare(_ sql: String) throws -> StoreStatement {
+        var stmt: OpaquePointer?
+        let rc = sqlite3_prepare_v2(db, sql, -1, &stmt, nil)
+        guard rc == SQLITE_OK, let stmt else { throw error(rc, String(cString: sqlite3_errmsg(db))) }
+        return StoreStatement(store: self, handle: stmt)
+    }
+
+    /// Runs `body` holding the connection's lock.
+    func locked<T>(_ body: () throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+
+    /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`, rolling back when it throws.
+    /// - Throws: `StoreError` (busy past the timeout, I/O) or whatever `body` throws.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Rows changed by the last statement.
+    public var changes: Int { Int(sqlite3_changes(db)) }
+
+    func error(_ rc: Int32, _ message: String) -> StoreError {
+        switch rc & 0xFF {
+        case SQLITE_BUSY, SQLITE_LOCKED: return .busy(path: path)
+        case SQLITE_CORRUPT, SQLITE_NOTADB: return .corrupt(path: path, message: message)
+        default: return .failed(path: path, message: message)
+        }
+    }
+}

@@ -1,0 +1,168 @@
+import CorsanoKit
+import Foundation
+import TestSupport
+import Testing
+
+/// What only the PostgreSQL store has: schema migration under an advisory lock, messages that
+/// name the server and never its password, and `state migrate` onto it.
+@Suite struct PostgresStoreTests {
+    @Test func processesMigratingAFreshDatabaseAtOnceAllSucceed() async throws {
+        let database = try ThrowawayPostgres.shared().createDatabase()
+        // Eight connections open (and so migrate) the same empty database at once.
+        let results = await withTaskGroup(of: String?.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    do { _ = try PostgresStore(uri: database.uri); return nil } catch { return "\(error)" }
+                }
+            }
+            var failures: [String] = []
+            for await failure in group { if let failure { failures.append(failure) } }
+            return failures
+        }
+        #expect(results == [])
+        let version = try ThrowawayPostgres.shared().execute("SELECT version FROM corsano_schema", database: database.name)
+        #expect(version == [["1"]])
+    }
+
+    @Test func aDatabaseWrittenByANewerCorsanoIsRefused() throws {
+        let database = try ThrowawayPostgres.shared().createDatabase()
+        _ = try PostgresStore(uri: database.uri)
+        try ThrowawayPostgres.shared().execute("UPDATE corsano_schema SET version = 99", database: database.name)
+        #expect(throws: StoreError.newerSchema(path: database.uri, version: 99)) {
+            _ = try PostgresStore(uri: database.uri)
+        }
+    }
+
+    @Test func readingNeverCreatesTheSchema() throws {
+        let server = try ThrowawayPostgres.shared()
+        let database = try server.createDatabase()
+        #expect(try PostgresStore.openExisting(uri: database.uri) == nil)
+        #expect(try server.execute("SELECT to_regclass('corsano_schema') IS NULL", database: database.name) == [["t"]])
+        _ = try PostgresStore(uri: database.uri)
+        #expect(try PostgresStore.openExisting(uri: database.uri) != nil)
+    }
+
+    @Test(arguments: [
+        ("postgresql://bob:s3cr%40t@db.lab:5432/corsano", "postgresql://bob@db.lab:5432/corsano"),
+        ("postgres://bob:pw@h/db?sslmode=require&password=pw2", "postgres://bob@h/db?sslmode=require&password=***"),
+        ("postgresql://h/db?password=x%20y", "postgresql://h/db?password=***"),
+        ("postgresql://bob@h/db", "postgresql://bob@h/db"),
+        ("host=h password='two words' dbname=d", "host=h password='***' dbname=d"),
+    ])
+    func redactedDropsThePassword(uri: String, expected: String) {
+        #expect(PostgresURI.redacted(uri) == expected)
+    }
+
+    @Test func aServerThatIsDownIsNamedWithoutThePassword() throws {
+        // A port nothing listens on: bind one, close it, connect to it.
+        let secret = "Sup3r%2Fs3cret"
+        for uri in ["postgresql://lab:\(secret)@127.0.0.1:1/corsano", "postgresql://lab@127.0.0.1:1/corsano?password=\(secret)"] {
+            do {
+                _ = try PostgresStore(uri: uri)
+                Issue.record("connected to a closed port")
+            } catch let StoreError.cannotOpen(path, message) {
+                #expect(path == "postgresql://lab@127.0.0.1:1/corsano")
+                #expect(message.contains("127.0.0.1"))
+                for text in [path, message] {
+                    #expect(!text.contains("Sup3r") && !text.contains("s3cret"), "\(text)")
+                }
+            }
+        }
+    }
+
+    @Test func aWrongPasswordOnTheRealServerIsNeverPrinted() throws {
+        let server = try ThrowawayPostgres.shared()
+        let database = try server.createDatabase()
+        let role = "lab_" + database.name
+        try server.execute("CREATE ROLE \(role) LOGIN PASSWORD 'right-Pa55'")
+        try server.execute("GRANT ALL ON DATABASE \(database.name) TO \(role)")
+        try server.execute("GRANT ALL ON SCHEMA public TO \(role)", database: database.name)
+        // The right password over TCP works (scram-sha-256) and is in no message either.
+        let store = try PostgresStore(uri: server.tcpURI(database: database.name, user: role, password: "right-Pa55"))
+        #expect(store.location == "postgresql://\(role)@127.0.0.1:\(server.port)/\(database.name)")
+        do {
+            _ = try PostgresStore(uri: server.tcpURI(database: database.name, user: role, password: "wr0ng-Pa55"))
+            Issue.record("a wrong password connected")
+        } catch let StoreError.cannotOpen(path, message) {
+            #expect(message.contains("password authentication failed"), "\(message)")
+            #expect(!path.contains("wr0ng") && !message.contains("wr0ng"))
+        }
+        // A malformed URI whose parse error quotes the password's piece.
+        do {
+            _ = try PostgresStore(uri: "postgresql://\(role):wr0ng%zz@127.0.0.1:\(server.port)/\(database.name)")
+            Issue.record("a malformed URI connected")
+        } catch let StoreError.cannotOpen(path, message) {
+            #expect(!path.contains("wr0ng") && !message.contains("wr0ng"), "\(path): \(message)")
+        }
+    }
+
+    @Test func aLostConnectionSaysSo() throws {
+        let server = try ThrowawayPostgres.shared()
+        let database = try server.createDatabase()
+        let store = try PostgresStore(uri: database.uri)
+        try server.execute("""
+            SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(database.name)' AND pid <> pg_backend_pid()
+            """)
+        do {
+            _ = try store.journalEntries(serial: nil)
+            Issue.record("a terminated connection answered")
+        } catch let StoreError.failed(path, message) {
+            #expect(path == store.location)
+            #expect(message.contains("connection lost") || message.contains("terminat"), "\(message)")
+        }
+    }
+
+    @Test func migrateCopiesEverythingAndASecondRunChangesNothing() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("corsano-migrate-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let sqlite = try SQLiteStore(path: dir.appendingPathComponent("state.sqlite3").path)
+        // Source: two scopes (one wide key), a journal entry, two runs, a profile.
+        let keys = (0..<2_500).map { StateStoreContractTests.key(Int64($0), 100 + $0 % 50, nanos: Int32($0 % 3) * 1_000) }
+            + [StateStoreContractTests.key(9_999, 3_000, pulse: nil)]
+        let m1 = try sqlite.seenSet(scope: "m1")
+        for key in keys { _ = try m1.insert(key) }
+        #expect(try m1.commitPending().isEmpty)
+        let m2 = try sqlite.seenSet(scope: "m2")
+        _ = try m2.insert(keys[0])
+        #expect(try m2.commitPending().isEmpty)
+        let owner = PlanJournal.Owner(gateway: "gw-a", pid: 31, startTime: 5, bootID: "boot")
+        try PlanJournal(store: sqlite).open(PlanJournal.Entry(serial: "SIM-9", previousPlan: BraceletPlan("sleep"), flow: "bp-init",
+                                                              owner: owner, openedAt: Instant(secondsSinceEpoch: 1_795_000_000)))
+        for (run, second) in [("a", 0), ("b", 10)] {
+            let log = AuditLog(store: sqlite, gateway: "gw-a")
+            let at = Instant(secondsSinceEpoch: 1_795_000_000 + Int64(second))
+            try log.begin(run: run, flow: "bp-init", bracelet: BraceletIdentity(model: "287-2", firmware: "7.4", serial: "SIM-9"),
+                          at: at, config: .object([]))
+            try log.record(run: run, attempt: 1, index: 1, accepted: true, manual: false, reading: .object([("systolic", .int(120))]))
+            if run == "a" { try log.finish(run: run, at: at, result: .object([("kind", .string("success"))])) }
+        }
+        let profile = UserProfile(heightCm: 170, weightKg: 70, wrist: .right, gender: .female, unit: .metric,
+                                  birthdate: "1990-05-06", skinTone: 2, hairDensity: .low)
+        try ProfileStore(store: sqlite).save(profile, serial: "SIM-9", at: Instant(secondsSinceEpoch: 1_795_000_000))
+
+        let target = try PostgresStore(uri: ThrowawayPostgres.shared().createDatabase().uri)
+        let first = try StoreMigration.copy(from: sqlite, to: target)
+        var expected = StoreMigration.Counts()
+        (expected.seenKeys, expected.seenKeysNew) = (keys.count + 1, keys.count + 1)
+        (expected.journalEntries, expected.journalEntriesNew) = (1, 1)
+        (expected.auditRuns, expected.auditRunsNew) = (2, 2)
+        (expected.profiles, expected.profilesNew) = (1, 1)
+        #expect(first == expected)
+        #expect(try target.seenScopes() == ["m1", "m2"])
+        #expect(Set(try target.seenKeys(scope: "m1")) == Set(keys))
+        #expect(try target.seenKeys(scope: "m2") == [keys[0]])
+        #expect(try target.journalEntries(serial: nil) == sqlite.journalEntries(serial: nil))
+        #expect(try target.auditRuns(AuditFilter()) == sqlite.auditRuns(AuditFilter()))
+        #expect(try target.profiles() == sqlite.profiles())
+
+        let second = try StoreMigration.copy(from: sqlite, to: target)
+        #expect(second.seenKeysNew == 0 && second.journalEntriesNew == 0 && second.auditRunsNew == 0 && second.profilesNew == 0)
+        #expect(second.seenKeys == keys.count + 1 && second.auditRuns == 2)
+        #expect(Set(try target.seenKeys(scope: "m1")) == Set(keys))
+        #expect(try target.auditRuns(AuditFilter()) == sqlite.auditRuns(AuditFilter()))
+        // The copied seen-set claims as the source did: a migrated key is a duplicate on the server.
+        let seen = try target.seenSet(scope: "m1")
+        #expect(try seen.insert(keys[7]) == true)
+        #expect(try seen.commitPending() == [keys[7]])
+    }
+}
