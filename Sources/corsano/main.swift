@@ -14,14 +14,14 @@ func runMain(_ argv: [String]) async -> ExitStatus {
            let repl = parsed.spec.handler {
             return await dispatch(parsed, repl, ctx)
         }
-        ctx.stderr.write(HelpRenderer.overview())
+        ctx.stderr.write(HelpRenderer.overview(layout: HelpRenderer.layout(for: ctx.stderr, ctx)))
         return .usage
     }
     // Global flags alone, in any mix: --help wins over --version (as with most GNU tools' help).
     let global = Set(CommandTable.global.map { "--" + $0.name }).union(CommandTable.helpSpellings)
     if argv == ["version"] || argv.allSatisfy(global.contains) {
         if argv.contains(where: CommandTable.helpSpellings.contains) {
-            ctx.stdout.write(HelpRenderer.overview())
+            ctx.stdout.write(HelpRenderer.overview(layout: HelpRenderer.layout(for: ctx.stdout, ctx)))
         } else {
             ctx.stdout.line("corsano \(HelpRenderer.version)")
         }
@@ -29,7 +29,7 @@ func runMain(_ argv: [String]) async -> ExitStatus {
     }
     // A group word (`cuff`, `profile`, `bracelet`) alone lists its subcommands: on stderr with
     // 64 (a command is missing), or on stdout with 0 when --help asked for it.
-    if let group = HelpRenderer.group(argv[0]), argv.count == 1 || (argv.count == 2 && CommandTable.helpSpellings.contains(argv[1])) {
+    if let group = HelpRenderer.group(argv[0], layout: HelpRenderer.layout(for: argv.count == 1 ? ctx.stderr : ctx.stdout, ctx)), argv.count == 1 || (argv.count == 2 && CommandTable.helpSpellings.contains(argv[1])) {
         if argv.count == 1 {
             ctx.stderr.write(group)
             return .usage
@@ -44,7 +44,7 @@ func runMain(_ argv: [String]) async -> ExitStatus {
         return report(error, ctx)
     }
     if parsed.flag("help") {
-        ctx.stdout.write(HelpRenderer.help(for: parsed.spec))
+        ctx.writeHelp(parsed.spec)
         return .success
     }
     guard let handler = parsed.spec.handler else {

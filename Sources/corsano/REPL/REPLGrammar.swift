@@ -58,14 +58,11 @@ enum REPLGrammar {
     static let completion = CompletionEngine(tree: CompletionTree(commands: commands))
 
     /// `help` inside the REPL: the table's commands, then the session commands.
-    static func overview() -> String {
-        var out = "Commands (as on the command line, without 'corsano'):\n"
-        let width = (commands.map(\.name.count).max() ?? 0) + 4
-        for spec in commands {
-            if spec.words == ["help"] { continue }
-            out += "  " + spec.name + String(repeating: " ", count: width - spec.name.count) + spec.summary + "\n"
-        }
-        out += "\nhelp COMMAND shows a command's options. TAB completes; Control-C cancels; Control-D quits.\n"
+    static func overview(layout: TextLayout = HelpRenderer.plain) -> String {
+        var out = HelpRenderer.paragraph("Commands (as on the command line, without 'corsano'):", layout)
+        let listed = commands.filter { $0.words != ["help"] }
+        out += HelpRenderer.table(listed.map { ($0.name, $0.summary) }, column: (commands.map(\.name.count).max() ?? 0) + 6, layout)
+        out += "\n" + HelpRenderer.paragraph("help COMMAND shows a command's options. TAB completes; Control-C cancels; Control-D quits.", layout)
         return out
     }
 }

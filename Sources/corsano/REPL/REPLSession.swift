@@ -62,7 +62,7 @@ final class REPLSession: @unchecked Sendable {
         let environment = ctx.environment
         var parsed = try ArgumentParser.parse(words, environment: environment)
         if parsed.flag("help") {
-            ctx.forText.stdout.write(HelpRenderer.help(for: parsed.spec))
+            ctx.forText.writeHelp(parsed.spec)
             return .success
         }
         if parsed.spec.words == ["help"] { return try help(parsed.operands, ctx.forText) }
@@ -119,17 +119,17 @@ final class REPLSession: @unchecked Sendable {
 
     private func help(_ operands: [String], _ ctx: CommandContext) throws -> ExitStatus {
         guard !operands.isEmpty else {
-            ctx.stdout.write(REPLGrammar.overview())
+            ctx.stdout.write(REPLGrammar.overview(layout: HelpRenderer.layout(for: ctx.stdout, ctx)))
             return .success
         }
-        if operands.count == 1, let group = HelpRenderer.group(operands[0], inREPL: true) {
+        if operands.count == 1, let group = HelpRenderer.group(operands[0], inREPL: true, layout: HelpRenderer.layout(for: ctx.stdout, ctx)) {
             ctx.stdout.write(group)
             return .success
         }
         guard let (spec, used) = CommandTable.lookup(operands, in: REPLGrammar.commands), used == operands.count else {
             throw UsageError.unknownCommand(operands.joined(separator: " "))
         }
-        ctx.stdout.write(HelpRenderer.help(for: spec))
+        ctx.writeHelp(spec)
         return .success
     }
 }

@@ -91,7 +91,7 @@ struct TextLayout: Sendable {
     static let answerRoom = 12
 
     /// `marker` then `text` wrapped, later lines indented under the text.
-    private func hanging(_ marker: String, _ text: String, width: Int) -> [String] {
+    func hanging(_ marker: String, _ text: String, width: Int) -> [String] {
         let hang = String(repeating: " ", count: marker.count)
         return wrap(text, indent: hang, width: width).enumerated().map { j, line in
             j == 0 ? marker + line.dropFirst(hang.count) : line

@@ -1,77 +1,100 @@
-/// `--help` text, rendered from the command table.
+/// `--help` text, rendered from the command table and laid out for the terminal it goes to.
 enum HelpRenderer {
     static let version = "0.1.0"
 
+    /// The layout of help written to `writer`: `COLUMNS`, else the width of the terminal on its
+    /// descriptor, else 80 columns (a pipe), as `TextLayout` lays out the flows' text.
+    static func layout(for writer: OutputWriter, _ ctx: CommandContext) -> TextLayout {
+        TextLayout(terminal: EventSinks.terminal(fd: writer.fd, ctx), color: false, rightToLeft: false)
+    }
+
+    /// The layout when there is no terminal to ask (80 columns).
+    static let plain = TextLayout(terminal: TerminalWidth(columns: TerminalWidth.fallback), color: false, rightToLeft: false)
+
     /// Help for one command: usage, summary, details, options.
-    static func help(for spec: CommandSpec) -> String {
-        var out = "usage: corsano \(spec.name)"
-        if !spec.options.isEmpty { out += " [OPTIONS]" }
-        if !spec.operands.isEmpty { out += " \(spec.operands)" }
-        out += "\n\n\(spec.summary)\n"
-        if !spec.details.isEmpty { out += "\n" + wrap(spec.details, width: 78, indent: "") + "\n" }
+    static func help(for spec: CommandSpec, layout: TextLayout = plain) -> String {
+        var usage = "corsano \(spec.name)"
+        if !spec.options.isEmpty { usage += " [OPTIONS]" }
+        if !spec.operands.isEmpty { usage += " \(spec.operands)" }
+        var out = paragraph(usage, hang: "usage: ", layout) + "\n"
+        out += paragraph(spec.summary, layout)
+        if !spec.details.isEmpty { out += "\n" + paragraph(spec.details, layout) }
         if !spec.options.isEmpty {
             out += "\nOptions:\n"
-            let width = min(30, (spec.options.map(\.usage.count).max() ?? 0) + 4)
-            for option in spec.options {
+            out += table(spec.options.map { option in
                 var help = option.help
                 if let env = option.environment { help += " [env: \(env.rawValue)]" }
-                let left = "  " + option.usage
-                if left.count + 2 <= width {
-                    out += left + String(repeating: " ", count: width - left.count) + help + "\n"
-                } else {
-                    out += left + "\n" + String(repeating: " ", count: width) + help + "\n"
-                }
-            }
+                return (option.usage, help)
+            }, column: min(30, (spec.options.map(\.usage.count).max() ?? 0) + 4), layout)
         }
         return out
     }
 
     /// Top-level help: every command with its summary, and the global options.
-    static func overview() -> String {
+    static func overview(layout: TextLayout = plain) -> String {
         var out = "usage: corsano COMMAND [OPTIONS]\n\n"
-        out += "Calibrate Corsano CardioWatch 287-2 bracelets from scripts: NIBP initialization against\n"
-        out += "a reference cuff, PPG wearing optimization, and cuff-dump filtering. JSON lines in and out.\n\n"
-        out += "Commands:\n"
-        let width = (CommandTable.commands.map(\.name.count).max() ?? 0) + 4
-        for spec in CommandTable.commands {
-            out += "  " + spec.name + String(repeating: " ", count: width - spec.name.count) + spec.summary + "\n"
-        }
+        out += paragraph("Calibrate Corsano CardioWatch 287-2 bracelets from scripts: NIBP initialization against "
+                         + "a reference cuff, PPG wearing optimization, and cuff-dump filtering. JSON lines in and out.", layout)
+        out += "\nCommands:\n"
+        out += table(CommandTable.commands.map { ($0.name, $0.summary) },
+                     column: (CommandTable.commands.map(\.name.count).max() ?? 0) + 6, layout)
         out += "\nGlobal options:\n"
-        let globalWidth = (CommandTable.global.map(\.usage.count).max() ?? 0) + 5
-        for option in CommandTable.global {
-            out += "  " + option.usage + String(repeating: " ", count: globalWidth - option.usage.count) + option.help + "\n"
-        }
-        out += "\nRun 'corsano help COMMAND' or 'corsano COMMAND --help' for a command's options.\n"
+        out += table(CommandTable.global.map { ($0.usage, $0.help) },
+                     column: (CommandTable.global.map(\.usage.count).max() ?? 0) + 7, layout)
+        out += "\n" + paragraph("Run 'corsano help COMMAND' or 'corsano COMMAND --help' for a command's options.", layout)
         return out
     }
 
     /// The subcommands of a group word (`cuff` → `cuff ingest`), nil when `word` is not one.
     /// `inREPL` lists the REPL's grammar (with `cuff add`) and words the hint as the REPL's `help`.
-    static func group(_ word: String, inREPL: Bool = false) -> String? {
+    static func group(_ word: String, inREPL: Bool = false, layout: TextLayout = plain) -> String? {
         let members = (inREPL ? REPLGrammar.commands : CommandTable.commands).filter { $0.words.count > 1 && $0.words[0] == word }
         guard !members.isEmpty else { return nil }
         let program = inREPL ? "" : "corsano "
-        var out = "usage: \(program)\(word) SUBCOMMAND [OPTIONS]\n\nSubcommands:\n"
-        let width = (members.map(\.name.count).max() ?? 0) + 4
-        for spec in members {
-            out += "  " + spec.name + String(repeating: " ", count: width - spec.name.count) + spec.summary + "\n"
-        }
-        out += inREPL ? "\nType 'help \(members[0].name)' for a subcommand's options.\n"
-            : "\nRun 'corsano \(members[0].name) --help' for a subcommand's options.\n"
+        var out = paragraph("\(program)\(word) SUBCOMMAND [OPTIONS]", hang: "usage: ", layout) + "\nSubcommands:\n"
+        out += table(members.map { ($0.name, $0.summary) }, column: (members.map(\.name.count).max() ?? 0) + 6, layout)
+        out += "\n" + paragraph(inREPL ? "Type 'help \(members[0].name)' for a subcommand's options."
+                                : "Run 'corsano \(members[0].name) --help' for a subcommand's options.", layout)
         return out
     }
 
-    static func wrap(_ text: String, width: Int, indent: String) -> String {
-        var lines: [String] = []
-        var line = indent
-        for word in text.split(separator: " ") {
-            if line.count + word.count + 1 > width, line != indent {
-                lines.append(line)
-                line = indent
+    /// `text` wrapped to the layout's width, later lines indented under the text after `hang`.
+    static func paragraph(_ text: String, hang: String = "", _ layout: TextLayout) -> String {
+        layout.hanging(hang, text, width: layout.width).map { $0 + "\n" }.joined()
+    }
+
+    /// The narrowest description column beside the names; narrower, descriptions go below them.
+    static let narrowestDescription = 24
+    /// How far descriptions below their names are indented.
+    static let stackedIndent = 8
+
+    /// Rows of a name (`--flag VALUE`, a command) and its description: the description starts at
+    /// `column` and wraps there, on the name's line when the name leaves two spaces, else on the
+    /// next. When the terminal leaves the description too little room beside the names, every
+    /// description goes below its name, indented (as man pages do), rather than a word a line.
+    static func table(_ rows: [(name: String, description: String)], column: Int, _ layout: TextLayout) -> String {
+        let width = layout.width
+        let stacked = width - column < narrowestDescription
+        let column = stacked ? stackedIndent : column
+        let indent = String(repeating: " ", count: column)
+        var out = ""
+        for (name, description) in rows {
+            let left = "  " + name
+            var lines = layout.wrap(description, indent: indent, width: width)
+            if !stacked, left.count + 2 <= column {
+                lines[0] = left + lines[0].dropFirst(left.count)
+            } else {
+                out += left + "\n"
             }
-            line += (line == indent ? "" : " ") + word
+            out += lines.map { $0 + "\n" }.joined()
         }
-        if line != indent { lines.append(line) }
-        return lines.joined(separator: "\n")
+        return out
+    }
+}
+
+extension CommandContext {
+    /// Writes `spec`'s help on this context's stdout, laid out for where that goes.
+    func writeHelp(_ spec: CommandSpec) {
+        stdout.write(HelpRenderer.help(for: spec, layout: HelpRenderer.layout(for: stdout, self)))
     }
 }

@@ -86,8 +86,10 @@ import Testing
               cuff ingest     Parse cuff dumps (jsonl, ble, csv) into reading lines.
               cuff listen     Read a Bluetooth cuff live through BlueZ into reading lines.
               cuff add        Queue a cuff reading for the next flow.
-              cuff scan       List the Bluetooth devices on the air, blood pressure cuffs first.
-              cuff connect    Use the Bluetooth cuff at MAC for the following bp-init runs.
+              cuff scan       List the Bluetooth devices on the air, blood pressure cuffs
+                              first.
+              cuff connect    Use the Bluetooth cuff at MAC for the following bp-init
+                              runs.
 
             Type 'help cuff ingest' for a subcommand's options.
             2: unknown command 'frobnicate'; try 'help'

@@ -47,7 +47,7 @@ import Testing
         #expect(out.status == 64)
         #expect(out.stderr == "corsano: profile push: missing --weight KG, --wrist left|right, --gender female|male|other, "
                 + "--birthdate YYYY-MM-DD, --skin-tone N, --hair-density none|low|medium|high (required unless --from FILE gives them)\n")
-        let help = try Corsano.run(["profile", "push", "--help"])
+        let help = try Corsano.run(["profile", "push", "--help"], env: ["COLUMNS": "200"])  // one line per option
         for line in ["--height CM                 Height in cm (required unless --from gives it).",
                      "--skin-tone N               Fitzpatrick skin type 1-6 (required unless --from gives it)."] {
             #expect(help.stdout.contains(line), "\(help.stdout)")
