@@ -1,3 +1,4 @@
+@testable import corsano
 import Foundation
 import Testing
 
@@ -27,13 +28,31 @@ struct Corsano {
     /// `Tests/Fixtures`: the cuff fixtures this repository carries.
     static let fixtures = packageRoot.appendingPathComponent("Tests/Fixtures")
 
+    /// The variables `corsano` reads that a test run never inherits: its own (`CORSANO_STATE`
+    /// would point every test at the developer's store, `CORSANO_BRACELET` at a real bracelet),
+    /// the language (`LANG=de_DE.UTF-8` turns the expected English text German), `COLUMNS`, `TZ`,
+    /// `NO_COLOR`, `XDG_STATE_HOME`. A test sets what it needs; `HOME`, `TERM` and `PATH` stay.
+    static func isScrubbed(_ name: String) -> Bool {
+        if name.hasPrefix("CORSANO_") || name.hasPrefix("LC_") || name == "LANGUAGE" { return true }
+        guard let variable = EnvironmentVariable(rawValue: name) else { return false }
+        return variable != .home && variable != .term
+    }
+
+    /// `environment` without the variables of `isScrubbed`.
+    static func scrubbed(_ environment: [String: String]) -> [String: String] {
+        environment.filter { !isScrubbed($0.key) }
+    }
+
+    /// The environment every process a test starts begins from: the test runner's, scrubbed.
+    static let inherited = scrubbed(ProcessInfo.processInfo.environment)
+
     /// Runs `corsano ARGS` with `stdin` as its input; a temporary state store unless `env` sets one.
     static func run(_ args: [String], stdin: String = "", env: [String: String] = [:],
                     cwd: URL? = nil) throws -> Outcome {
         let process = Process()
         process.executableURL = binary
         process.arguments = args
-        var environment = ProcessInfo.processInfo.environment
+        var environment = inherited
         environment["XDG_STATE_HOME"] = FileManager.default.temporaryDirectory
             .appendingPathComponent("corsano-e2e-\(UUID().uuidString)").path
         environment["NO_COLOR"] = "1"

@@ -60,7 +60,7 @@ import Testing
         let process = Process()
         process.executableURL = Corsano.binary
         process.arguments = args.map { $0 == "CUFF" ? cuff : $0 }
-        var environment = ProcessInfo.processInfo.environment
+        var environment = Corsano.inherited
         environment["XDG_STATE_HOME"] = try E.directory().path
         process.environment = environment
         // Close-on-exec pipes: a process another test spawns meanwhile must not inherit (and keep

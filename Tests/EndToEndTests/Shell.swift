@@ -12,7 +12,7 @@ enum Shell {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [program] + args
-        var environment = ProcessInfo.processInfo.environment
+        var environment = Corsano.inherited
         for (k, v) in env { environment[k] = v }
         process.environment = environment
         return try capture(process, stdin: stdin)

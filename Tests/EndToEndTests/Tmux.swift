@@ -112,7 +112,10 @@ final class Tmux {
     private func tmux(_ args: [String]) throws -> (status: Int32, stdout: String) {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-out-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: out) }
-        let line = (["tmux", "-L", server] + args).map(Self.quote).joined(separator: " ")
+        // The server (and the shell of each pane) starts with this environment: without what
+        // corsano reads, as every process a test starts (`Corsano.inherited`).
+        let unset = ProcessInfo.processInfo.environment.keys.filter(Corsano.isScrubbed).sorted().flatMap { ["-u", $0] }
+        let line = (["env"] + unset + ["tmux", "-L", server] + args).map(Self.quote).joined(separator: " ")
         let status = system(line + " </dev/null >\(Self.quote(out.path)) 2>&1")
         let text = (try? String(contentsOf: out, encoding: .utf8)) ?? ""
         return (status, text)

@@ -18,7 +18,7 @@ final class LiveCorsano: @unchecked Sendable {
     init(_ args: [String], env: [String: String]) throws {
         process.executableURL = Corsano.binary
         process.arguments = args
-        var environment = ProcessInfo.processInfo.environment
+        var environment = Corsano.inherited
         for (k, v) in env { environment[k] = v }
         process.environment = environment
         process.standardInput = input
