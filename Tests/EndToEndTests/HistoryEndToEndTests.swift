@@ -70,3 +70,45 @@ import Testing
         #expect(r.stderr == "corsano: \(message)\n")
     }
 }
+
+/// What `history` says of runs it cannot see finished, and of no runs at all.
+@Suite struct HistoryUnfinishedTests {
+    typealias E = BPInitE2E
+
+    /// A run still waiting for its cuff has neither result nor end, as a killed one: history
+    /// must not call it killed (it was: "did not finish (killed)" while the process ran).
+    @Test func aRunStillGoingIsNotReportedKilled() throws {
+        let state = try E.directory().appendingPathComponent("state.sqlite3").path
+        let live = try LiveCorsano(["bp-init", "--json", "--state", state] + E.now, env: [:])
+        #expect(live.waitForLine(containing: #""step":"measuring""#))
+        let text = try Corsano.run(["history", "--text", "--state", state])
+        let fhir = try Corsano.run(["history", "--format", "fhir", "--state", state])
+        _ = live.finish(closingInput: true)
+        #expect(text.stdout.contains("Result: not finished (still running, or killed)"), "\(text.stdout)")
+        let procedure = fhir.lines.first { $0.contains(#""resourceType":"Procedure""#) } ?? ""
+        #expect(procedure.contains(#""status":"unknown""#))
+        #expect(procedure.contains(#""outcome":{"text":"not finished: still running, or its process was killed"}"#), "\(procedure)")
+    }
+
+    /// No store: an export of nothing is an empty Bundle or a manifest listing no files, and the
+    /// FHIR options are still checked (a bad --subject was accepted with 0 when no store existed).
+    @Test func fhirWithoutAStoreIsAnEmptyExportAndStillChecksItsOptions() throws {
+        let dir = try E.directory()
+        let state = dir.appendingPathComponent("none.sqlite3").path
+        let bundle = try Corsano.run(["history", "--format", "fhir", "--bundle", "--state", state])
+        #expect(bundle.status == 0)
+        #expect(bundle.stdout == #"{"resourceType":"Bundle","type":"transaction","entry":[]}"# + "\n")
+        let bulk = dir.appendingPathComponent("bulk")
+        let r = try Corsano.run(["history", "--format", "fhir", "--output-dir", bulk.path, "--state", state])
+        #expect(r.status == 0)
+        let manifest = try String(contentsOf: bulk.appendingPathComponent("manifest.json"), encoding: .utf8)
+        #expect(manifest.contains(#""output":[],"error":[]"#), "\(manifest)")
+        let bad = try Corsano.run(["history", "--format", "fhir", "--subject", "nobody", "--state", state])
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("--subject"))
+        let due = try Corsano.run(["history", "--due", "28", "--state", state])
+        #expect(due.status == 0)
+        #expect(due.stderr == "corsano: history: no runs recorded (no state store at \(state))\n")
+        #expect(!FileManager.default.fileExists(atPath: state))  // reading history never creates a store
+    }
+}

@@ -56,8 +56,12 @@ extension FHIRExporter {
         return out
     }
 
+    /// The outcome of a run without a result: the audit log cannot tell a run still going from
+    /// one whose process was killed (both have neither result nor end).
+    public static let unfinishedOutcome = "not finished: still running, or its process was killed"
+
     /// Procedure.status for a result kind: concluded runs are `completed` (their outcome says how),
-    /// runs the user or the link ended are `stopped`, runs killed before a result are `unknown`.
+    /// runs the user or the link ended are `stopped`, runs without a result (running, or killed) are `unknown`.
     static func procedureStatus(resultKind: String?) -> String {
         switch resultKind {
         case nil: return "unknown"
@@ -86,7 +90,7 @@ extension FHIRExporter {
         var period: [(String, JSONValue)] = [("start", .string(RFC3339.format(run.startedAt)))]
         if let end = run.endedAt { period.append(("end", .string(RFC3339.format(end)))) }
         members.append(("performedPeriod", .object(period)))
-        members.append(("outcome", .object([("text", .string(run.resultKind ?? "did not finish (the process was killed)"))])))
+        members.append(("outcome", .object([("text", .string(run.resultKind ?? FHIRExporter.unfinishedOutcome))])))
         members.append(("focalDevice", .array([.object([("manipulated", style.reference(bracelet))])])))
         if !cuffs.isEmpty { members.append(("usedReference", .array(cuffs.map(style.reference)))) }
         return FHIRResource(identity: identity, json: .object(members))

@@ -22,21 +22,26 @@ enum HistoryCommand {
         } else if now != nil {
             throw UsageError.conflict("--now needs --due")
         }
+        // The FHIR options are checked (and --output-dir made) before the store is read: a bad
+        // --subject is 64 even when there is nothing to export.
+        let fhir = format == "fhir" ? try FHIROutput(args) : nil
         let (opened, path) = try StateLocation.openExisting(args, environment: ctx.environment)
-        guard let store = opened else {
+        var runs: [AuditRun] = []
+        if let store = opened {
+            runs = try AuditLog(store: store).runs(since: since, serial: args.string("bracelet"), gateway: args.string("gateway"))
+            if runs.isEmpty {
+                ctx.diagnose("history: no runs recorded" + (since != nil || args.string("bracelet") != nil || args.string("gateway") != nil ? " that match" : "")
+                             + " in \(path ?? "the in-memory store")")
+            }
+        } else {
             // Reading history never creates a store; say why nothing follows (man: EXIT STATUS).
+            // An export of nothing is still an export: an empty Bundle, a manifest with no files.
             ctx.diagnose("history: no runs recorded (no state store at \(path ?? "?"))")
-            return .success
-        }
-        var runs = try AuditLog(store: store).runs(since: since, serial: args.string("bracelet"), gateway: args.string("gateway"))
-        if runs.isEmpty {
-            ctx.diagnose("history: no runs recorded" + (since != nil || args.string("bracelet") != nil || args.string("gateway") != nil ? " that match" : "")
-                         + " in \(path ?? "the in-memory store")")
+            if fhir == nil { return .success }
         }
         if let due { return dueReport(runs, days: due, now: now ?? CommandContext.wallClock(), format: format, args, ctx) }
         if let limit, runs.count > limit { runs.removeFirst(runs.count - limit) }
-        if format == "fhir" {
-            let fhir = try FHIROutput(args)
+        if let fhir {
             for run in runs {
                 do {
                     fhir.add(fhir.exporter.resources(for: try FHIRRunInput(audit: run)), to: ctx.stdout)
@@ -122,7 +127,7 @@ enum HistoryCommand {
     static func text(_ run: AuditRun, _ l: Localizer) -> String {
         var out = "\(wholeSeconds(run.startedAt))  \(run.flow)  bracelet \(run.bracelet.serial) (\(run.bracelet.model), "
             + "firmware \(run.bracelet.firmware))  run \(run.run)" + (run.gateway.map { "  gateway \($0)" } ?? "") + "\n"
-        let result = run.resultJSON.flatMap(parse).map { l.describe(result: $0) } ?? "did not finish (killed)"
+        let result = run.resultJSON.flatMap(parse).map { l.describe(result: $0) } ?? "not finished (still running, or killed)"
         out += "  " + l[.resultHeading, result] + (run.endedAt.map { "  (ended \(wholeSeconds($0)))" } ?? "") + "\n"
         for r in run.readings {
             let reading = parse(r.readingJSON) ?? .null

@@ -97,7 +97,7 @@ import TestSupport
         #expect(try await BPInitServedTests.plan(of: server) == BraceletPlan("monitoring"))
         #expect(try PlanJournal(store: SQLiteStore(path: state)).openEntries().isEmpty)
         let history = try Corsano.run(["history", "--text", "--state", state])
-        #expect(history.stdout.contains("did not finish (killed)"))
+        #expect(history.stdout.contains("not finished (still running, or killed)"))
         #expect(history.stdout.contains("128/82 mmHg, pulse 66 bpm  accepted"))
     }
 }
