@@ -37,7 +37,7 @@ struct FHIRExportEndToEndTests {
     static func storeWithFixtureRuns() throws -> (dir: URL, state: String) {
         let dir = try E.directory()
         let state = dir.appendingPathComponent("state.sqlite3").path
-        let success = try Corsano.run(["bp-init", "--state", state] + E.now, stdin: E.ingestedSession)
+        let success = try Corsano.run(["bp-init", "--state", state, "--gateway", "lab-pc-1"] + E.now, stdin: E.ingestedSession)
         #expect(success.status == 0)
         let scenario = try E.file(dir, "reject.json", #"{"serial":"SIM-REJECT","nibp":{"attempts":[{"session":false},{"session":false},{"session":false}]}}"#)
         let failed = try Corsano.run(["bp-init", "--bracelet", "sim:" + scenario, "--state", state] + E.now, stdin: E.sixReadings)
@@ -71,6 +71,8 @@ struct FHIRExportEndToEndTests {
             return "\(o["status"] ?? "")/\((o["outcome"] as? [String: Any])?["text"] ?? "")"
         }
         #expect(outcomes == ["completed/success", "completed/failedAfterRetries", "stopped/cuffError"])
+        // The gateway the audit log recorded is the Provenance agent's Device.
+        #expect(ndjson.stdout.contains(#""deviceName":[{"name":"lab-pc-1","type":"user-friendly-name"}]"#))
         // The audit log knows which MAP the cuff reported: only the cuffError run's reading (93)
         // carries 8478-0; the others' MAP was derived when fed.
         let bp = Self.observations(summary).filter { $0["code"] as? String == "85354-9" }
