@@ -138,3 +138,17 @@ import Testing
 /// glibc's pipe2(2), which the Glibc module does not export (it needs _GNU_SOURCE).
 @_silgen_name("pipe2")
 private func systemPipe2(_ ends: UnsafeMutablePointer<Int32>, _ flags: Int32) -> Int32
+
+/// `cuff ingest --format fhir` to a full disk counts readings, not resource lines: it said
+/// "read 2, written 0, ..., unwritten 4" (two resources a reading) and, with --bundle,
+/// "written 1, unwritten 1" though the one Bundle line was lost.
+@Suite struct FHIROutputFailureTests {
+    @Test(arguments: [[String](), ["--bundle"]])
+    func readingsLostToAFullDiskAreCountedAsReadings(extra: [String]) throws {
+        let sbm69 = Corsano.fixtures.appendingPathComponent("csv/sbm69.csv").path
+        let r = try OutputFailureTests.toFullDisk(["cuff", "ingest", "--format", "fhir", "--tz", "UTC"] + extra + [sbm69], stdin: "")
+        #expect(r.status == 74)
+        #expect(r.stderr.contains("read 2, written 0, skipped 0, rejected 0, unwritten 2"), "\(r.stderr)")
+        #expect(r.stderr.hasSuffix(OutputFailureTests.enospc + "\n"))
+    }
+}

@@ -48,9 +48,10 @@ enum CuffIngestCommand {
                 ? "cuff ingest: naive stamps read in zone \(basis.zone.identifier) (no --anchor-device/--anchor-phone; --tz to choose)"
                 : "cuff ingest: manual entries' naive stamps read in zone \(basis.zone.identifier) (never shifted by the anchor; --tz to choose)")
         }
-        // Lines handed on but lost to a failed write are not "written" (the exit is 74; see main).
+        // Readings handed on but lost to a failed write are not "written" (the exit is 74; see main).
+        ctx.stdout.flush()
         var counts = ingester.counts
-        let unwritten = ctx.stdout.droppedLines
+        let unwritten = output.unwrittenReadings(droppedLines: ctx.stdout.droppedLines)
         counts.written = max(0, counts.written - unwritten)
         ctx.diagnose("cuff ingest: " + counts.summary + (unwritten > 0 ? ", unwritten \(unwritten)" : "")
                      + layoutSummary(ingester.layouts))

@@ -16,6 +16,8 @@ final class FHIROutput {
     private var collection = FHIRCollection()
     /// NDJSON on stdout streams: only identities are kept to write shared Devices once.
     private var written: Set<FHIRIdentity> = []
+    /// Lines handed to stdout so far (resources as NDJSON, or the one Bundle).
+    private(set) var stdoutLines = 0
 
     /// Reads `--output-dir`, `--bundle`, `--subject` and `--subject-identifier`.
     /// - Throws: `UsageError` for a malformed subject or both destinations at once.
@@ -45,7 +47,10 @@ final class FHIROutput {
     func add(_ resources: [FHIRResource], to stdout: OutputWriter) {
         for resource in resources {
             if destination == .ndjson {
-                if written.insert(resource.identity).inserted { stdout.line(resource.json.serialized) }
+                if written.insert(resource.identity).inserted {
+                    stdout.line(resource.json.serialized)
+                    stdoutLines += 1
+                }
             } else {
                 collection.add(resource)
             }
@@ -58,7 +63,9 @@ final class FHIROutput {
     func finish(stdout: OutputWriter, request: String, now: Instant) throws {
         switch destination {
         case .ndjson: return
-        case .bundle: stdout.line(collection.transactionBundle.serialized)
+        case .bundle:
+            stdout.line(collection.transactionBundle.serialized)
+            stdoutLines += 1
         case .bulk(let directory):
             let base = URL(fileURLWithPath: directory, isDirectory: true).standardizedFileURL
             for type in collection.resourceTypes {

@@ -13,6 +13,9 @@ final class IngestOutput: IngestSink {
     private let fhir: FHIROutput?
     /// The input being read (a reading's FHIR source when the cuff's address is unknown).
     var currentSource = "-"
+    /// With `--format fhir` on stdout: after each reading, how many lines had been handed on
+    /// (a failed write loses a suffix of them, so the readings it lost can be counted).
+    private var fhirEnds: [Int] = []
     /// Reading lines not yet handed to stdout (one writer call per ~64 KiB, not per line).
     private var pending: [UInt8] = []
 
@@ -31,6 +34,7 @@ final class IngestOutput: IngestSink {
             push()
             fhir.add(fhir.exporter.resources(for: FHIRReadingInput(reading: reading, source: address ?? currentSource,
                                                                    cuffAddress: address)), to: ctx.stdout)
+            fhirEnds.append(fhir.stdoutLines)
             return
         }
         reading.appendJSONLine(to: &pending)
@@ -84,6 +88,21 @@ final class IngestOutput: IngestSink {
         flushStdout()
         rejects?.flush()
         if ctx.stdout.hasFailed { throw StdoutFailed() }
+    }
+
+    /// Readings handed on whose output never reached stdout, given the lines stdout dropped:
+    /// reading lines one for one; FHIR resources as the readings they came from (a Bundle is
+    /// all of them or none); bulk files are not stdout (their failure is an error of its own).
+    func unwrittenReadings(droppedLines dropped: Int) -> Int {
+        guard let fhir else { return dropped }
+        guard dropped > 0 else { return 0 }
+        switch fhir.destination {
+        case .bundle: return fhirEnds.count
+        case .bulk: return 0
+        case .ndjson:
+            let reached = fhir.stdoutLines - dropped
+            return fhirEnds.reversed().prefix { $0 > reached }.count
+        }
     }
 
     /// Ends the run early: stdout cannot take lines any more.
