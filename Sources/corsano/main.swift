@@ -18,8 +18,7 @@ func runMain(_ argv: [String]) async -> ExitStatus {
         return .usage
     }
     // Global flags alone, in any mix: --help wins over --version (as with most GNU tools' help).
-    let global = Set(CommandTable.global.map { "--" + $0.name }).union(CommandTable.helpSpellings)
-    if argv == ["version"] || argv.allSatisfy(global.contains) {
+    if argv == ["version"] || argv.allSatisfy(CommandTable.globalSpellings.contains) {
         if argv.contains(where: CommandTable.helpSpellings.contains) {
             ctx.stdout.write(HelpRenderer.overview(layout: HelpRenderer.layout(for: ctx.stdout, ctx)))
         } else {

@@ -28,13 +28,13 @@ import Testing
         let args = ["replay-filter", "--state", state] + E.now
         let r = try Self.toFullDisk(args, stdin: E.ingestedSession)
         #expect(r.status == 74)
-        #expect(r.stderr.hasSuffix("replay-filter: read 5, emitted 0, dropped 3 (duplicate 1, stale 2), malformed 0, unwritten 2\n"
+        #expect(r.stderr.hasSuffix("corsano: replay-filter: read 5, written 0, dropped 3 (duplicate 1, stale 2), rejected 0, unwritten 2\n"
                                    + Self.enospc + "\n"), "\(r.stderr)")
         // DESIGN "State store": the keys were committed before the lines were lost; loud, not silent.
         let again = try Corsano.run(args, stdin: E.ingestedSession)
         #expect(again.status == 0)
         #expect(again.stdout == "")
-        #expect(again.stderr.hasSuffix("replay-filter: read 5, emitted 0, dropped 5 (duplicate 3, stale 2), malformed 0\n"))
+        #expect(again.stderr.hasSuffix("corsano: replay-filter: read 5, written 0, dropped 5 (duplicate 3, stale 2), rejected 0\n"))
     }
 
     @Test func bpInitToAFullDiskIs74() throws {

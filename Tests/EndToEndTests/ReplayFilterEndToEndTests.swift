@@ -56,7 +56,7 @@ import Testing
         #expect(r.status == 0)
         #expect(r.stdout == first + "\n" + Self.line("2026-11-29T19:00:40Z", 120, 80, 61) + "\n")
         #expect(r.stderr.contains("<stdin>:2: duplicate\n<stdin>:3: duplicate\n"))
-        #expect(r.stderr.contains("replay-filter: read 4, emitted 2, dropped 2 (duplicate 2), malformed 0"))
+        #expect(r.stderr.contains("corsano: replay-filter: read 4, written 2, dropped 2 (duplicate 2), rejected 0"))
     }
 
     /// session-replay.jsonl after the anchor (device 2025-01-01T00:03:10 = phone
@@ -95,7 +95,7 @@ import Testing
         #expect(r.status == 0)
         #expect(r.stdout == "")
         #expect(r.stderr.contains("\(fixture):5: unanchored"))
-        #expect(r.stderr.contains("read 5, emitted 0, dropped 5 (unanchored 5), malformed 0"))
+        #expect(r.stderr.contains("read 5, written 0, dropped 5 (unanchored 5), rejected 0"))
     }
 
     @Test func firstStopsAfterOneAndExits3WhenNoneKept() throws {

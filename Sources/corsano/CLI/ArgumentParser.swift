@@ -120,6 +120,10 @@ enum ArgumentParser {
                 continue
             }
             if word == "--" { optionsEnded = true; continue }
+            if word.count == 2, let option = spec.options.first(where: { $0.short == word.last }) {
+                parsed.set(option.name, "")  // one-letter spellings are flags (-h)
+                continue
+            }
             guard word.hasPrefix("--") else { throw UsageError.unknownOption(word, command: spec.name) }
             var name = String(word.dropFirst(2))
             var inline: String?

@@ -133,6 +133,8 @@ struct OptionSpec: Sendable {
     var requiredUnless: String?
     /// True when the option may be given more than once.
     var repeatable: Bool = false
+    /// A one-letter spelling (`h` for `-h`), for the flags every program has.
+    var short: Character?
 
     init(_ name: String, _ value: ValueKind? = nil, placeholder: String? = nil, default defaultValue: OptionDefault? = nil,
          note defaultNote: String? = nil, environment: EnvironmentVariable? = nil, required: Bool = false,
@@ -162,6 +164,16 @@ struct OptionSpec: Sendable {
         if let defaultValue { notes.append("default " + defaultValue.text + (defaultNote.map { "; " + $0 } ?? "")) }
         return summary + (notes.isEmpty ? "" : " (" + notes.joined(separator: "; ") + ")") + "."
     }
+
+    /// This option with the one-letter spelling `-letter` too.
+    func short(_ letter: Character) -> OptionSpec {
+        var o = self
+        o.short = letter
+        return o
+    }
+
+    /// `-h, --help` or `--name VALUE`: the left column of help.
+    var helpUsage: String { (short.map { "-\($0), " } ?? "") + usage }
 
     /// `--name VALUE` as shown in help and man pages.
     var usage: String {

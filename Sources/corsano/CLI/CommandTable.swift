@@ -5,11 +5,13 @@ import CorsanoKit
 enum CommandTable {
     /// The flags `corsano` takes with no command (`corsano --version`), listed once: main,
     /// the overview help and the three completions read them here. `-h` is `--help`'s short spelling.
-    static let global: [OptionSpec] = [OptionSpec("help", "Show help"), OptionSpec("version", "Print the version")]
+    static let global: [OptionSpec] = [OptionSpec("help", "Show help").short("h"), OptionSpec("version", "Print the version").short("V")]
     /// Every spelling of the global `--help`.
     static let helpSpellings: Set<String> = ["--help", "-h"]
+    /// Every spelling of a global flag (`--help`, `-h`, `--version`, `-V`).
+    static let globalSpellings: Set<String> = Set(global.flatMap { ["--" + $0.name] + ($0.short.map { ["-\($0)"] } ?? []) })
 
-    static let help = OptionSpec("help", "Show help for this command and exit")
+    static let help = OptionSpec("help", "Show help for this command and exit").short("h")
 
     static let state: [OptionSpec] = [
         OptionSpec("state", .path, default: .rule("$XDG_STATE_HOME/corsano/state.sqlite3"), environment: .state,

@@ -13,6 +13,14 @@ struct InputFile {
     let fd: Int32
     private let owned: Bool
 
+    /// Says on stderr that `command` now reads standard input when that is the person's
+    /// terminal (it would otherwise wait silently), and how to end it.
+    static func announceTerminalInput(_ inputs: [InputFile], command: String, _ ctx: CommandContext) {
+        guard ctx.stdinIsTerminal, inputs.contains(where: { $0.fd == 0 }) else { return }
+        ctx.diagnose("\(command): reading standard input (the terminal): type or paste the records, "
+                     + "then Control-D on a line of its own to end (Control-C cancels)")
+    }
+
     /// Opens every operand, stdin when there are none. - Throws: `InputError.cannotOpen` (exit 66).
     static func openAll(_ operands: [String]) throws -> [InputFile] {
         var opened: [InputFile] = []

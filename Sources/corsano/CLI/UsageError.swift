@@ -23,8 +23,11 @@ enum UsageError: DiagnosticError, Equatable {
             // `cuff digest`: point at the group's own listing.
             let first = c.split(separator: " ").first.map(String.init) ?? c
             let group = c.contains(" ") && CommandTable.commands.contains { $0.words.count > 1 && $0.words[0] == first } ? first : nil
-            return "unknown command '\(c)'; try 'corsano \(group.map { "\($0) " } ?? "")--help'"
-        case .unknownOption(let o, let c): return "\(c): unknown option '\(o)'; try 'corsano \(c) --help'"
+            return "unknown command '\(c)';" + Self.nearest(command: c, in: CommandTable.commands)
+                + " try 'corsano \(group.map { "\($0) " } ?? "")--help'"
+        case .unknownOption(let o, let c):
+            return "\(c): unknown option '\(o)';" + Self.nearest(option: o, of: c, in: CommandTable.commands)
+                + " try 'corsano \(c) --help'"
         case .missingValue(let o, let p): return "--\(o) needs a value (\(p))"
         case .unexpectedValue(let o): return "--\(o) takes no value"
         case .repeatedOption(let o, let a, let b): return "--\(o) given twice with different values ('\(a)' and '\(b)')"
@@ -41,9 +44,28 @@ enum UsageError: DiagnosticError, Equatable {
     var replMessage: String {
         switch self {
         case .missingCommand: return "no command given; try 'help'"
-        case .unknownCommand(let c): return "unknown command '\(c)'; try 'help'"
-        case .unknownOption(let o, let c): return "\(c): unknown option '\(o)'; try 'help \(c)'"
+        case .unknownCommand(let c): return "unknown command '\(c)';" + Self.nearest(command: c, in: REPLGrammar.commands) + " try 'help'"
+        case .unknownOption(let o, let c):
+            return "\(c): unknown option '\(o)';" + Self.nearest(option: o, of: c, in: REPLGrammar.commands) + " try 'help \(c)'"
         default: return message
         }
+    }
+
+    /// ` did you mean 'bp-init'?` for `bp-int`, `cuff ingest` for `cuff ingst` (within the
+    /// group when its first word is one), else "".
+    static func nearest(command typed: String, in commands: [CommandSpec]) -> String {
+        let words = typed.split(separator: " ").map(String.init)
+        if words.count > 1, commands.contains(where: { $0.words.count > 1 && $0.words[0] == words[0] }) {
+            let members = commands.filter { $0.words.count > 1 && $0.words[0] == words[0] }.map { $0.words[1] }
+            return DidYouMean.phrase(for: words[1], among: members) { words[0] + " " + $0 }
+        }
+        return DidYouMean.phrase(for: typed, among: commands.map(\.name) + commands.map { $0.words[0] })
+    }
+
+    /// ` did you mean '--threshold'?` for `--treshold` among `command`'s options, else "".
+    static func nearest(option typed: String, of command: String, in commands: [CommandSpec]) -> String {
+        guard let spec = commands.first(where: { $0.name == command }) else { return "" }
+        let bare = typed.hasPrefix("--") ? String(typed.dropFirst(2)) : String(typed.drop { $0 == "-" })
+        return DidYouMean.phrase(for: bare, among: spec.options.map(\.name)) { "--" + $0 }
     }
 }

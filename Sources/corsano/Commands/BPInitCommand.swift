@@ -24,7 +24,9 @@ enum BPInitCommand {
             events: { session in
                 let log = AuditLogSink(log: AuditLog(store: store, gateway: ownership.owner.gateway), bracelet: session.identity)
                 audit = log
-                return EventFanOut([try EventSinks.stdout(args, ctx), log, DroppedLineDiagnostics(ctx: ctx)])
+                var cuffName: String?
+                if case .lines(let file) = choice { cuffName = file.name }
+                return EventFanOut([try EventSinks.stdout(args, ctx), log, DroppedLineDiagnostics(ctx: ctx, cuffName: cuffName)])
             },
             notice: { ctx.diagnose($0) }
         ) { session, sink in
@@ -114,14 +116,41 @@ extension BPInitOptions.CuffChoice {
 
 /// Names each malformed cuff line on stderr with its source, line and field (DESIGN: "Bad
 /// input: clear error naming file, line and field"); the `cuffReadingDropped` event carries it too.
-struct DroppedLineDiagnostics: EventSink {
+///
+/// A line that is a CSV header or a BLE capture (a cuff dump fed as is) says once, first, that
+/// the input needs `corsano cuff ingest` in front (issue 15, point 3).
+final class DroppedLineDiagnostics: EventSink, @unchecked Sendable {
     let ctx: CommandContext
+    /// The `--cuff` input's name (`<stdin>` for `-`), when readings come as lines.
+    let cuffName: String?
+    private let lock = NSLockLite()
+    private var hinted = false
+
+    init(ctx: CommandContext, cuffName: String?) {
+        self.ctx = ctx
+        self.cuffName = cuffName
+    }
 
     func emit(_ event: FlowEvent) {
         guard case .cuffReadingDropped(let drop) = event.payload, drop.reason == .invalid else { return }
         switch drop.item {
-        case .line(_, let problem), .reading(_, let problem?): ctx.diagnose("cuff reading dropped: \(problem)")
+        case .line(let text, let problem):
+            if let hint = hint(for: text) { ctx.diagnose(hint) }
+            ctx.diagnose("cuff reading dropped: \(problem)")
+        case .reading(_, let problem?): ctx.diagnose("cuff reading dropped: \(problem)")
         case .reading(_, nil): return
         }
+    }
+
+    /// What to run instead, the first time a line shows a format `cuff ingest` reads.
+    private func hint(for line: String) -> String? {
+        guard let format = IngestFormat.detect(firstLine: Array(line.utf8)), format != .jsonl else { return nil }
+        let first = lock.locked { () -> Bool in defer { hinted = true }; return !hinted }
+        guard first else { return nil }
+        let what = format == .csv ? "a CSV cuff export" : "BLE 0x2A35 captures"
+        let input = cuffName.map { $0 == "<stdin>" ? "standard input" : $0 } ?? "the cuff input"
+        let operand = cuffName.map { $0 == "<stdin>" ? "-" : "'\($0)'" } ?? "FILE"
+        return "\(input) looks like \(what), not reading lines; pipe it through cuff ingest first: "
+            + "corsano cuff ingest \(operand) | corsano bp-init ..."
     }
 }

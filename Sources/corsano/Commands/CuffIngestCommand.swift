@@ -22,6 +22,7 @@ enum CuffIngestCommand {
         let ingester = CuffIngester(normalizer: IngestNormalizer(basis: basis, deriveMAP: args.flag("derive-map")),
                                     strict: args.flag("strict"), sink: output)
         var status: ExitStatus?
+        InputFile.announceTerminalInput(inputs, command: "cuff ingest", ctx)
         for input in inputs where !ingester.stoppedAtReject {
             // A reading's FHIR source is the file's name, not its path: re-exporting the same dump
             // from another directory must give the same identifiers.

@@ -20,6 +20,7 @@ enum ReplayFilterCommand {
         let rejects = try options.rejectsPath.map(OutputFile.create)
         var pass = ReplayFilterPass(filter: ReplayFilter(rules: options.rules, seen: seen),
                                     options: options, ctx: ctx, rejects: rejects)
+        InputFile.announceTerminalInput(inputs, command: "replay-filter", ctx)
         for input in inputs where try pass.process(input) == .stop { break }
         try pass.finish()
         return pass.status

@@ -54,12 +54,13 @@ struct ReplayFilterCounts {
     /// Kept lines lost to a failed write on stdout (exit 74).
     var unwritten = 0
 
-    /// `replay-filter: read 5, emitted 2, dropped 3 (replayed 2, duplicate 1), malformed 0`.
+    /// `read 5, written 2, dropped 3 (replayed 2, duplicate 1), rejected 0`: the shape of
+    /// `cuff ingest`'s counts (read, written, set aside by reason, rejected as malformed).
     var summary: String {
         let total = dropped.values.reduce(0, +)
         let byReason = DropReason.allCases.compactMap { reason in dropped[reason].map { "\(reason.rawValue) \($0)" } }
         let detail = byReason.isEmpty ? "" : " (" + byReason.joined(separator: ", ") + ")"
         let lost = unwritten > 0 ? ", unwritten \(unwritten)" : ""
-        return "replay-filter: read \(read), emitted \(emitted), dropped \(total)\(detail), malformed \(malformed)\(lost)"
+        return "read \(read), written \(emitted), dropped \(total)\(detail), rejected \(malformed)\(lost)"
     }
 }

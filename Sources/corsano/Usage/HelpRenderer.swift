@@ -24,8 +24,8 @@ enum HelpRenderer {
             out += table(spec.options.map { option in
                 var help = option.help
                 if let env = option.environment { help += " [env: \(env.rawValue)]" }
-                return (option.usage, help)
-            }, column: min(30, (spec.options.map(\.usage.count).max() ?? 0) + 4), layout)
+                return (option.helpUsage, help)
+            }, column: min(30, (spec.options.map(\.helpUsage.count).max() ?? 0) + 4), layout)
         }
         return out
     }
@@ -39,8 +39,8 @@ enum HelpRenderer {
         out += table(CommandTable.commands.map { ($0.name, $0.summary) },
                      column: (CommandTable.commands.map(\.name.count).max() ?? 0) + 6, layout)
         out += "\nGlobal options:\n"
-        out += table(CommandTable.global.map { ($0.usage, $0.help) },
-                     column: (CommandTable.global.map(\.usage.count).max() ?? 0) + 7, layout)
+        out += table(CommandTable.global.map { ($0.helpUsage, $0.help) },
+                     column: (CommandTable.global.map(\.helpUsage.count).max() ?? 0) + 3, layout)
         out += "\n" + paragraph("Run 'corsano help COMMAND' or 'corsano COMMAND --help' for a command's options.", layout)
         return out
     }

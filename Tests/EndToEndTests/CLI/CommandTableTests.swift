@@ -102,7 +102,7 @@ import Testing
     @Test func globalFlagsAreListedOnce() throws {
         let overview = HelpRenderer.overview()
         for option in CommandTable.global {
-            #expect(overview.contains("  --\(option.name)"))
+            #expect(overview.contains("  -\(option.short.map(String.init) ?? "?"), --\(option.name)"))
             #expect(BashCompletion.script().contains("--\(option.name)"))
             #expect(ZshCompletion.script().contains("'(- *)--\(option.name)[\(option.help)]'"))
             #expect(FishCompletion.script().contains("-n __corsano_needs_command -l \(option.name) -d '\(option.help)'"))

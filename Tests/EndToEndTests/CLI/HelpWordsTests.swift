@@ -1,3 +1,4 @@
+@testable import corsano
 import Foundation
 import Testing
 
@@ -39,16 +40,16 @@ import Testing
     }
 
     @Test func anUnknownSubcommandIsStillAnUnknownCommand() throws {
-        let r = try Corsano.run(["cuff", "digest"])
+        let r = try Corsano.run(["cuff", "frobnicate"])
         #expect(r.status == 64)
-        #expect(r.stderr == "corsano: unknown command 'cuff digest'; try 'corsano cuff --help'\n")
+        #expect(r.stderr == "corsano: unknown command 'cuff frobnicate'; try 'corsano cuff --help'\n")
     }
 
     @Test func helpHelpPrintsHelpsOwnUsage() throws {
         let r = try Corsano.run(["help", "--help"])
         #expect(r.status == 0)
         #expect(r.stdout.hasPrefix("usage: corsano help [OPTIONS] [COMMAND]\n\nShow help for a command.\n"))
-        #expect(r.stdout.contains("  --help"))
+        #expect(r.stdout.contains("  -h, --help"))
     }
 
     @Test(arguments: [["--version", "--help"], ["--help", "--version"], ["-h", "--version"]])
@@ -95,5 +96,48 @@ import Testing
             2: unknown command 'frobnicate'; try 'help'
 
             """)
+    }
+}
+
+/// Mistakes a new user makes (issue 15, point 3): "did you mean" from the command table,
+/// `-h` after a command, `-V`.
+@Suite struct MistakeTests {
+    @Test(arguments: [
+        (["bp-int"], "unknown command 'bp-int'; did you mean 'bp-init'? try 'corsano --help'"),
+        (["bp-init", "--treshold", "12"], "bp-init: unknown option '--treshold'; did you mean '--threshold'? try 'corsano bp-init --help'"),
+        (["cuff", "ingst"], "unknown command 'cuff ingst'; did you mean 'cuff ingest'? try 'corsano cuff --help'"),
+        (["histroy"], "unknown command 'histroy'; did you mean 'history'? try 'corsano --help'"),
+        (["replay-filter", "--frist"], "replay-filter: unknown option '--frist'; did you mean '--first'? try 'corsano replay-filter --help'"),
+        (["wearing-opt", "--no-prep"], "wearing-opt: unknown option '--no-prep'; did you mean '--no-preparation'? try 'corsano wearing-opt --help'"),
+        (["frobnicate"], "unknown command 'frobnicate'; try 'corsano --help'"),
+    ])
+    func aNearMissSaysWhatWasMeant(_ args: [String], _ message: String) throws {
+        let r = try Corsano.run(args, stdin: "")
+        #expect(r.status == 64)
+        #expect(r.stderr == "corsano: \(message)\n")
+    }
+
+    @Test func theREPLSuggestsItsOwnWords() throws {
+        let r = try Corsano.run(["repl", "--no-state"], stdin: "cuff ad 120/80 72\nstatus --sed 3\n")
+        #expect(r.stderr == "1: unknown command 'cuff ad'; did you mean 'cuff add'? try 'help'\n"
+                + "2: status: unknown option '--sed'; did you mean '--seed'? try 'help status'\n")
+    }
+
+    @Test func shortHelpAfterACommandAndShortVersion() throws {
+        let help = try Corsano.run(["bp-init", "-h"])
+        #expect(help.status == 0)
+        #expect(help.stdout.hasPrefix("usage: corsano bp-init [OPTIONS]\n"))
+        #expect(help.stdout.contains("  -h, --help "))
+        let version = try Corsano.run(["-V"])
+        #expect(version.status == 0)
+        #expect(version.stdout == "corsano \(HelpRenderer.version)\n")
+    }
+
+    @Test func distanceCountsASwapAsOneEdit() {
+        #expect(DidYouMean.distance(Array("treshold"), Array("threshold")) == 1)
+        #expect(DidYouMean.distance(Array("frist"), Array("first")) == 1)
+        #expect(DidYouMean.distance(Array("abc"), Array("")) == 3)
+        #expect(DidYouMean.suggestions(for: "bp", among: ["bp-init", "history"]) == [])  // too short to guess
+        #expect(DidYouMean.suggestions(for: "histor", among: ["history", "bp-init"]) == ["history"])
     }
 }
