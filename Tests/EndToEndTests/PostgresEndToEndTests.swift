@@ -56,8 +56,8 @@ import Testing
         #expect(missing.isEmpty, "every distinct record once; missing \(missing.count), first \(missing.prefix(3))")
         // Each run's counts line adds up: what it did not emit, it reported as a duplicate.
         for outcome in outcomes {
-            let counts = try #require(outcome.stderr.split(separator: "\n").last { $0.hasPrefix("replay-filter: read") })
-            #expect(counts.contains("read 50000, emitted \(outcome.lines.count),"))
+            let counts = try #require(outcome.stderr.split(separator: "\n").last { $0.hasPrefix("corsano: replay-filter: read") })
+            #expect(counts.contains("read 50000, written \(outcome.lines.count),"))
             if outcome.lines.count < 50_000 { #expect(counts.contains("duplicate \(50_000 - outcome.lines.count)")) }
         }
         #expect(try server.execute("SELECT count(*) FROM seen_reading", database: database.name) == [["80000"]])
