@@ -40,7 +40,7 @@ enum HelpRenderer {
                      column: (CommandTable.commands.map(\.name.count).max() ?? 0) + 6, layout)
         out += "\nGlobal options:\n"
         out += table(CommandTable.global.map { ($0.helpUsage, $0.help) },
-                     column: (CommandTable.global.map(\.helpUsage.count).max() ?? 0) + 3, layout)
+                     column: (CommandTable.global.map(\.helpUsage.count).max() ?? 0) + 4, layout)
         out += "\n" + paragraph("Run 'corsano help COMMAND' or 'corsano COMMAND --help' for a command's options.", layout)
         return out
     }
