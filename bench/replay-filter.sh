@@ -49,8 +49,13 @@ run no-state "$bin" replay-filter --no-state --requested-at "$since" --backdate 
 run sqlite "$bin" replay-filter --state "$work/state.sqlite3" --requested-at "$since" --backdate 0 --max-reading-age none
 tail -1 "$work/sqlite.err"
 # The same claims on the server over TCP loopback: one INSERT ... ON CONFLICT DO NOTHING RETURNING per batch.
+# The server's CPU (its processes and the backends it reaped), in clock ticks, around that run.
+server_ticks() { awk '{ print $14 + $15 + $16 + $17 }' "/proc/$(head -1 "$pgdir/data/postmaster.pid")/stat"; }
+before=$(server_ticks)
 run postgres "$bin" replay-filter --state "$pguri" --requested-at "$since" --backdate 0 --max-reading-age none
 tail -1 "$work/postgres.err"
+sleep 1  # the backend is reaped after the client leaves
+echo "postgres server CPU: $(awk -v t=$(( $(server_ticks) - before )) -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.2f", t / hz }') s"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 awk -v jq="$t_jq" -v ns="$t_no_state" -v sq="$t_sqlite" -v pg="$t_postgres" -v cjq="$c_jq" -v cns="$c_no_state" \
     -v csq="$c_sqlite" -v cpg="$c_postgres" '

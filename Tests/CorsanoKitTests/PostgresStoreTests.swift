@@ -1,4 +1,4 @@
-import CorsanoKit
+@testable import CorsanoKit
 import Foundation
 import TestSupport
 import Testing
@@ -94,6 +94,21 @@ import Testing
         } catch let StoreError.cannotOpen(path, message) {
             #expect(!path.contains("wr0ng") && !message.contains("wr0ng"), "\(path): \(message)")
         }
+    }
+
+    /// The PostgreSQL side of issue 18's failed-write rule: released claims are free again for
+    /// every writer, other claims stay.
+    @Test func releasedClaimsAreFreeAgainOnTheServer() throws {
+        let uri = try ThrowawayPostgres.shared().createDatabase().uri
+        let seen = try PostgresStore(uri: uri).seenSet(scope: "s")
+        let keys = (0..<10).map { StateStoreContractTests.key(Int64($0)) } + [StateStoreContractTests.key(99, 4_000, pulse: nil)]
+        for key in keys { _ = try seen.insert(key) }
+        #expect(try seen.commitPending().isEmpty)
+        let released = [keys[2], keys[5], keys[10], StateStoreContractTests.key(12_345)]  // the last one was never held
+        try #require(seen as? PostgresSeenSet).release(released)
+        let other = try PostgresStore(uri: uri).seenSet(scope: "s")
+        for key in keys { _ = try other.insert(key) }
+        #expect(try other.commitPending() == Set(keys).subtracting(released), "only the released keys are claimed again")
     }
 
     @Test func aLostConnectionSaysSo() throws {

@@ -74,6 +74,27 @@ final class PostgresConnection {
         return try check(result)
     }
 
+    /// Sends `sql` with text parameters without waiting; `receive()` reads its result (so two
+    /// connections can work at once). - Throws: `PostgresFailure` when it cannot be sent.
+    func send(_ sql: String, _ parameters: [String?]) throws {
+        let sent = parameters.withOptionalCStrings { values in
+            PQsendQueryParams(conn, sql, Int32(parameters.count), nil, values, nil, nil, 0)
+        }
+        guard sent == 1 else {
+            throw PostgresFailure(sqlState: nil, message: scrub(Self.text(PQerrorMessage(conn))), connectionLost: PQstatus(conn) != CONNECTION_OK)
+        }
+    }
+
+    /// The result of the statement `send` sent (waiting for it). - Throws: `PostgresFailure`.
+    func receive() throws -> PostgresResult {
+        var last: OpaquePointer?
+        while let result = PQgetResult(conn) {
+            if let last { PQclear(last) }
+            last = result
+        }
+        return try check(last)
+    }
+
     /// Runs one or more statements without parameters. - Throws: `PostgresFailure`.
     func execute(_ sql: String) throws(PostgresFailure) {
         _ = try check(PQexec(conn, sql))

@@ -1,11 +1,15 @@
 /// The replay seen-set on a PostgreSQL server, under a scope: `StoreSeenSet`'s contract across
 /// hosts.
 ///
-/// `insert` claims a key for the open batch; `commitPending()` sends the whole batch as arrays in
-/// one `INSERT … SELECT … ON CONFLICT DO NOTHING RETURNING` (one round trip), and a key is the
-/// caller's exactly when its row came back inserted — two gateways never both own a record.
-/// Keys go in sorted order, so two batches that overlap wait on each other rather than deadlock;
-/// a deadlock or serialization failure the server reports anyway is redone.
+/// `insert` claims a key for the open batch; `commitPending()` sends the batch as arrays in one
+/// `INSERT … SELECT … ON CONFLICT DO NOTHING RETURNING` (one round trip, its own transaction),
+/// and a key is the caller's exactly when its row came back inserted — two gateways never both
+/// own a record. Keys go in sorted order, so two batches that overlap wait on each other rather
+/// than deadlock; a deadlock or serialization failure the server reports anyway is redone.
+///
+/// A large batch (a regular file's) is split in two by a fixed function of the key and the halves
+/// are claimed at once on two connections, so the server works on both cores: the halves share no
+/// key, and every writer splits the same way, so they cannot wait on each other in a cycle.
 final class PostgresSeenSet: SeenSet {
     let store: PostgresStore
     let scope: String
@@ -76,21 +80,16 @@ final class PostgresSeenSet: SeenSet {
                 wide.append(key)
             }
         }
-        let packedParameters: [String?] = [scopeID, seconds.text, words.text]
         let connection = store.connection
         if wide.isEmpty {
-            // One statement is its own transaction: one round trip for the batch.
             return try store.run {
-                var attempt = 0
-                while true {
-                    do {
-                        return try Self.lostPacked(connection.query(Self.claimPacked, packedParameters))
-                    } catch let failure as PostgresFailure where failure.isRetryable && attempt < 5 {
-                        attempt += 1
-                    }
+                if seconds.count >= Self.splitThreshold, let side = try store.sideConnection() {
+                    return try claimSplit(pending, on: [connection, side])
                 }
+                return try claim([scopeID, seconds.text, words.text], on: connection)
             }
         }
+        let packedParameters: [String?] = [scopeID, seconds.text, words.text]
         var columns = Array(repeating: ArrayLiteral(), count: 6)
         for key in wide {
             columns[0].append(key.measuredAt.secondsSinceEpoch)
@@ -109,6 +108,114 @@ final class PostgresSeenSet: SeenSet {
             }
             return lost
         }
+    }
+
+    /// Keys in a batch from which it is claimed on two connections (a live pipe's small batches
+    /// stay on one).
+    static let splitThreshold = 4096
+
+    /// Claims packed keys (`$1` scope, `$2` seconds, `$3` words) on `connection`, redoing a
+    /// deadlock or serialization failure; returns the lost ones. - Throws: `PostgresFailure`.
+    private func claim(_ parameters: [String?], on connection: PostgresConnection) throws -> Set<SeenKey> {
+        var attempt = 0
+        while true {
+            do {
+                return try Self.lostPacked(connection.query(Self.claimPacked, parameters))
+            } catch {
+                guard error.isRetryable, attempt < 5 else { throw error }
+                attempt += 1
+            }
+        }
+    }
+
+    /// Claims packed `keys` split in two by the parity of (seconds + word), each half on its own
+    /// connection at once. When one half fails, the other half's won claims are given back
+    /// (best effort), so the batch holds no claim, as `commitPending` promises.
+    /// - Throws: `PostgresFailure`.
+    private func claimSplit(_ keys: [SeenKey], on connections: [PostgresConnection]) throws -> Set<SeenKey> {
+        var halves = [(ArrayLiteral(), ArrayLiteral()), (ArrayLiteral(), ArrayLiteral())]
+        var members: [[SeenKey]] = [[], []]
+        for key in keys {
+            guard let word = key.packedWord else { continue }
+            let half = Int((UInt64(bitPattern: key.measuredAt.secondsSinceEpoch) &+ word) & 1)
+            halves[half].0.append(key.measuredAt.secondsSinceEpoch)
+            halves[half].1.append(Int64(bitPattern: word))
+            members[half].append(key)
+        }
+        let parameters = halves.map { [scopeID, $0.0.text, $0.1.text] as [String?] }
+        for i in 0..<2 { try connections[i].send(Self.claimPacked, parameters[i]) }
+        var lost: [Set<SeenKey>?] = [nil, nil]
+        var failure: PostgresFailure?
+        for i in 0..<2 {
+            var outcome: PostgresFailure?
+            do {
+                lost[i] = Self.lostPacked(try connections[i].receive())
+            } catch let error as PostgresFailure {
+                outcome = error
+            }
+            if let retry = outcome, retry.isRetryable {
+                do {
+                    lost[i] = try claim(parameters[i], on: connections[i])
+                    outcome = nil
+                } catch let error as PostgresFailure {
+                    outcome = error
+                }
+            }
+            if let outcome { failure = failure ?? outcome }
+        }
+        if let failure {
+            for i in 0..<2 {
+                if let held = lost[i] { try? releasePacked(members[i].filter { !held.contains($0) }, on: connections[i]) }
+            }
+            throw failure
+        }
+        return (lost[0] ?? []).union(lost[1] ?? [])
+    }
+
+    /// Gives back committed claims whose lines were never written (a failed write on stdout), in
+    /// one transaction, so a later run on any gateway hands those readings on (issue 18's rule,
+    /// as `StoreSeenSet` keeps it for SQLite). Keys not held are ignored.
+    /// - Throws: `StoreError`; then every claim still holds.
+    func release(_ keys: [SeenKey]) throws {
+        guard !keys.isEmpty else { return }
+        var seconds = ArrayLiteral(), words = ArrayLiteral()
+        var columns = Array(repeating: ArrayLiteral(), count: 6)
+        for key in keys {
+            if let word = key.packedWord {
+                seconds.append(key.measuredAt.secondsSinceEpoch)
+                words.append(Int64(bitPattern: word))
+            } else {
+                columns[0].append(key.measuredAt.secondsSinceEpoch)
+                for (i, field) in Self.wideFields(key).enumerated() { columns[i + 1].appendRaw(field) }
+            }
+        }
+        let connection = store.connection
+        try store.transaction {
+            if !seconds.isEmpty { _ = try connection.query(Self.releasePackedSQL, [scopeID, seconds.text, words.text]) }
+            if !columns[0].isEmpty {
+                _ = try connection.query("""
+                    DELETE FROM seen_reading_wide WHERE scope = $1 AND (seconds, nanos, systolic, diastolic, has_pulse, pulse)
+                        IN (SELECT * FROM unnest($2::bigint[], $3::int[], $4::bigint[], $5::bigint[], $6::boolean[], $7::bigint[]))
+                    """, [scopeID] + columns.map(\.text))
+            }
+        }
+    }
+
+    /// Deletes the claims of packed `keys` (`$1` scope, `$2` seconds, `$3` words).
+    private static let releasePackedSQL = """
+        DELETE FROM seen_reading WHERE scope = $1 AND (seconds, packed) IN (SELECT * FROM unnest($2::bigint[], $3::bigint[]))
+        """
+
+    /// Gives back packed `keys` on `connection` (a statement of its own). - Throws: `PostgresFailure`.
+    private func releasePacked(_ keys: [SeenKey], on connection: PostgresConnection) throws {
+        var seconds = ArrayLiteral(), words = ArrayLiteral()
+        for key in keys {
+            guard let word = key.packedWord else { continue }
+            seconds.append(key.measuredAt.secondsSinceEpoch)
+            words.append(Int64(bitPattern: word))
+        }
+        guard !seconds.isEmpty else { return }
+        _ = try connection.query(Self.releasePackedSQL, [scopeID, seconds.text, words.text])
     }
 
     /// The keys of the rows a packed claim returned (those another writer held).

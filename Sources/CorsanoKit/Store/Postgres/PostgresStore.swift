@@ -9,6 +9,11 @@ import Foundation
 public final class PostgresStore: StateStore, @unchecked Sendable {
     let connection: PostgresConnection
     let lock = NSRecursiveLock()
+    /// The connection string, to open a second connection (never printed: it may hold a password).
+    private let uri: String
+    /// A second connection for the seen-set's large batches, opened on first use; nil when it
+    /// could not be opened (the batch then goes on one connection).
+    private var side: PostgresConnection??
 
     public var location: String { connection.location }
 
@@ -16,6 +21,7 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
     /// migrates the schema under an advisory lock.
     /// - Throws: `StoreError` naming the server, never its password (exit 74).
     public init(uri: String) throws {
+        self.uri = uri
         connection = try PostgresConnection(uri: uri)
         try run { try PostgresSchema.migrate(connection) }
     }
@@ -24,11 +30,22 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
     /// never creates one). - Throws: `StoreError` naming the server.
     public static func openExisting(uri: String) throws -> PostgresStore? {
         let connection = try PostgresConnection(uri: uri)
-        let store = PostgresStore(connection: connection)
+        let store = PostgresStore(connection: connection, uri: uri)
         return try store.run { try PostgresSchema.exists(connection) } ? store : nil
     }
 
-    private init(connection: PostgresConnection) { self.connection = connection }
+    private init(connection: PostgresConnection, uri: String) {
+        self.connection = connection
+        self.uri = uri
+    }
+
+    /// The second connection (opened once; nil when the server refuses another). Call holding `lock`.
+    func sideConnection() throws -> PostgresConnection? {
+        if let side { return side }
+        let opened = try? PostgresConnection(uri: uri, applicationName: "corsano")
+        side = .some(opened)
+        return opened
+    }
 
     /// Runs `body` holding the lock, with libpq failures as `StoreError`.
     func run<T>(_ body: () throws -> T) throws -> T {
