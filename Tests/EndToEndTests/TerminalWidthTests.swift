@@ -46,8 +46,12 @@ import Testing
         for (locale, width, term) in runs {
             let l = Localizer(locale: locale)
             // Skin tone, hair density, wrist (Enter keeps each), strap, placement, start.
+            // The strap and placement texts are also in the preparation overview printed first: wait
+            // for them followed by the [Enter] mark, which only the prompt has (else Enter is typed ahead,
+            // echoed before the prompt, and the next line lands on the prompt's row).
             for prompt in [l[.pickSkinTone], l[.pickHairDensity, "none/low/medium/high"], l[.pickWrist, "left/right"],
-                           l[.woPrepStrapTightness], l[.woPrepPlacement], l[.promptStart]] {
+                           l[.woPrepStrapTightness] + " " + l[.pressEnter], l[.woPrepPlacement] + " " + l[.pressEnter],
+                           l[.promptStart]] {
                 try Self.waitFor(term, prompt)
                 try term.send("Enter")
             }
