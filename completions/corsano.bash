@@ -50,7 +50,7 @@ _corsano() {
                 --clock) _corsano_words 'real virtual'; return 0 ;;
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
             esac
-            _corsano_words '--cuff --cuff-cmd --cuff-timeout --adapter --cuff-paired-cmd --pair-cmd --threshold --max-attempts --no-preparation --max-reading-age --backdate --no-replay-filter --bracelet --seed --clock --now --request-timeout --json --text --lang --state --no-state --gateway --lease --help'; return 0 ;;
+            _corsano_words '--cuff --cuff-cmd --cuff-timeout --adapter --cuff-paired-cmd --pair-cmd --threshold --max-attempts --no-preparation --max-reading-age --backdate --no-replay-filter --bracelet --seed --clock --now --request-timeout --json --text --lang --state --no-state --gateway --lease --quiet --help'; return 0 ;;
         'wearing-opt')
             case "$prev" in
                 --max-attempts|--skin-tone|--seed|--now|--request-timeout|--gateway|--lease) return 0 ;;
@@ -62,7 +62,7 @@ _corsano() {
                 --clock) _corsano_words 'real virtual'; return 0 ;;
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
             esac
-            _corsano_words '--max-attempts --no-preparation --profile --position --skin-tone --hair-density --wrist --bracelet --seed --clock --now --request-timeout --json --text --lang --state --no-state --gateway --lease --help'; return 0 ;;
+            _corsano_words '--max-attempts --no-preparation --profile --position --skin-tone --hair-density --wrist --bracelet --seed --clock --now --request-timeout --json --text --lang --state --no-state --gateway --lease --quiet --help'; return 0 ;;
         'cuff ingest')
             case "$prev" in
                 --from) _corsano_words 'auto jsonl ble csv csv:omron-connect-email csv:omron-connect csv:omron-connect-report csv:samsung-health csv:healthforyou csv:health-auto-export csv:withings csv:omblepy csv:sbm69 csv:bpm-app csv:beurer-bm58'; return 0 ;;
@@ -72,20 +72,20 @@ _corsano() {
                 --format) _corsano_words 'jsonl fhir'; return 0 ;;
                 --rejects|--output-dir) _corsano_files; return 0 ;;
             esac
-            if [[ $cur == -* ]]; then _corsano_words '--from --encoding --header-line --date-order --anchor-device --anchor-phone --tz --derive-map --format --strict --rejects --output-dir --bundle --subject --subject-identifier --help'; return 0; fi
+            if [[ $cur == -* ]]; then _corsano_words '--from --encoding --header-line --date-order --anchor-device --anchor-phone --tz --derive-map --format --strict --rejects --output-dir --bundle --subject --subject-identifier --quiet --help'; return 0; fi
             _corsano_files; return 0 ;;
         'cuff listen')
             case "$prev" in
                 --device|--adapter|--count|--timeout|--tz) return 0 ;;
             esac
-            _corsano_words '--device --adapter --count --timeout --pair --tz --set-clock --help'; return 0 ;;
+            _corsano_words '--device --adapter --count --timeout --pair --tz --set-clock --quiet --help'; return 0 ;;
         'replay-filter')
             case "$prev" in
                 --requested-at|--backdate|--now|--scope) return 0 ;;
                 --max-reading-age) _corsano_words 'none'; return 0 ;;
                 --rejects|--state) _corsano_files; return 0 ;;
             esac
-            if [[ $cur == -* ]]; then _corsano_words '--requested-at --backdate --max-reading-age --now --first --scope --strict --rejects --state --no-state --help'; return 0; fi
+            if [[ $cur == -* ]]; then _corsano_words '--requested-at --backdate --max-reading-age --now --first --scope --strict --rejects --state --no-state --quiet --help'; return 0; fi
             _corsano_files; return 0 ;;
         'profile push')
             case "$prev" in
@@ -99,14 +99,14 @@ _corsano() {
                 --clock) _corsano_words 'real virtual'; return 0 ;;
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
             esac
-            _corsano_words '--from --height --weight --wrist --gender --unit --birthdate --skin-tone --hair-density --force --bracelet --seed --clock --now --request-timeout --json --text --lang --state --no-state --gateway --lease --help'; return 0 ;;
+            _corsano_words '--from --height --weight --wrist --gender --unit --birthdate --skin-tone --hair-density --force --bracelet --seed --clock --now --request-timeout --json --text --lang --state --no-state --gateway --lease --quiet --help'; return 0 ;;
         'bracelet serve')
             case "$prev" in
                 --listen) _corsano_words 'unix: tcp:'; return 0 ;;
                 --scenario) _corsano_files; return 0 ;;
                 --seed) return 0 ;;
             esac
-            _corsano_words '--listen --stdio --scenario --seed --help'; return 0 ;;
+            _corsano_words '--listen --stdio --scenario --seed --quiet --help'; return 0 ;;
         'history')
             case "$prev" in
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
@@ -114,24 +114,24 @@ _corsano() {
                 --since|--bracelet|--gateway|--limit|--due|--now|--subject|--subject-identifier) return 0 ;;
                 --output-dir|--state) _corsano_files; return 0 ;;
             esac
-            _corsano_words '--json --text --lang --format --since --bracelet --gateway --limit --due --now --output-dir --bundle --subject --subject-identifier --state --no-state --help'; return 0 ;;
+            _corsano_words '--json --text --lang --format --since --bracelet --gateway --limit --due --now --output-dir --bundle --subject --subject-identifier --state --no-state --quiet --help'; return 0 ;;
         'state migrate')
             case "$prev" in
                 --from) _corsano_files; return 0 ;;
                 --to) _corsano_words 'sim sim: unix: tcp: exec:'; return 0 ;;
             esac
-            _corsano_words '--from --to --help'; return 0 ;;
+            _corsano_words '--from --to --quiet --help'; return 0 ;;
         'repl')
             case "$prev" in
                 --bracelet) _corsano_words 'sim sim: unix: tcp: exec:'; return 0 ;;
                 --state) _corsano_files; return 0 ;;
             esac
-            _corsano_words '--bail --bracelet --state --no-state --help'; return 0 ;;
+            _corsano_words '--bail --bracelet --state --no-state --quiet --help'; return 0 ;;
         'completion')
-            if [[ $cur == -* ]]; then _corsano_words '--help'; return 0; fi
+            if [[ $cur == -* ]]; then _corsano_words '--quiet --help'; return 0; fi
             _corsano_words 'bash zsh fish'; return 0 ;;
         'help')
-            if [[ $cur == -* ]]; then _corsano_words '--help'; return 0; fi
+            if [[ $cur == -* ]]; then _corsano_words '--quiet --help'; return 0; fi
             if (( cword == 2 )); then _corsano_words 'bp-init wearing-opt cuff replay-filter profile bracelet history state repl completion help'; return 0; fi
             case "${words[2]}" in
                 cuff) (( cword == 3 )) && _corsano_words 'ingest listen' ;;

@@ -61,6 +61,7 @@ complete -c corsano -n '__corsano_using bp-init' -l state -r -F -d 'State store:
 complete -c corsano -n '__corsano_using bp-init' -l no-state -d 'Keep state in memory for this run only.'
 complete -c corsano -n '__corsano_using bp-init' -l gateway -x -d 'This gateway\'s name in the plan journal and audit log (default the host name).'
 complete -c corsano -n '__corsano_using bp-init' -l lease -x -d 'Lease of this run\'s plan-journal entry, renewed while it runs (default 60).'
+complete -c corsano -n '__corsano_using bp-init' -l quiet -d 'No closing counts or notes on stderr; errors and rejected or dropped records are still reported.'
 complete -c corsano -n '__corsano_using bp-init' -l help -d 'Show help for this command and exit.'
 
 complete -c corsano -n '__corsano_using wearing-opt' -l max-attempts -x -d 'Optimization attempts (default 3; 1 disables retry).'
@@ -82,6 +83,7 @@ complete -c corsano -n '__corsano_using wearing-opt' -l state -r -F -d 'State st
 complete -c corsano -n '__corsano_using wearing-opt' -l no-state -d 'Keep state in memory for this run only.'
 complete -c corsano -n '__corsano_using wearing-opt' -l gateway -x -d 'This gateway\'s name in the plan journal and audit log (default the host name).'
 complete -c corsano -n '__corsano_using wearing-opt' -l lease -x -d 'Lease of this run\'s plan-journal entry, renewed while it runs (default 60).'
+complete -c corsano -n '__corsano_using wearing-opt' -l quiet -d 'No closing counts or notes on stderr; errors and rejected or dropped records are still reported.'
 complete -c corsano -n '__corsano_using wearing-opt' -l help -d 'Show help for this command and exit.'
 
 complete -c corsano -n '__corsano_using cuff ingest' -l from -x -a 'auto jsonl ble csv csv:omron-connect-email csv:omron-connect csv:omron-connect-report csv:samsung-health csv:healthforyou csv:health-auto-export csv:withings csv:omblepy csv:sbm69 csv:bpm-app csv:beurer-bm58' -d 'Input format; csv:LAYOUT reads a CSV export that must have that vendor layout (default auto).'
@@ -99,6 +101,7 @@ complete -c corsano -n '__corsano_using cuff ingest' -l output-dir -r -F -d 'Wit
 complete -c corsano -n '__corsano_using cuff ingest' -l bundle -d 'With --format fhir: one transaction Bundle of conditional creates.'
 complete -c corsano -n '__corsano_using cuff ingest' -l subject -x -d 'With --format fhir: the patient the readings are about (default none).'
 complete -c corsano -n '__corsano_using cuff ingest' -l subject-identifier -x -d 'With --format fhir: the patient by identifier (default none).'
+complete -c corsano -n '__corsano_using cuff ingest' -l quiet -d 'No closing counts or notes on stderr; errors and rejected or dropped records are still reported.'
 complete -c corsano -n '__corsano_using cuff ingest' -l help -d 'Show help for this command and exit.'
 complete -c corsano -n '__corsano_using cuff ingest' -F
 
@@ -109,6 +112,7 @@ complete -c corsano -n '__corsano_using cuff listen' -l timeout -x -d 'Stop afte
 complete -c corsano -n '__corsano_using cuff listen' -l pair -d 'Pair first with a NoInputNoOutput agent (OMRON and A&D cuffs need it).'
 complete -c corsano -n '__corsano_using cuff listen' -l tz -x -d 'Zone of naive stamps without an anchor (default TZ).'
 complete -c corsano -n '__corsano_using cuff listen' -l set-clock -d 'Write the host\'s time to the cuff\'s Current Time when its clock is off.'
+complete -c corsano -n '__corsano_using cuff listen' -l quiet -d 'No closing counts or notes on stderr; errors and rejected or dropped records are still reported.'
 complete -c corsano -n '__corsano_using cuff listen' -l help -d 'Show help for this command and exit.'
 
 complete -c corsano -n '__corsano_using replay-filter' -l requested-at -x -d 'When the measurement was requested.'
@@ -121,6 +125,7 @@ complete -c corsano -n '__corsano_using replay-filter' -l strict -d 'Stop at the
 complete -c corsano -n '__corsano_using replay-filter' -l rejects -r -F -d 'Also write rejected records to FILE as JSON lines.'
 complete -c corsano -n '__corsano_using replay-filter' -l state -r -F -d 'State store: a SQLite file, or a postgresql:// URI (default $XDG_STATE_HOME/corsano/state.sqlite3).'
 complete -c corsano -n '__corsano_using replay-filter' -l no-state -d 'Keep state in memory for this run only.'
+complete -c corsano -n '__corsano_using replay-filter' -l quiet -d 'No closing counts or notes on stderr; errors and rejected or dropped records are still reported.'
 complete -c corsano -n '__corsano_using replay-filter' -l help -d 'Show help for this command and exit.'
 complete -c corsano -n '__corsano_using replay-filter' -F
 
@@ -146,12 +151,14 @@ complete -c corsano -n '__corsano_using profile push' -l state -r -F -d 'State s
 complete -c corsano -n '__corsano_using profile push' -l no-state -d 'Keep state in memory for this run only.'
 complete -c corsano -n '__corsano_using profile push' -l gateway -x -d 'This gateway\'s name in the plan journal and audit log (default the host name).'
 complete -c corsano -n '__corsano_using profile push' -l lease -x -d 'Lease of this run\'s plan-journal entry, renewed while it runs (default 60).'
+complete -c corsano -n '__corsano_using profile push' -l quiet -d 'No closing counts or notes on stderr; errors and rejected or dropped records are still reported.'
 complete -c corsano -n '__corsano_using profile push' -l help -d 'Show help for this command and exit.'
 
 complete -c corsano -n '__corsano_using bracelet serve' -l listen -x -a 'unix: tcp:' -d 'unix:PATH or tcp:HOST:PORT.'
 complete -c corsano -n '__corsano_using bracelet serve' -l stdio -d 'Serve one connection on stdin/stdout.'
 complete -c corsano -n '__corsano_using bracelet serve' -l scenario -r -F -d 'Simulator scenario JSON.'
 complete -c corsano -n '__corsano_using bracelet serve' -l seed -x -d 'Simulator seed (default 1).'
+complete -c corsano -n '__corsano_using bracelet serve' -l quiet -d 'No closing counts or notes on stderr; errors and rejected or dropped records are still reported.'
 complete -c corsano -n '__corsano_using bracelet serve' -l help -d 'Show help for this command and exit.'
 
 complete -c corsano -n '__corsano_using history' -l json -d 'Write JSON lines even on a terminal.'
@@ -170,21 +177,26 @@ complete -c corsano -n '__corsano_using history' -l subject -x -d 'With --format
 complete -c corsano -n '__corsano_using history' -l subject-identifier -x -d 'With --format fhir: the patient by identifier (default none).'
 complete -c corsano -n '__corsano_using history' -l state -r -F -d 'State store: a SQLite file, or a postgresql:// URI (default $XDG_STATE_HOME/corsano/state.sqlite3).'
 complete -c corsano -n '__corsano_using history' -l no-state -d 'Keep state in memory for this run only.'
+complete -c corsano -n '__corsano_using history' -l quiet -d 'No closing counts or notes on stderr; errors and rejected or dropped records are still reported.'
 complete -c corsano -n '__corsano_using history' -l help -d 'Show help for this command and exit.'
 
 complete -c corsano -n '__corsano_using state migrate' -l from -r -F -d 'The store to copy: a SQLite file (or a postgresql:// URI) (required).'
 complete -c corsano -n '__corsano_using state migrate' -l to -x -a 'sim sim: unix: tcp: exec:' -d 'The store to copy into: a postgresql:// URI (or a SQLite file) (required).'
+complete -c corsano -n '__corsano_using state migrate' -l quiet -d 'No closing counts or notes on stderr; errors and rejected or dropped records are still reported.'
 complete -c corsano -n '__corsano_using state migrate' -l help -d 'Show help for this command and exit.'
 
 complete -c corsano -n '__corsano_using repl' -l bail -d 'Stop at the first failing command with its exit status.'
 complete -c corsano -n '__corsano_using repl' -l bracelet -x -a 'sim sim: unix: tcp: exec:' -d 'Bracelet to connect to (default sim).'
 complete -c corsano -n '__corsano_using repl' -l state -r -F -d 'State store: a SQLite file, or a postgresql:// URI (default $XDG_STATE_HOME/corsano/state.sqlite3).'
 complete -c corsano -n '__corsano_using repl' -l no-state -d 'Keep state in memory for this run only.'
+complete -c corsano -n '__corsano_using repl' -l quiet -d 'No closing counts or notes on stderr; errors and rejected or dropped records are still reported.'
 complete -c corsano -n '__corsano_using repl' -l help -d 'Show help for this command and exit.'
 
+complete -c corsano -n '__corsano_using completion' -l quiet -d 'No closing counts or notes on stderr; errors and rejected or dropped records are still reported.'
 complete -c corsano -n '__corsano_using completion' -l help -d 'Show help for this command and exit.'
 complete -c corsano -n '__corsano_using completion' -x -a 'bash zsh fish'
 
+complete -c corsano -n '__corsano_using help' -l quiet -d 'No closing counts or notes on stderr; errors and rejected or dropped records are still reported.'
 complete -c corsano -n '__corsano_using help' -l help -d 'Show help for this command and exit.'
 complete -c corsano -n '__corsano_needs_subcommand help' -x -a 'bp-init wearing-opt cuff replay-filter profile bracelet history state repl completion help'
 complete -c corsano -n '__corsano_using help cuff; and test (count (commandline -opc)) -eq 3' -x -a 'ingest listen'

@@ -54,6 +54,8 @@ func runMain(_ argv: [String]) async -> ExitStatus {
 }
 
 func dispatch(_ parsed: ParsedCommand, _ handler: CommandHandler, _ ctx: CommandContext) async -> ExitStatus {
+    var ctx = ctx
+    ctx.quiet = ctx.quiet || parsed.flag("quiet")
     do {
         return try await handler(parsed, ctx)
     } catch {

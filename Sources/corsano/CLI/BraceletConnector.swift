@@ -16,11 +16,10 @@ enum BraceletConnector {
         if choice == "real", start != nil {
             throw UsageError.conflict("--now sets the virtual clock's start; it cannot be used with --clock real")
         }
-        let stderr = ctx.stderr, stdout = ctx.stdout
         return BraceletConnectOptions(address: address, clockChoice: choice, start: start,
                                       seed: try args.integer("seed").map(UInt64.init) ?? SimulatedBracelet.defaultSeed,
                                       requestTimeout: try requestTimeout(args),
-                                      notice: { stdout.flush(); stderr.line("corsano: " + $0) })
+                                      notice: { ctx.note($0) })
     }
 
     /// The `--bracelet` URI, else its environment variable (CORSANO_BRACELET), else `sim`.

@@ -30,6 +30,17 @@ struct CommandContext: @unchecked Sendable {
                               stderrIsTerminal: isatty(2) == 1)
     }
 
+    /// `--quiet`: notes and closing counts are not printed (`note`); errors and reports of
+    /// rejected or dropped records still are.
+    var quiet = false
+
+    /// Prints `message` on stderr as `corsano: message` unless `--quiet`: what a run did
+    /// (counts), what it assumed, what it repaired, what it waits for.
+    func note(_ message: String) {
+        guard !quiet else { return }
+        diagnose(message)
+    }
+
     /// Prints `message` on stderr as `corsano: message`.
     func diagnose(_ message: String) {
         stdout.flush()

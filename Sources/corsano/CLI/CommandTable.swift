@@ -76,7 +76,8 @@ enum CommandTable {
         OptionSpec("subject-identifier", .text, placeholder: "SYSTEM|VALUE", default: .rule("none"), "With --format fhir: the patient by identifier"),
     ]
 
-    static let commands: [CommandSpec] = [
+    /// Every command, each with `--quiet` (before `--help`).
+    static let commands: [CommandSpec] = withQuiet([
         CommandSpec(
             words: ["bp-init"], summary: "Run NIBP calibration against a reference cuff.",
             operands: "", operandKind: nil,
@@ -233,7 +234,20 @@ enum CommandTable {
             details: "Without COMMAND, lists every command; with a group word (cuff, profile, bracelet), lists its subcommands. Same text as 'corsano COMMAND --help'.",
             options: [help],
             action: .command(HelpCommand.run)),
-    ]
+    ])
+
+    /// `--quiet`, which every command takes (issue 15): no closing counts or notes on stderr.
+    static let quiet = OptionSpec("quiet", "No closing counts or notes on stderr; errors and rejected or dropped records are still reported")
+
+    /// `specs` with `--quiet` added to each, before `--help`.
+    private static func withQuiet(_ specs: [CommandSpec]) -> [CommandSpec] {
+        specs.map { spec in
+            var spec = spec
+            let at = spec.options.firstIndex { $0.name == help.name } ?? spec.options.endIndex
+            spec.options.insert(quiet, at: at)
+            return spec
+        }
+    }
 
     /// What is wrong with `commands` as a table (empty when nothing): the checks
     /// swift-argument-parser runs on a command tree. Two commands with the same words, two

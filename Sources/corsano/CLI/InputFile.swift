@@ -17,7 +17,7 @@ struct InputFile {
     /// terminal (it would otherwise wait silently), and how to end it.
     static func announceTerminalInput(_ inputs: [InputFile], command: String, _ ctx: CommandContext) {
         guard ctx.stdinIsTerminal, inputs.contains(where: { $0.fd == 0 }) else { return }
-        ctx.diagnose("\(command): reading standard input (the terminal): type or paste the records, "
+        ctx.note("\(command): reading standard input (the terminal): type or paste the records, "
                      + "then Control-D on a line of its own to end (Control-C cancels)")
     }
 

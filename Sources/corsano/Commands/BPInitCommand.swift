@@ -28,7 +28,7 @@ enum BPInitCommand {
                 if case .lines(let file) = choice { cuffName = file.name }
                 return EventFanOut([try EventSinks.stdout(args, ctx), log, DroppedLineDiagnostics(ctx: ctx, cuffName: cuffName)])
             },
-            notice: { ctx.diagnose($0) }
+            notice: { ctx.note($0) }
         ) { session, sink in
             try await calibrate(args, ctx, config: config, choice: choice, timeout: timeout, mode: mode,
                                 session: session, sink: sink, store: store, ownership: ownership, runID: runID)

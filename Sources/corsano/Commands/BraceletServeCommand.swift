@@ -18,7 +18,7 @@ enum BraceletServeCommand {
         }
         let scenario = try args.string("scenario").map { try Scenario.load(path: $0) } ?? Scenario()
         let server = BridgeServer(scenario: scenario, seed: try args.integer("seed").map(UInt64.init) ?? SimulatedBracelet.defaultSeed,
-                                  notice: { ctx.diagnose($0) })
+                                  notice: { ctx.note($0) })
         guard let listen else {
             await server.serve(.standardStreams())
             return .success

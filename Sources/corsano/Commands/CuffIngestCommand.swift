@@ -45,7 +45,7 @@ enum CuffIngestCommand {
         output.finish()
         try fhir?.finish(stdout: ctx.stdout, request: "corsano cuff ingest --format fhir", now: CommandContext.wallClock())
         if ingester.normalizer.usedZone {
-            ctx.diagnose(basis.anchor == nil
+            ctx.note(basis.anchor == nil
                 ? "cuff ingest: naive stamps read in zone \(basis.zone.identifier) (no --anchor-device/--anchor-phone; --tz to choose)"
                 : "cuff ingest: manual entries' naive stamps read in zone \(basis.zone.identifier) (never shifted by the anchor; --tz to choose)")
         }
@@ -54,7 +54,7 @@ enum CuffIngestCommand {
         var counts = ingester.counts
         let unwritten = output.unwrittenReadings(droppedLines: ctx.stdout.droppedLines)
         counts.written = max(0, counts.written - unwritten)
-        ctx.diagnose("cuff ingest: " + counts.summary + (unwritten > 0 ? ", unwritten \(unwritten)" : "")
+        ctx.note("cuff ingest: " + counts.summary + (unwritten > 0 ? ", unwritten \(unwritten)" : "")
                      + layoutSummary(ingester.layouts))
         if let status { return status }
         return ingester.counts.rejected > 0 ? .dataError : .success

@@ -134,7 +134,7 @@ final class ListenOutput: @unchecked Sendable {
             let unwritten = ctx.stdout.droppedLines
             var shown = counts
             shown.written = max(0, shown.written - unwritten)
-            ctx.diagnose("cuff listen: " + shown.summary + (unwritten > 0 ? ", unwritten \(unwritten)" : ""))
+            ctx.note("cuff listen: " + shown.summary + (unwritten > 0 ? ", unwritten \(unwritten)" : ""))
         }
     }
 }

@@ -30,13 +30,13 @@ enum HistoryCommand {
         if let store = opened {
             runs = try AuditLog(store: store).runs(since: since, serial: args.string("bracelet"), gateway: args.string("gateway"))
             if runs.isEmpty {
-                ctx.diagnose("history: no runs recorded" + (since != nil || args.string("bracelet") != nil || args.string("gateway") != nil ? " that match" : "")
+                ctx.note("history: no runs recorded" + (since != nil || args.string("bracelet") != nil || args.string("gateway") != nil ? " that match" : "")
                              + " in \(path ?? "the in-memory store")")
             }
         } else {
             // Reading history never creates a store; say why nothing follows (man: EXIT STATUS).
             // An export of nothing is still an export: an empty Bundle, a manifest with no files.
-            ctx.diagnose("history: no runs recorded (no state store at \(path ?? "?"))")
+            ctx.note("history: no runs recorded (no state store at \(path ?? "?"))")
             if fhir == nil { return .success }
         }
         if let due { return dueReport(runs, days: due, now: now ?? CommandContext.wallClock(), format: format, args, ctx) }
@@ -92,7 +92,7 @@ enum HistoryCommand {
                 ctx.stdout.line(localizer[.historyNeverCalibrated, entry.bracelet.serial])
             }
         }
-        ctx.diagnose("history: \(due.count) of \(checked.count) bracelets due for recalibration "
+        ctx.note("history: \(due.count) of \(checked.count) bracelets due for recalibration "
                      + "(no successful bp-init in the last \(days) days)")
         return due.isEmpty ? .success : .failedAfterRetries
     }

@@ -86,7 +86,7 @@ struct ReplayFilterPass {
     /// Commits, writes what is pending and the closing counts line.
     mutating func finish() throws {
         try commitBatch()
-        ctx.diagnose("replay-filter: " + counts.summary)
+        ctx.note("replay-filter: " + counts.summary)
         output.rejects?.flush()
     }
 

@@ -20,7 +20,7 @@ enum StateMigrateCommand {
         let source = try StateLocation.open(path: from)
         let target = try StateLocation.open(path: to)
         let counts = try StoreMigration.copy(from: source, to: target)
-        ctx.diagnose("state migrate: \(source.location) -> \(target.location): \(counts.summary)")
+        ctx.note("state migrate: \(source.location) -> \(target.location): \(counts.summary)")
         return .success
     }
 }

@@ -34,7 +34,7 @@ enum WearingOptCommand {
                     audit = log
                     return EventFanOut([try EventSinks.stdout(args, ctx), log])
                 },
-                notice: { ctx.diagnose($0) }
+                notice: { ctx.note($0) }
             ) { session, sink in
                 let handling = SignalHandling.install()
                 signals = handling

@@ -48,7 +48,9 @@ struct InteractiveREPL {
             guard case .line(let line) = await editor.readLine(prompt: prompt, kind: .question) else { return nil }
             return line
         }
-        lineCtx.stderr.line("corsano \(HelpRenderer.version): 'help' lists the commands; TAB completes, Control-C cancels, Control-D quits.")
+        if !ctx.quiet {
+            lineCtx.stderr.line("corsano \(HelpRenderer.version): 'help' lists the commands; TAB completes, Control-C cancels, Control-D quits.")
+        }
         while !session.quitRequested, !terminated.isSet {
             guard case .line(let line) = await editor.readLine(prompt: session.prompt, kind: .command) else { break }
             await runLine(line, editor: editor, running: running, ctx: lineCtx)

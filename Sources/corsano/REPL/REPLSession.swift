@@ -67,7 +67,8 @@ final class REPLSession: @unchecked Sendable {
         }
         if parsed.spec.words == ["help"] { return try help(parsed.operands, ctx.forText) }
         // Text for a person never goes to a standard output that carries JSON lines.
-        let ctx = parsed.spec.words == ["completion"] || parsed.flag("text") ? ctx.forText : ctx
+        var ctx = parsed.spec.words == ["completion"] || parsed.flag("text") ? ctx.forText : ctx
+        ctx.quiet = ctx.quiet || parsed.flag("quiet")
         try refuseStandardInput(parsed)
         let full = words + sessionDefaults(for: parsed)
         parsed = try ArgumentParser.parse(full, environment: environment)

@@ -73,7 +73,7 @@ final class IngestOutput: IngestSink {
 
     func note(source: String, line: Int, message: String) {
         flushStdout()
-        ctx.stderr.line("\(source):\(line): note: \(message)")
+        if !ctx.quiet { ctx.stderr.line("\(source):\(line): note: \(message)") }
     }
 
     func skipped(source: String, lines: ClosedRange<Int>, message: String) {
