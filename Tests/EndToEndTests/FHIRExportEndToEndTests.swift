@@ -130,6 +130,19 @@ struct FHIRExportEndToEndTests {
         #expect(derived.status == 64 && derived.stderr.contains("--derive-map"))
     }
 
+    /// A second bulk export into the same directory leaves no file its manifest does not list.
+    @Test func bulkExportIntoAReusedDirectoryLeavesNoStaleFile() throws {
+        let (dir, state) = try Self.storeWithFixtureRuns()
+        let bulk = dir.appendingPathComponent("bulk").path
+        #expect(try Corsano.run(["history", "--format", "fhir", "--output-dir", bulk, "--state", state]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: bulk + "/Procedure.ndjson"))
+        let dump = try E.file(dir, "one.jsonl", #"{"systolic":121,"diastolic":79,"pulse":64,"measuredAt":"2026-11-29T10:01:00Z"}"# + "\n")
+        #expect(try Corsano.run(["cuff", "ingest", "--format", "fhir", "--output-dir", bulk, dump]).status == 0)
+        let files = try FileManager.default.contentsOfDirectory(atPath: bulk).sorted()
+        #expect(files == ["Observation.ndjson", "manifest.json"])
+        _ = try Self.validate([bulk + "/manifest.json"])
+    }
+
     @Test func usageErrorsNameTheOption() throws {
         let bad = try Corsano.run(["history", "--format", "fhir", "--subject", "Practitioner/1", "--no-state"])
         #expect(bad.status == 64 && bad.stderr.contains("--subject"))

@@ -15,6 +15,9 @@ public struct FHIRCollection: Sendable {
         return true
     }
 
+    /// Every resource type an export can hold.
+    public static let exportedTypes = ["Device", "Observation", "Procedure", "Provenance"]
+
     /// The resource types present, in the order first met.
     public var resourceTypes: [String] {
         var types: [String] = []

@@ -79,6 +79,16 @@ final class FHIROutput {
             let file = try OutputFile.create(base.appendingPathComponent("manifest.json").path)
             file.line(manifest.serialized)
             try Self.close(file)
+            // A file of an earlier export into the same DIR that this one has no resources for
+            // would sit beside the manifest unlisted: remove it (only the files we write).
+            for type in FHIRCollection.exportedTypes where !collection.resourceTypes.contains(type) {
+                let stale = base.appendingPathComponent("\(type).ndjson").path
+                if FileManager.default.fileExists(atPath: stale) {
+                    do { try FileManager.default.removeItem(atPath: stale) } catch {
+                        throw OutputFileError.cannotCreate(path: stale, reason: "a file of an earlier export cannot be removed")
+                    }
+                }
+            }
         }
     }
 
