@@ -159,7 +159,10 @@ final class FakeCentral: BluetoothCentral, @unchecked Sendable {
 
     @Test func storedRecordsThenLiveOneAreAnchoredToTheCuffClock() async throws {
         let central = FakeCentral { $0.dump = [Self.payload(133, 86, 71, "2024-12-30T08:15:00")] }
-        let (events, error) = await Self.collect(central, during: { central, _ in
+        let (events, error) = await Self.collect(central, during: { central, tap in
+            // The live reading comes after the stored one (pushed at once it could overtake the
+            // dump the fake sends at StartNotify, and the order below would be the test's race).
+            while case .item(let event) = await tap.receive(timeout: .seconds(10)) { if case .reading = event { break } }
             central.push(.value(characteristic: FakeCentral.measurement.id, Self.payload(128, 82, 66, "2025-01-01T00:04:00")))
         }, until: { Self.readings($0).count == 2 })
         #expect(error is CancellationError)
