@@ -7,19 +7,53 @@ _corsano_files() {
     compopt -o filenames 2>/dev/null
     mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 }
+# A bracelet URI: a scheme, then after sim: a scenario (*.json) and after unix: a socket.
+_corsano_uri() {
+    case $cur in
+sim:*) _corsano_paths "${cur#sim:}" 'sim:' '.json' ;;
+        unix:*) _corsano_paths "${cur#unix:}" 'unix:' '' ;;
+        *) _corsano_words "$1" ;;
+    esac
+}
+# Directories and the files ending in $3 (any with no $3) that continue path $1, after $2.
+_corsano_paths() {
+    local p
+    compopt -o nospace 2>/dev/null
+    COMPREPLY=()
+    while IFS= read -r p; do
+        if [[ -d $p ]]; then COMPREPLY+=("$2$p/")
+        elif [[ -z $3 || $p == *"$3" ]]; then COMPREPLY+=("$2$p ")
+        fi
+    done < <(compgen -f -- "$1")
+}
 
 _corsano() {
-    local cword=$COMP_CWORD cur="${COMP_WORDS[COMP_CWORD]}" prev=""
+    local cword=$COMP_CWORD cur="${COMP_WORDS[COMP_CWORD]}" prev="" start=$COMP_CWORD
     local -a words=("${COMP_WORDS[@]}")
     COMPREPLY=()
-    # bash splits `--opt=value` at '=' (COMP_WORDBREAKS): see through it.
-    if [[ $cur == = ]]; then
-        cur="" prev="${words[cword-1]}"
-    elif (( cword >= 2 )) && [[ ${words[cword-1]} == = ]]; then
-        prev="${words[cword-2]}"
-    elif (( cword >= 1 )); then
-        prev="${words[cword-1]}"
+    # bash splits `sim:FILE` and `csv:LAYOUT` at ':' (COMP_WORDBREAKS): join them again.
+    if [[ $cur == : ]] && (( cword >= 2 )); then
+        cur="${words[cword-1]}:" start=$((cword-1))
+    elif (( cword >= 3 )) && [[ ${words[cword-1]} == : ]]; then
+        cur="${words[cword-2]}:$cur" start=$((cword-2))
     fi
+    # ... and `--opt=value` at '=': see through it.
+    if [[ $cur == = ]]; then
+        cur="" prev="${words[start-1]}"
+    elif (( start >= 2 )) && [[ ${words[start-1]} == = ]]; then
+        prev="${words[start-2]}"
+    elif (( start >= 1 )); then
+        prev="${words[start-1]}"
+    fi
+    _corsano_reply
+    # The line keeps what precedes the last ':' of the word: reply with the rest.
+    if [[ $cur == *:* && $COMP_WORDBREAKS == *:* ]]; then
+        COMPREPLY=("${COMPREPLY[@]#"${cur%"${cur##*:}"}"}")
+    fi
+    return 0
+}
+
+_corsano_reply() {
     if (( cword == 1 )); then
         if [[ $cur == -* ]]; then _corsano_words '--help --version'
         else _corsano_words 'bp-init wearing-opt cuff replay-filter profile bracelet history state repl completion help'; fi
@@ -46,7 +80,7 @@ _corsano() {
                 --cuff|--state) _corsano_files; return 0 ;;
                 --cuff-cmd|--cuff-timeout|--adapter|--cuff-paired-cmd|--pair-cmd|--threshold|--max-attempts|--backdate|--seed|--now|--request-timeout|--gateway|--lease) return 0 ;;
                 --max-reading-age) _corsano_words 'none'; return 0 ;;
-                --bracelet) _corsano_words 'sim sim: unix: tcp: exec:'; return 0 ;;
+                --bracelet) _corsano_uri 'sim sim: unix: tcp: exec:'; return 0 ;;
                 --clock) _corsano_words 'real virtual'; return 0 ;;
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
             esac
@@ -58,7 +92,7 @@ _corsano() {
                 --position) _corsano_words 'seated supine'; return 0 ;;
                 --hair-density) _corsano_words 'none low medium high'; return 0 ;;
                 --wrist) _corsano_words 'left right'; return 0 ;;
-                --bracelet) _corsano_words 'sim sim: unix: tcp: exec:'; return 0 ;;
+                --bracelet) _corsano_uri 'sim sim: unix: tcp: exec:'; return 0 ;;
                 --clock) _corsano_words 'real virtual'; return 0 ;;
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
             esac
@@ -95,14 +129,14 @@ _corsano() {
                 --gender) _corsano_words 'female male other'; return 0 ;;
                 --unit) _corsano_words 'metric imperial'; return 0 ;;
                 --hair-density) _corsano_words 'none low medium high'; return 0 ;;
-                --bracelet) _corsano_words 'sim sim: unix: tcp: exec:'; return 0 ;;
+                --bracelet) _corsano_uri 'sim sim: unix: tcp: exec:'; return 0 ;;
                 --clock) _corsano_words 'real virtual'; return 0 ;;
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
             esac
             _corsano_words '--from --height --weight --wrist --gender --unit --birthdate --skin-tone --hair-density --force --bracelet --seed --clock --now --request-timeout --json --text --lang --state --no-state --gateway --lease --quiet --help'; return 0 ;;
         'bracelet serve')
             case "$prev" in
-                --listen) _corsano_words 'unix: tcp:'; return 0 ;;
+                --listen) _corsano_uri 'unix: tcp:'; return 0 ;;
                 --scenario) _corsano_files; return 0 ;;
                 --seed) return 0 ;;
             esac
@@ -118,12 +152,12 @@ _corsano() {
         'state migrate')
             case "$prev" in
                 --from) _corsano_files; return 0 ;;
-                --to) _corsano_words 'sim sim: unix: tcp: exec:'; return 0 ;;
+                --to) _corsano_uri 'sim sim: unix: tcp: exec:'; return 0 ;;
             esac
             _corsano_words '--from --to --quiet --help'; return 0 ;;
         'repl')
             case "$prev" in
-                --bracelet) _corsano_words 'sim sim: unix: tcp: exec:'; return 0 ;;
+                --bracelet) _corsano_uri 'sim sim: unix: tcp: exec:'; return 0 ;;
                 --state) _corsano_files; return 0 ;;
             esac
             _corsano_words '--bail --bracelet --state --no-state --quiet --help'; return 0 ;;

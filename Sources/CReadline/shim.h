@@ -21,6 +21,11 @@ static inline const char *corsano_rl_line_buffer(void) {
     return rl_line_buffer ? rl_line_buffer : "";
 }
 
+/* 1: no space after the completed word (a directory, whose files come next). */
+static inline void corsano_rl_suppress_append(int suppress) {
+    rl_completion_suppress_append = suppress;
+}
+
 /* 1: readline must not fall back to file-name completion. */
 static inline void corsano_rl_set_completion_over(int over) {
     rl_attempted_completion_over = over;

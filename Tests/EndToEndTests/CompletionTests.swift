@@ -56,6 +56,15 @@ import Testing
         ("corsano cuff ingest dump", ["dump-a.csv", "dump-b.jsonl"]),
         ("corsano bp-init --cuff dump-b", ["dump-b.jsonl"]),
         ("corsano profile push --from=dump-b", ["dump-b.jsonl"]),
+        // After sim: a scenario (JSON files and directories), after unix: any path; bash splits
+        // the word at ':', so the reply is what follows it (issue 15, point 9).
+        ("corsano bp-init --bracelet sim:", ["lab/", "scen.json "]),
+        ("corsano bp-init --bracelet sim:sc", ["scen.json "]),
+        ("corsano bp-init --bracelet=sim:l", ["lab/"]),
+        ("corsano wearing-opt --bracelet unix:o", ["other.txt "]),
+        ("corsano bracelet serve --listen unix:d", ["dump-a.csv ", "dump-b.jsonl "]),
+        ("corsano bp-init --bracelet s", ["sim", "sim:"]),
+        ("corsano cuff ingest --from csv:omron-connect-r", ["omron-connect-report"]),
     ]
 
     @Test(arguments: bashCases)
@@ -63,9 +72,10 @@ import Testing
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("corsano-comp-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        for name in ["dump-a.csv", "dump-b.jsonl", "other.txt"] {
+        for name in ["dump-a.csv", "dump-b.jsonl", "other.txt", "scen.json"] {
             try Data().write(to: dir.appendingPathComponent(name))
         }
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("lab"), withIntermediateDirectories: true)
         let words = Self.bashWords(line)
         let script = #"source "$1"; cd "$2"; COMP_CWORD=$3; shift 3; COMP_WORDS=("$@"); _corsano; printf '%s\n' "${COMPREPLY[@]}""#
         let out = try Shell.run("bash", ["--norc", "--noprofile", "-c", script, "bash",
@@ -76,13 +86,17 @@ import Testing
         #expect(reply.sorted() == expected.sorted(), "\(line)")
     }
 
-    /// Splits like bash with the default COMP_WORDBREAKS: words at spaces, `=` a word of its own.
+    /// Splits like bash with the default COMP_WORDBREAKS: words at spaces, `=` and `:` words of
+    /// their own (in the last word, the one being completed).
     static func bashWords(_ line: String) -> [String] {
         var words = line.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
-        if let last = words.last, let eq = last.firstIndex(of: "="), last.hasPrefix("--") {
-            words.removeLast()
-            words += [String(last[..<eq]), "=", String(last[last.index(after: eq)...])]
+        var last = words.removeLast()
+        var tail: [String] = []
+        while let mark = last.lastIndex(where: { $0 == "=" || $0 == ":" }) {
+            tail = [String(last[mark]), String(last[last.index(after: mark)...])].filter { !$0.isEmpty } + tail
+            last = String(last[..<mark])
         }
+        words += [last] + tail
         return words
     }
 
@@ -95,13 +109,28 @@ import Testing
         ("corsano bp-init --bracelet=", ["--bracelet=sim", "--bracelet=sim:", "--bracelet=unix:", "--bracelet=tcp:", "--bracelet=exec:"]),
         ("corsano replay-filter --max-reading-age=", ["--max-reading-age=none"]),
         ("corsano bp-init --lang=nl", ["--lang=nl", "--lang=nl-BE"]),
+        ("corsano bp-init --bracelet sim:", ["sim:lab/", "sim:scen.json"]),
+        ("corsano bp-init --bracelet=sim:s", ["--bracelet=sim:scen.json"]),
+        ("corsano bracelet serve --listen unix:o", ["unix:other.txt"]),
+        ("corsano bp-init --json --te", []),
+        ("corsano bp-init --te", ["--text"]),
     ])
     func fishCompletes(line: String, expected: [String]) throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("corsano-fish-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("lab"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for name in ["scen.json", "other.txt"] { try Data().write(to: dir.appendingPathComponent(name)) }
         let file = Corsano.packageRoot.appendingPathComponent("completions/corsano.fish").path
-        let out = try Shell.run("fish", ["--no-config", "-c", "source $argv[1]; complete -C $argv[2]", file, line])
+        let out = try Shell.run("fish", ["--no-config", "-c", "source $argv[1]; cd $argv[3]; complete -C $argv[2]", file, line, dir.path])
         #expect(out.status == 0, "\(out.stderr)")
         let names = out.stdout.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") }
         #expect(names.sorted() == expected.sorted(), "\(line)")
+        // A value never repeats its option's description (each would read the same).
+        let valueOf = line.hasSuffix(" ") ? line.split(separator: " ").last.map(String.init) : nil
+        if valueOf?.hasPrefix("--") == true || line.contains("=") {
+            let described = out.stdout.split(separator: "\n").filter { $0.contains("\t") && !$0.hasPrefix("-") }
+            #expect(described.isEmpty, "\(line): \(described)")
+        }
     }
 
     /// zsh: an option with a value is declared `--name=` so `_arguments` completes the value both
@@ -111,7 +140,9 @@ import Testing
         #expect(r.status == 0)
         #expect(r.stdout.contains("'--from=[Input format; csv:LAYOUT reads a CSV export that must have that vendor layout (default auto).]:format:(auto jsonl ble csv csv\\:omron-connect-email csv\\:omron-connect "))
         #expect(r.stdout.contains("'--date-order=[Day/month order of numeric CSV dates (default decided from the rows).]:dmy or mdy or ymd:(dmy mdy ymd)'"))
-        #expect(r.stdout.contains(#":uri:(sim sim\: unix\: tcp\: exec\:)'"#))
+        #expect(r.stdout.contains(#":uri:{_corsano_uri sim sim\: unix\: tcp\: exec\:}'"#))
+        #expect(r.stdout.contains("'(--text)--json[Write JSON lines even on a terminal.]'"))
+        #expect(r.stdout.contains("'(--json)--text[Write human text even when stdout is not a terminal.]'"))
         #expect(r.stdout.contains("'--max-reading-age=[Reject readings further than this from now, either direction (default 900).]:seconds or none:(none)'"))
         #expect(r.stdout.contains("'--strict[Stop at the first bad record (exit 65).]'"))
     }

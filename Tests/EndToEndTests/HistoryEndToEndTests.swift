@@ -61,8 +61,8 @@ import Testing
     @Test(arguments: [(["--due", "28", "--since", "2026-01-01T00:00:00Z"], "--due and --since exclude each other"),
                       (["--due", "28", "--limit", "3"], "--due and --limit exclude each other"),
                       (["--now", "2026-01-01T00:00:00Z"], "--now needs --due"),
-                      (["--json", "--text"], "--json and --text cannot be used together"),
-                      (["--text", "--format", "json"], "--text and --format json cannot be used together"),
+                      (["--json", "--text"], "--json and --text exclude each other"),
+                      (["--text", "--format", "json"], "--text and --format json exclude each other"),
                       (["--due", "0"], "--due: bad value '0': expected an integer from 1 to 3650")])
     func conflictingOptionsAreUsageErrors(_ extra: [String], _ message: String) throws {
         let r = try Corsano.run(["history", "--no-state"] + extra)

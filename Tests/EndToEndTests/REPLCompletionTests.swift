@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import corsano
 
@@ -10,7 +11,11 @@ import Testing
         return REPLCompletion.offer(prefix: String(line[..<cut]), current: String(line[cut...]))
     }
 
-    @Test(arguments: CompletionTests.bashCases.filter { !$0.expected.contains { $0.hasPrefix("dump") } && !$0.line.hasPrefix("corsano --") })
+    /// (Not the lines whose last word has a `:`: bash replies with what follows it, the REPL
+    /// with the whole word; `schemeFilesAfterSimAndUnix` covers those.)
+    @Test(arguments: CompletionTests.bashCases.filter {
+        !$0.expected.contains { $0.hasPrefix("dump") } && !$0.line.hasPrefix("corsano --") && !($0.line.split(separator: " ").last ?? "").contains(":")
+    })
     func agreesWithBash(line: String, expected: [String]) {
         let typed = String(line.dropFirst("corsano ".count))
         guard case .words(let words)? = Self.offer(typed) else {
@@ -32,6 +37,9 @@ import Testing
         ("bp-init --cuff ", .files),
         ("cuff ingest ", .files),
         ("bp-init --now ", .words([])),
+        ("bp-init --bracelet sim:", .schemeFiles(scheme: "sim:", suffix: ".json")),
+        ("bracelet serve --listen unix:/tmp/x", .schemeFiles(scheme: "unix:", suffix: nil)),
+        ("bp-init --bracelet s", .words(["sim", "sim:"])),
     ])
     func knowsSessionCommands(line: String, expected: CompletionEngine.Offer) {
         #expect(Self.offer(line) == expected, "\(line)")
@@ -39,5 +47,18 @@ import Testing
 
     @Test func anOpenQuoteOffersNothing() {
         #expect(REPLCompletion.offer(prefix: "cuff ingest 'my ", current: "fi") == nil)
+    }
+}
+
+extension REPLCompletionTests {
+    /// `sim:` offers the directories and scenario files that continue the path, `unix:` any path.
+    @Test func schemeFilesAfterSimAndUnix() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("corsano-replcomp-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("lab"), withIntermediateDirectories: true)
+        for name in ["scen.json", "notes.txt", ".hidden.json"] { try Data().write(to: dir.appendingPathComponent(name)) }
+        let base = dir.path + "/"
+        #expect(REPLCompletion.files(after: "sim:", endingIn: ".json", typed: "sim:" + base) == ["sim:\(base)lab/", "sim:\(base)scen.json"])
+        #expect(REPLCompletion.files(after: "unix:", endingIn: nil, typed: "unix:" + base + "n") == ["unix:\(base)notes.txt"])
+        #expect(REPLCompletion.files(after: "sim:", endingIn: ".json", typed: "sim:" + base + ".") == ["sim:\(base).hidden.json"])
     }
 }

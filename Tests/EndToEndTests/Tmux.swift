@@ -11,7 +11,14 @@ final class Tmux {
 
     /// Starts `corsano ARGS` in a terminal of `columns` x `rows` (120x40) with its own
     /// XDG_STATE_HOME (or `stateHome`); with `stdout`, its standard output goes to that file.
-    init(_ args: [String], stateHome: URL? = nil, env: [String: String] = [:], columns: Int = 120, rows: Int = 40,
+    convenience init(_ args: [String], stateHome: URL? = nil, env: [String: String] = [:], columns: Int = 120, rows: Int = 40,
+         stdout: URL? = nil) throws {
+        try self.init(program: [Corsano.binary.path] + args, stateHome: stateHome, env: env, columns: columns, rows: rows, stdout: stdout)
+    }
+
+    /// Starts `program` (its path, then its arguments) as `init(_:)` starts corsano: a shell,
+    /// for the completion tests.
+    init(program: [String], stateHome: URL? = nil, env: [String: String] = [:], columns: Int = 120, rows: Int = 40,
          stdout: URL? = nil) throws {
         self.stateHome = stateHome ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("corsano-tmux-\(UUID().uuidString)")
@@ -19,7 +26,7 @@ final class Tmux {
                            "HOME": self.stateHome.path, "LANG": "C.UTF-8"]
         for (k, v) in env { environment[k] = v }
         let exports = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.quote($0.value))" }.joined(separator: " ")
-        let command = "env \(exports) \(Self.quote(Corsano.binary.path)) \(args.map(Self.quote).joined(separator: " "))"
+        let command = "env \(exports) \(program.map(Self.quote).joined(separator: " "))"
             + (stdout.map { " >" + Self.quote($0.path) } ?? "")
             + "; echo \"[exited $?]\"; sleep 60"
         // The tmux server outlives this call and keeps every descriptor it inherits, so tmux runs

@@ -153,6 +153,12 @@ enum ArgumentParser {
             }
             parsed.set(name, value)
         }
+        // Pairs that exclude each other, as the command line gives them (a variable's value yields).
+        for option in spec.options where parsed.values[option.name] != nil {
+            if let other = option.excludes.first(where: { parsed.values[$0] != nil }) {
+                throw UsageError.conflict("--\(option.name) and --\(other) exclude each other")
+            }
+        }
         var missing: [OptionSpec] = []
         for option in spec.options where parsed.values[option.name] == nil {
             if let variable = option.environment, let value = environment[variable.rawValue], !value.isEmpty {

@@ -135,6 +135,9 @@ struct OptionSpec: Sendable {
     var repeatable: Bool = false
     /// A one-letter spelling (`h` for `-h`), for the flags every program has.
     var short: Character?
+    /// Options that cannot be given with this one (`--json` and `--text`): the parser refuses
+    /// the pair, zsh and fish stop offering the other once one is on the line.
+    var excludes: [String] = []
 
     init(_ name: String, _ value: ValueKind? = nil, placeholder: String? = nil, default defaultValue: OptionDefault? = nil,
          note defaultNote: String? = nil, environment: EnvironmentVariable? = nil, required: Bool = false,
@@ -163,6 +166,13 @@ struct OptionSpec: Sendable {
         if required { notes.append("required" + (requiredUnless.map { " unless --\($0) gives it" } ?? "")) }
         if let defaultValue { notes.append("default " + defaultValue.text + (defaultNote.map { "; " + $0 } ?? "")) }
         return summary + (notes.isEmpty ? "" : " (" + notes.joined(separator: "; ") + ")") + "."
+    }
+
+    /// This option, which cannot be given with `names`.
+    func excluding(_ names: String...) -> OptionSpec {
+        var o = self
+        o.excludes += names
+        return o
     }
 
     /// This option with the one-letter spelling `-letter` too.

@@ -16,7 +16,7 @@ enum CommandTable {
     static let state: [OptionSpec] = [
         OptionSpec("state", .path, default: .rule("$XDG_STATE_HOME/corsano/state.sqlite3"), environment: .state,
                    "State store: a SQLite file, or a postgresql:// URI"),
-        OptionSpec("no-state", "Keep state in memory for this run only"),
+        OptionSpec("no-state", "Keep state in memory for this run only").excluding("state"),
     ]
     /// Who owns a plan-journal entry, and for how long another gateway leaves it alone.
     static let journal: [OptionSpec] = [
@@ -26,7 +26,7 @@ enum CommandTable {
                    "Lease of this run's plan-journal entry, renewed while it runs"),
     ]
     static let output: [OptionSpec] = [
-        OptionSpec("json", "Write JSON lines even on a terminal"),
+        OptionSpec("json", "Write JSON lines even on a terminal").excluding("text"),
         OptionSpec("text", "Write human text even when stdout is not a terminal"),
         OptionSpec("lang", .choice(Locales.all), placeholder: "LOCALE", default: .rule("from LC_ALL, LC_MESSAGES, LANG"),
                    "Language of human text"),
@@ -83,7 +83,8 @@ enum CommandTable {
             operands: "", operandKind: nil,
             details: "Switches the bracelet to the NIBP-calibration plan, feeds 2 (or 3) cuff readings per attempt, retries up to --max-attempts, and restores the previous plan on every way out. Cuff readings: JSON lines from --cuff FILE or stdin (-), a Bluetooth cuff read live through BlueZ (--cuff ble:MAC; the run's clock is then real by default), one per --cuff-cmd run, or typed at the terminal (SYS/DIA PULSE). SIGINT (130) and SIGTERM (143) cancel the run and restore the plan. Exit: 0 success, 1 failedAfterRetries, 3 cuffError, 4 braceletDisconnected, 64 usage, 66 cuff or scenario file unreadable, 69 bracelet unavailable, 74 state store or output, 141 stdout closed.",
             options: [
-                OptionSpec("cuff", .path, default: .rule("- when stdin is not a terminal"), "Cuff readings as JSON lines, or ble:MAC for a Bluetooth cuff"),
+                OptionSpec("cuff", .path, default: .rule("- when stdin is not a terminal"), "Cuff readings as JSON lines, or ble:MAC for a Bluetooth cuff")
+                    .excluding("cuff-cmd"),
                 OptionSpec("cuff-cmd", .command, "Run CMD once per measurement; first valid line of its stdout is the reading"),
                 OptionSpec("cuff-timeout", .seconds(allowsNone: false), default: .integer(BPInitializationConfig.defaultCuffTimeoutSeconds),
                            "Real-time wait for one reading"),
@@ -180,7 +181,7 @@ enum CommandTable {
             operands: "", operandKind: nil,
             details: "Speaks JSON-RPC 2.0 lines on a socket (or stdin/stdout with --stdio); each simulated bracelet keeps its state across connections.",
             options: [
-                OptionSpec("listen", .uri, "unix:PATH or tcp:HOST:PORT"),
+                OptionSpec("listen", .uri, "unix:PATH or tcp:HOST:PORT").excluding("stdio"),
                 OptionSpec("stdio", "Serve one connection on stdin/stdout"),
                 OptionSpec("scenario", .path, "Simulator scenario JSON"),
                 seed("Simulator seed"),
@@ -199,7 +200,8 @@ enum CommandTable {
                 OptionSpec("gateway", .text, placeholder: "ID", "Only runs recorded by this gateway"),
                 OptionSpec("limit", .integer(1...1_000_000), placeholder: "N", "Only the N most recent runs (still oldest first)"),
                 OptionSpec("due", .integer(1...3650), placeholder: "DAYS",
-                           "List the bracelets whose last successful bp-init ended more than DAYS ago, or never; exit 1 when any is due"),
+                           "List the bracelets whose last successful bp-init ended more than DAYS ago, or never; exit 1 when any is due")
+                    .excluding("since", "limit"),
                 OptionSpec("now", .time, default: .rule("wall time"), "The instant --due measures from"),
             ] + fhir + state + [help],
             action: .command(HistoryCommand.run)),

@@ -17,7 +17,6 @@ enum HistoryCommand {
             }
         }
         if due != nil {
-            for option in ["since", "limit"] where args.flag(option) { throw UsageError.conflict("--due and --\(option) exclude each other") }
             if format == "fhir" { throw UsageError.conflict("--due and --format fhir exclude each other") }
         } else if now != nil {
             throw UsageError.conflict("--now needs --due")
@@ -64,9 +63,9 @@ enum HistoryCommand {
     /// lines otherwise, as every command that writes both. - Throws: `UsageError.conflict`.
     static func outputFormat(_ args: ParsedCommand, _ ctx: CommandContext) throws -> String {
         let flags = ["json", "text"].filter(args.flag)
-        if flags.count == 2 { throw UsageError.conflict("--json and --text cannot be used together") }
+        if flags.count == 2 { throw UsageError.conflict("--json and --text exclude each other") }
         if let format = args.given("format") {
-            if let flag = flags.first, flag != format { throw UsageError.conflict("--\(flag) and --format \(format) cannot be used together") }
+            if let flag = flags.first, flag != format { throw UsageError.conflict("--\(flag) and --format \(format) exclude each other") }
             return format
         }
         return flags.first ?? (ctx.stdoutIsTerminal ? "text" : "json")

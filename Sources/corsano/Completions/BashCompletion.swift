@@ -13,19 +13,52 @@ enum BashCompletion {
             compopt -o filenames 2>/dev/null
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
         }
+        # A bracelet URI: a scheme, then after sim: a scenario (*.json) and after unix: a socket.
+        _corsano_uri() {
+            case $cur in
+        \(uriArms)
+                *) _corsano_words "$1" ;;
+            esac
+        }
+        # Directories and the files ending in $3 (any with no $3) that continue path $1, after $2.
+        _corsano_paths() {
+            local p
+            compopt -o nospace 2>/dev/null
+            COMPREPLY=()
+            while IFS= read -r p; do
+                if [[ -d $p ]]; then COMPREPLY+=("$2$p/")
+                elif [[ -z $3 || $p == *"$3" ]]; then COMPREPLY+=("$2$p ")
+                fi
+            done < <(compgen -f -- "$1")
+        }
 
         _corsano() {
-            local cword=$COMP_CWORD cur="${COMP_WORDS[COMP_CWORD]}" prev=""
+            local cword=$COMP_CWORD cur="${COMP_WORDS[COMP_CWORD]}" prev="" start=$COMP_CWORD
             local -a words=("${COMP_WORDS[@]}")
             COMPREPLY=()
-            # bash splits `--opt=value` at '=' (COMP_WORDBREAKS): see through it.
-            if [[ $cur == = ]]; then
-                cur="" prev="${words[cword-1]}"
-            elif (( cword >= 2 )) && [[ ${words[cword-1]} == = ]]; then
-                prev="${words[cword-2]}"
-            elif (( cword >= 1 )); then
-                prev="${words[cword-1]}"
+            # bash splits `sim:FILE` and `csv:LAYOUT` at ':' (COMP_WORDBREAKS): join them again.
+            if [[ $cur == : ]] && (( cword >= 2 )); then
+                cur="${words[cword-1]}:" start=$((cword-1))
+            elif (( cword >= 3 )) && [[ ${words[cword-1]} == : ]]; then
+                cur="${words[cword-2]}:$cur" start=$((cword-2))
             fi
+            # ... and `--opt=value` at '=': see through it.
+            if [[ $cur == = ]]; then
+                cur="" prev="${words[start-1]}"
+            elif (( start >= 2 )) && [[ ${words[start-1]} == = ]]; then
+                prev="${words[start-2]}"
+            elif (( start >= 1 )); then
+                prev="${words[start-1]}"
+            fi
+            _corsano_reply
+            # The line keeps what precedes the last ':' of the word: reply with the rest.
+            if [[ $cur == *:* && $COMP_WORDBREAKS == *:* ]]; then
+                COMPREPLY=("${COMPREPLY[@]#"${cur%"${cur##*:}"}"}")
+            fi
+            return 0
+        }
+
+        _corsano_reply() {
             if (( cword == 1 )); then
                 if [[ $cur == -* ]]; then _corsano_words \(q(CompletionTree.globalFlags))
                 else _corsano_words \(q(tree.firstWords)); fi
@@ -99,7 +132,17 @@ enum BashCompletion {
         case .files: return "_corsano_files; "
         case .words(let words): return "_corsano_words \(q(words)); "
         case .commands: return "_corsano_words \(q(tree.firstWords)); "
+        case .uri(let starts): return "_corsano_uri \(q(starts)); "
         }
+    }
+
+    /// The `case` arms of `_corsano_uri`, one per scheme that takes a path (the first line
+    /// takes its indentation from the script).
+    private static var uriArms: String {
+        CompletionTree.pathSchemes.map { scheme, suffix in
+            let files = q(suffix ?? "")
+            return "\(scheme)*) _corsano_paths \"${cur#\(scheme)}\" \(q(scheme)) \(files) ;;"
+        }.joined(separator: "\n        ")
     }
 
     /// Single-quoted shell word.

@@ -8,6 +8,9 @@ struct CompletionEngine {
         case words([String])
         /// File names (the caller's filename completion).
         case files
+        /// File names after `scheme` (`sim:` then a scenario), those ending in `suffix` (and
+        /// directories) when it is given.
+        case schemeFiles(scheme: String, suffix: String?)
     }
 
     let tree: CompletionTree
@@ -29,7 +32,7 @@ struct CompletionEngine {
         let previous = valueOf.map { "--" + $0 } ?? words.last!
         if previous.hasPrefix("--"), let option = spec.option(String(previous.dropFirst(2))), option.value != nil,
            valueOf != nil || words.count > spec.words.count {
-            return offer(CompletionTree.values(of: option))
+            return offer(CompletionTree.values(of: option), current: current)
         }
         let flags = CompletionTree.flags(of: spec)
         if current.hasPrefix("-") { return .words(flags) }
@@ -42,15 +45,20 @@ struct CompletionEngine {
             }
             return .words([])
         }
-        return operands == .none ? .words(flags) : offer(operands)
+        return operands == .none ? .words(flags) : offer(operands, current: current)
     }
 
-    private func offer(_ values: CompletionTree.Values) -> Offer {
+    private func offer(_ values: CompletionTree.Values, current: String) -> Offer {
         switch values {
         case .none: return .words([])
         case .files: return .files
         case .words(let words): return .words(words)
         case .commands: return .words(tree.firstWords)
+        case .uri(let starts):
+            for (scheme, suffix) in CompletionTree.pathSchemes where starts.contains(scheme) && current.hasPrefix(scheme) {
+                return .schemeFiles(scheme: scheme, suffix: suffix)
+            }
+            return .words(starts)
         }
     }
 }

@@ -12,7 +12,13 @@ struct CompletionTree {
         case files
         /// A command name (the operand of `help`).
         case commands
+        /// A bracelet or listen URI: these scheme starts, then after `sim:` a scenario file
+        /// (`*.json`) and after `unix:` a socket path.
+        case uri([String])
     }
+
+    /// The URI schemes followed by a path, with the files each offers (nil: any file).
+    static let pathSchemes: [(scheme: String, suffix: String?)] = [("sim:", ".json"), ("unix:", nil)]
 
     let commands: [CommandSpec]
 
@@ -44,7 +50,7 @@ struct CompletionTree {
 
     /// What the value of `option` completes to. `--listen` takes only the socket schemes.
     static func values(of option: OptionSpec) -> Values {
-        option.value == .uri && option.name == "listen" ? .words(["unix:", "tcp:"]) : values(of: option.value)
+        option.value == .uri && option.name == "listen" ? .uri(["unix:", "tcp:"]) : values(of: option.value)
     }
 
     /// The bracelet URI schemes (DESIGN "The bracelet port"): `sim` alone, or a prefix to go on from.
@@ -54,7 +60,7 @@ struct CompletionTree {
     static func values(of kind: ValueKind?) -> Values {
         switch kind {
         case .choice(let words)?: return .words(words)
-        case .uri?: return .words(uriStarts)
+        case .uri?: return .uri(uriStarts)
         case .seconds(allowsNone: true)?: return .words(["none"])
         case .path?: return .files
         default: return .none

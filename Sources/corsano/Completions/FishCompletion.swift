@@ -22,6 +22,16 @@ enum FishCompletion {
             test (count $words) -ge 3; and test "$words[3]" = "$second"
         end
 
+        # A bracelet URI: the schemes given, then after sim: a scenario (*.json), after unix: a socket.
+        function __corsano_uri
+            set -l value (string replace -r -- '^--[a-z-]+=' '' (commandline -ct))
+            switch $value
+                \(uriArms)
+                case '*'
+                    printf '%s\\n' $argv
+            end
+        end
+
         complete -c corsano -f
 
         """
@@ -41,14 +51,22 @@ enum FishCompletion {
             out += "\n"
             let guardText = q("__corsano_using " + spec.words.joined(separator: " "))
             for option in spec.options {
-                var line = "complete -c corsano -n \(guardText) -l \(option.name)"
+                // Not offered once an option it excludes is on the line (--text after --json).
+                let excluded = Self.excluded(option, in: spec).map { "; and not __fish_seen_argument -l \($0)" }.joined()
+                var line = "complete -c corsano -n \(q("__corsano_using " + spec.words.joined(separator: " ") + excluded)) -l \(option.name)"
                 if option.value != nil {
+                    // The values on a line of their own, without the option's description (fish
+                    // would repeat it on every value); the option's line after it carries it.
+                    var values: String?
                     switch CompletionTree.values(of: option) {
                     case .files: line += " -r -F"
-                    case .words(let words): line += " -x -a \(q(words.joined(separator: " ")))"
-                    case .commands: line += " -x -a \(q(tree.firstWords.joined(separator: " ")))"
-                    case .none: line += " -x"
+                    case .words(let words): values = q(words.joined(separator: " "))
+                    case .commands: values = q(tree.firstWords.joined(separator: " "))
+                    case .uri(let starts): values = q("(__corsano_uri " + starts.joined(separator: " ") + ")")
+                    case .none: break
                     }
+                    if let values { out += line + " -x -a " + values + "\n" }
+                    if !line.hasSuffix(" -F") { line += " -x" }
                 }
                 out += line + " -d \(q(option.help))\n"
             }
@@ -56,6 +74,7 @@ enum FishCompletion {
             case .none: break
             case .files: out += "complete -c corsano -n \(guardText) -F\n"
             case .words(let words): out += "complete -c corsano -n \(guardText) -x -a \(q(words.joined(separator: " ")))\n"
+            case .uri(let starts): out += "complete -c corsano -n \(guardText) -x -a \(q("(__corsano_uri " + starts.joined(separator: " ") + ")"))\n"
             case .commands:
                 // `help CMD`: a first word, then a group's second word.
                 out += "complete -c corsano -n \(q("__corsano_needs_subcommand " + spec.name)) -x -a \(q(tree.firstWords.joined(separator: " ")))\n"
@@ -66,6 +85,23 @@ enum FishCompletion {
             }
         }
         return out
+    }
+
+    /// The options `option` cannot be given with: those it excludes and those excluding it.
+    static func excluded(_ option: OptionSpec, in spec: CommandSpec) -> [String] {
+        option.excludes + spec.options.filter { $0.excludes.contains(option.name) }.map(\.name)
+    }
+
+    /// The `switch` cases of `__corsano_uri`, one per scheme that takes a path (the first line
+    /// takes its indentation from the script).
+    private static var uriArms: String {
+        CompletionTree.pathSchemes.map { scheme, suffix in
+            let keep = suffix.map { "string match -q -r -- '(/|\\\($0))\\t?$' $path; and " } ?? ""
+            return ["case '\(scheme)*'",
+                    "    for path in (__fish_complete_path (string sub -s \(scheme.count + 1) -- $value))",
+                    "        \(keep)echo \(scheme)$path",
+                    "    end"].joined(separator: "\n        ")
+        }.joined(separator: "\n        ")
     }
 
     /// A fish single-quoted string.

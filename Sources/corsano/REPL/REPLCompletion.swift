@@ -29,8 +29,17 @@ enum REPLCompletion {
         case .files:
             corsano_rl_set_completion_over(0)  // readline completes file names
             return nil
+        case .schemeFiles(let scheme, let suffix):
+            return matches(Self.files(after: scheme, endingIn: suffix, typed: current), text)
         case .words(let words):
+            return matches(words, text)
+        }
+    }
+
+    /// readline's match list for `words` (already those that start with `text`).
+    private static func matches(_ words: [String], _ text: UnsafePointer<CChar>?) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
             corsano_rl_set_completion_over(1)
+            corsano_rl_suppress_append(words.count == 1 && words[0].hasSuffix("/") ? 1 : 0)
             candidates = words
             nextCandidate = 0
             guard let text else { return nil }
@@ -39,6 +48,20 @@ enum REPLCompletion {
                 defer { REPLCompletion.nextCandidate += 1 }
                 return strdup(REPLCompletion.candidates[REPLCompletion.nextCandidate])
             }
+    }
+
+    /// `sim:` + the directories and `suffix` files that continue the path typed after it.
+    static func files(after scheme: String, endingIn suffix: String?, typed: String) -> [String] {
+        let path = String(typed.dropFirst(scheme.count))
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { String(path[...$0]) } ?? ""
+        let start = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let listed = (try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory)) ?? []
+        return listed.filter { $0.hasPrefix(start) && ($0.hasPrefix(".") == start.hasPrefix(".")) }.sorted().compactMap { name in
+            var isDirectory: ObjCBool = false
+            FileManager.default.fileExists(atPath: directory + name, isDirectory: &isDirectory)
+            if isDirectory.boolValue { return scheme + directory + name + "/" }
+            return suffix.map { name.hasSuffix($0) } ?? true ? scheme + directory + name : nil
         }
     }
 

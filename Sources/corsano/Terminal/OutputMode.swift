@@ -9,7 +9,7 @@ enum OutputMode: Equatable {
     /// The mode for this command line. - Throws: `UsageError.conflict` for `--json --text`.
     static func choose(_ args: ParsedCommand, stdoutIsTerminal: Bool) throws -> OutputMode {
         switch (args.flag("json"), args.flag("text")) {
-        case (true, true): throw UsageError.conflict("--json and --text cannot be used together")
+        case (true, true): throw UsageError.conflict("--json and --text exclude each other")
         case (true, false): return .json
         case (false, true): return .text
         case (false, false): return stdoutIsTerminal ? .text : .json
