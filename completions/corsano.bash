@@ -68,7 +68,7 @@ _corsano_reply() {
             if (( cword == 2 )); then _corsano_words 'push'; return 0; fi
             cmd="$cmd ${words[2]}" ;;
         bracelet)
-            if (( cword == 2 )); then _corsano_words 'serve'; return 0; fi
+            if (( cword == 2 )); then _corsano_words 'serve repair'; return 0; fi
             cmd="$cmd ${words[2]}" ;;
         state)
             if (( cword == 2 )); then _corsano_words 'migrate'; return 0; fi
@@ -141,6 +141,15 @@ _corsano_reply() {
                 --seed) return 0 ;;
             esac
             _corsano_words '--listen --stdio --scenario --seed --quiet --help'; return 0 ;;
+        'bracelet repair')
+            case "$prev" in
+                --bracelet) _corsano_uri 'sim sim: unix: tcp: exec:'; return 0 ;;
+                --seed|--now|--request-timeout|--gateway|--lease) return 0 ;;
+                --clock) _corsano_words 'real virtual'; return 0 ;;
+                --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
+                --state) _corsano_files; return 0 ;;
+            esac
+            _corsano_words '--force --bracelet --seed --clock --now --request-timeout --json --text --lang --state --no-state --gateway --lease --quiet --help'; return 0 ;;
         'history')
             case "$prev" in
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
@@ -170,7 +179,7 @@ _corsano_reply() {
             case "${words[2]}" in
                 cuff) (( cword == 3 )) && _corsano_words 'ingest listen' ;;
                 profile) (( cword == 3 )) && _corsano_words 'push' ;;
-                bracelet) (( cword == 3 )) && _corsano_words 'serve' ;;
+                bracelet) (( cword == 3 )) && _corsano_words 'serve repair' ;;
                 state) (( cword == 3 )) && _corsano_words 'migrate' ;;
             esac
             return 0 ;;

@@ -4,7 +4,10 @@ import Glibc
 #endif
 
 /// Entry point: parse, dispatch, translate errors, flush, exit. The only place that exits.
+// First: hold the stop signals, so one sent in the first milliseconds is handled, never lost.
+ProcessSignals.blockStopSignals()
 signal(SIGPIPE, SIG_IGN)
+ProcessSignals.shared.start()
 
 func runMain(_ argv: [String]) async -> ExitStatus {
     let ctx = CommandContext.process()
@@ -54,6 +57,8 @@ func runMain(_ argv: [String]) async -> ExitStatus {
 }
 
 func dispatch(_ parsed: ParsedCommand, _ handler: CommandHandler, _ ctx: CommandContext) async -> ExitStatus {
+    // A command that does not handle stop signals ends by one as it always would.
+    if !parsed.spec.handlesStopSignals { ProcessSignals.shared.dieOnUnroutedSignals() }
     var ctx = ctx
     ctx.quiet = ctx.quiet || parsed.flag("quiet")
     do {
@@ -75,6 +80,7 @@ func report(_ error: any Error, _ ctx: CommandContext, command: String? = nil, l
 func finalStatus(_ status: ExitStatus) -> ExitStatus {
     OutputWriter.stdout.flush()
     OutputWriter.stderr.flush()
+    if status == .hangup { return status }  // the terminal is gone: its write errors do not count
     if OutputWriter.readerGone { return .brokenPipe }
     guard let failure = OutputWriter.firstFailure, status != .usage, status != .noInput else { return status }
     let reported = report(failure, .process())
@@ -83,4 +89,6 @@ func finalStatus(_ status: ExitStatus) -> ExitStatus {
 }
 
 let status = await runMain(Array(CommandLine.arguments.dropFirst()))
-exit(finalStatus(status).rawValue)
+let final = finalStatus(status)
+ProcessSignals.shared.settle()  // a stop signal nothing handled is not dropped
+exit(final.rawValue)

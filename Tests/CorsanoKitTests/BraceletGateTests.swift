@@ -47,7 +47,13 @@ import Testing
         #expect(try v("7") == v("7.0.0"))
         #expect(try v("6.9") < v("7.0"))
         #expect(FirmwareVersion("-1") == nil)
-        #expect(FirmwareVersion("99999999999999999999") == nil)
+        // Issue 18: parts beyond Int64 compare as digit strings, never "too old".
+        #expect(try v("99999999999999999999.0") > v("7.0"))
+        #expect(try v("99999999999999999999") < v("100000000000000000000"))
+        #expect(try v("7.00000000000000000000000001") == v("7.1"))
+        #expect(try v("007.4") == v("7.4"))
+        #expect(try v("99999999999999999999.0").description == "99999999999999999999.0")
+        #expect(FirmwareVersion("7.x") == nil && FirmwareVersion("") == nil && FirmwareVersion("7..0") == nil)
     }
 
     @Test func ungatedCommandsAcceptAnyBracelet() throws {

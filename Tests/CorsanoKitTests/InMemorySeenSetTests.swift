@@ -23,6 +23,18 @@ import Testing
         #expect(set.count == variants.count)
     }
 
+    @Test func releasedKeysAreNotSeenUntilClaimedAgain() {
+        let set = InMemorySeenSet()
+        let keys = [Self.key(0), Self.key(1), Self.key(0, 0, 3000)]
+        for k in keys { #expect(set.insert(k)) }
+        set.release([keys[0], keys[2], Self.key(9)])
+        #expect(!set.contains(keys[0]) && set.contains(keys[1]) && !set.contains(keys[2]) && !set.contains(Self.key(9)))
+        #expect(set.insert(keys[0]))
+        #expect(set.contains(keys[0]))
+        #expect(!set.insert(keys[0]))
+        #expect(set.insert(Self.key(9)))
+    }
+
     @Test func valuesOutsideThePackingStillDeduplicate() {
         let set = InMemorySeenSet()
         let odd = [Self.key(0, 0, 2046, 2046, 2046), Self.key(0, 0, 2047, 80), Self.key(0, 0, -1, -5, -7),

@@ -23,12 +23,12 @@ import Testing
         let store = try SQLiteStore(path: path)
         let journal = PlanJournal(store: store)
         let sim = simulator(Scenario(plan: "sleep"))
-        let planGuard = PlanGuard(bracelet: sim, serial: "SIM-287-0001", journal: journal, flow: "bp-init", clock: clock, pid: 4242)
+        let planGuard = PlanGuard(bracelet: sim, serial: "SIM-287-0001", journal: journal, flow: "bp-init", clock: clock, owner: PlanJournal.Owner(gateway: "", pid: 4242, startTime: 77, bootID: "b1"))
         #expect(try await planGuard.enter() == BraceletPlan("sleep"))
         #expect(sim.state.plan == .nibpCalibration)
         #expect(try journal.openEntries() == [PlanJournal.Entry(
-            serial: "SIM-287-0001", previousPlan: BraceletPlan("sleep"), flow: "bp-init", pid: 4242,
-            openedAt: Instant(secondsSinceEpoch: 1_795_000_000))])
+            serial: "SIM-287-0001", previousPlan: BraceletPlan("sleep"), flow: "bp-init",
+            owner: PlanJournal.Owner(gateway: "", pid: 4242, startTime: 77, bootID: "b1"), openedAt: Instant(secondsSinceEpoch: 1_795_000_000))])
         try await planGuard.restore()
         #expect(sim.state.plan == BraceletPlan("sleep"))
         #expect(try journal.openEntries() == [])
@@ -44,7 +44,7 @@ import Testing
             // The run that dies: switched, never restored; its store connection simply goes away.
             let store = try SQLiteStore(path: path)
             let planGuard = PlanGuard(bracelet: simulator(state: bracelet), serial: bracelet.serial,
-                                      journal: PlanJournal(store: store), flow: "bp-init", clock: clock, pid: 999_999)
+                                      journal: PlanJournal(store: store), flow: "bp-init", clock: clock, owner: PlanJournal.Owner(gateway: "", pid: 999_999, startTime: 5, bootID: "b1"))
             try await planGuard.enter()
         }
         #expect(bracelet.plan == .nibpCalibration)
@@ -56,9 +56,9 @@ import Testing
         clock.advance(to: Instant(secondsSinceEpoch: 1_795_000_600))
         let repair = try await journal.repairOpenEntries(
             bracelet: next, identity: try await next.identify(), sink: events, flow: "wearing-opt", run: "r2",
-            clock: clock, notice: { notices.lines.append($0) }, isAlive: { _ in false })
+            clock: clock, notice: { notices.lines.append($0) }, probe: .gone)
         let entry = PlanJournal.Entry(serial: "SIM-287-0001", previousPlan: BraceletPlan("monitoring"), flow: "bp-init",
-                                      pid: 999_999, openedAt: Instant(secondsSinceEpoch: 1_795_000_000))
+                                      owner: PlanJournal.Owner(gateway: "", pid: 999_999, startTime: 5, bootID: "b1"), openedAt: Instant(secondsSinceEpoch: 1_795_000_000))
         #expect(repair == .restored(entry))
         #expect(bracelet.plan == BraceletPlan("monitoring"))
         #expect(try journal.openEntries() == [])
@@ -75,10 +75,11 @@ import Testing
     @Test func anEntryOfALiveProcessIsLeftAlone() async throws {
         let journal = PlanJournal(store: try SQLiteStore(path: path))
         let sim = simulator()
-        try await PlanGuard(bracelet: sim, serial: "SIM-287-0001", journal: journal, flow: "bp-init", clock: clock, pid: 31337).enter()
+        try await PlanGuard(bracelet: sim, serial: "SIM-287-0001", journal: journal, flow: "bp-init", clock: clock,
+                             owner: PlanJournal.Owner(gateway: "", pid: 31337, startTime: 9, bootID: "b1")).enter()
         let events = EventRecorder()
         let repair = try await journal.repairOpenEntries(bracelet: sim, identity: try await sim.identify(), sink: events,
-                                                         flow: "bp-init", run: "r", clock: clock, isAlive: { $0 == 31337 })
+                                                         flow: "bp-init", run: "r", clock: clock, probe: .fake(running: [31337: 9]))
         guard case .heldByLiveProcess(let entry) = repair else { Issue.record("\(repair)"); return }
         #expect(entry.pid == 31337)
         #expect(sim.state.plan == .nibpCalibration)
@@ -88,11 +89,11 @@ import Testing
     @Test func aBraceletThatAlreadyLeftCalibrationOnlyClearsTheEntry() async throws {
         let journal = PlanJournal(store: try SQLiteStore(path: path))
         let sim = simulator()
-        try await PlanGuard(bracelet: sim, serial: "SIM-287-0001", journal: journal, flow: "bp-init", clock: clock, pid: 7).enter()
+        try await PlanGuard(bracelet: sim, serial: "SIM-287-0001", journal: journal, flow: "bp-init", clock: clock, owner: PlanJournal.Owner(gateway: "", pid: 7)).enter()
         sim.state.plan = BraceletPlan("sleep")
         let events = EventRecorder()
         let repair = try await journal.repairOpenEntries(bracelet: sim, identity: try await sim.identify(), sink: events,
-                                                         flow: "bp-init", run: "r", clock: clock, isAlive: { _ in false })
+                                                         flow: "bp-init", run: "r", clock: clock, probe: .gone)
         guard case .alreadyLeft(_, let current) = repair else { Issue.record("\(repair)"); return }
         #expect(current == BraceletPlan("sleep"))
         #expect(sim.state.plan == BraceletPlan("sleep"))
@@ -145,11 +146,108 @@ import Testing
     @Test func aSecondSwitchKeepsTheOlderPreviousPlan() async throws {
         let journal = PlanJournal(store: try SQLiteStore(path: path))
         let sim = simulator()
-        try await PlanGuard(bracelet: sim, serial: "SIM-287-0001", journal: journal, flow: "bp-init", clock: clock, pid: 1).enter()
-        let second = PlanGuard(bracelet: sim, serial: "SIM-287-0001", journal: journal, flow: "bp-init", clock: clock, pid: 2)
+        try await PlanGuard(bracelet: sim, serial: "SIM-287-0001", journal: journal, flow: "bp-init", clock: clock, owner: PlanJournal.Owner(gateway: "", pid: 1)).enter()
+        let second = PlanGuard(bracelet: sim, serial: "SIM-287-0001", journal: journal, flow: "bp-init", clock: clock, owner: PlanJournal.Owner(gateway: "", pid: 2))
         #expect(try await second.enter() == BraceletPlan("monitoring"))
         try await second.restore()
         #expect(sim.state.plan == BraceletPlan("monitoring"))
+    }
+}
+
+extension PlanJournalTests {
+    /// A journal entry of a run that died in calibration, owned by `owner`.
+    func leftInCalibration(by owner: PlanJournal.Owner) async throws -> (PlanJournal, SimulatedBracelet) {
+        let journal = PlanJournal(store: try SQLiteStore(path: path))
+        let sim = simulator()
+        try await PlanGuard(bracelet: sim, serial: "SIM-287-0001", journal: journal, flow: "bp-init", clock: clock,
+                            owner: owner).enter()
+        #expect(sim.state.plan == .nibpCalibration)
+        return (journal, sim)
+    }
+
+    @Test func aReusedPidDoesNotHoldTheEntry() async throws {
+        // The run (pid 31337, started at tick 9) died; another process got pid 31337 later.
+        let (journal, sim) = try await leftInCalibration(by: PlanJournal.Owner(gateway: "", pid: 31337, startTime: 9, bootID: "b1"))
+        let repair = try await journal.repairOpenEntries(bracelet: sim, identity: try await sim.identify(), sink: EventRecorder(),
+                                                         flow: "bp-init", run: "r", clock: clock,
+                                                         probe: .fake(running: [31337: 12_000]))
+        guard case .restored(let entry) = repair else { Issue.record("\(repair)"); return }
+        #expect(entry.owner == PlanJournal.Owner(gateway: "", pid: 31337, startTime: 9, bootID: "b1"))
+        #expect(sim.state.plan == BraceletPlan("monitoring"))
+        #expect(try journal.openEntries() == [])
+    }
+
+    @Test func anEntryFromAnEarlierBootIsRepaired() async throws {
+        let (journal, sim) = try await leftInCalibration(by: PlanJournal.Owner(gateway: "", pid: 31337, startTime: 9, bootID: "b0"))
+        let repair = try await journal.repairOpenEntries(bracelet: sim, identity: try await sim.identify(), sink: EventRecorder(),
+                                                         flow: "bp-init", run: "r", clock: clock,
+                                                         probe: .fake(running: [31337: 9]))
+        guard case .restored = repair else { Issue.record("\(repair)"); return }
+        #expect(sim.state.plan == BraceletPlan("monitoring"))
+    }
+
+    @Test func anUnconfirmedOwnerIsLeftAloneWithTheRepairCommandNamed() async throws {
+        // An entry written before owners were recorded: a pid alone, and that pid runs.
+        let (journal, sim) = try await leftInCalibration(by: PlanJournal.Owner(gateway: "", pid: 31337))
+        let notices = NoticeBox()
+        let repair = try await journal.repairOpenEntries(bracelet: sim, identity: try await sim.identify(), sink: EventRecorder(),
+                                                         flow: "wearing-opt", run: "r", clock: clock,
+                                                         notice: { notices.lines.append($0) }, probe: .fake(running: [31337: 9]))
+        guard case .ownerUnconfirmed(_, let why) = repair else { Issue.record("\(repair)"); return }
+        #expect(why == "pid 31337 runs, and the entry has no start time to tell it from a reused pid")
+        #expect(sim.state.plan == .nibpCalibration)
+        #expect(notices.lines.isEmpty, "the caller says it")
+        #expect(PlanJournal.unconfirmedMessage(try #require(try journal.entry(serial: "SIM-287-0001")), me: .current(gateway: ""), why: why)
+                == "bracelet SIM-287-0001 was left in plan nibpCalibration by bp-init (pid 31337, 2026-11-18T11:06:40Z), and that run "
+                + "cannot be confirmed over: pid 31337 runs, and the entry has no start time to tell it from a reused pid; plan left "
+                + "alone (once it is over, `corsano bracelet repair` restores plan monitoring)")
+        // `corsano bracelet repair` overrides an unconfirmed owner, not a running one.
+        let forced = try await journal.repairOpenEntries(bracelet: sim, identity: try await sim.identify(), sink: EventRecorder(),
+                                                         flow: "bracelet-repair", run: "r", clock: clock,
+                                                         probe: .fake(running: [31337: 9]), policy: .unlessRunning)
+        guard case .restored = forced else { Issue.record("\(forced)"); return }
+        #expect(sim.state.plan == BraceletPlan("monitoring"))
+    }
+
+    @Test func onlyForceOverridesARunningOwner() async throws {
+        let owner = PlanJournal.Owner(gateway: "", pid: 31337, startTime: 9, bootID: "b1")
+        let (journal, sim) = try await leftInCalibration(by: owner)
+        let probe = OwnerProbe.fake(running: [31337: 9])
+        let kept = try await journal.repairOpenEntries(bracelet: sim, identity: try await sim.identify(), sink: EventRecorder(),
+                                                       flow: "bracelet-repair", run: "r", clock: clock, probe: probe,
+                                                       policy: .unlessRunning)
+        #expect(kept == .heldByLiveProcess(try #require(try journal.entry(serial: "SIM-287-0001"))))
+        #expect(sim.state.plan == .nibpCalibration)
+        let forced = try await journal.repairOpenEntries(bracelet: sim, identity: try await sim.identify(), sink: EventRecorder(),
+                                                         flow: "bracelet-repair", run: "r", clock: clock, probe: probe,
+                                                         policy: .always)
+        guard case .restored = forced else { Issue.record("\(forced)"); return }
+        #expect(sim.state.plan == BraceletPlan("monitoring"))
+    }
+
+    @Test func thisProcessIsItsOwnTupleFromProc() throws {
+        let me = PlanJournal.Owner.current(gateway: "")
+        #expect(me.pid == getpid())
+        #expect(me.startTime != nil)
+        #expect(me.bootID?.count == 36)
+        #expect(OwnerProbe.system.liveness(of: me) == .running)
+        var reused = me
+        reused.startTime = me.startTime.map { $0 + 1 }
+        #expect(OwnerProbe.system.liveness(of: reused) == .gone)
+        var rebooted = me
+        rebooted.bootID = "00000000-0000-0000-0000-000000000000"
+        #expect(OwnerProbe.system.liveness(of: rebooted) == .gone)
+    }
+
+}
+
+extension OwnerProbe {
+    /// Boot "b1", where every process is gone.
+    static let gone = fake(running: [:])
+
+    /// Boot "b1", where the processes of `running` (pid: start time) run.
+    static func fake(running: [Int32: UInt64]) -> OwnerProbe {
+        OwnerProbe(bootID: { "b1" }, startTime: { running[$0] }, exists: { running[$0] != nil })
     }
 }
 

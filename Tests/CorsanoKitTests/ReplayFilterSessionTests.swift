@@ -34,9 +34,14 @@ import Testing
         struct CommitFailed: Error {}
         func contains(_ key: SeenKey) -> Bool { inner.contains(key) }
         func insert(_ key: SeenKey) -> Bool { inner.insert(key) }
+        var released: [SeenKey] = []
         func commitPending() throws -> Set<SeenKey> {
             if failing { throw CommitFailed() }
             return losing
+        }
+        func release(_ keys: [SeenKey]) throws {
+            if failing { throw CommitFailed() }
+            released += keys
         }
     }
 
@@ -94,6 +99,24 @@ import Testing
         #expect(received.drops.map(\.line) == [2, 3, 4])
         #expect(received.drops.map(\.word) == ["duplicate", "malformed", "duplicate"])
         #expect(received.drops.allSatisfy { $0.text == nil })
+    }
+
+    /// Issue 18: a failed write lost the last lines handed over; their claims (not a lost
+    /// claim's, not a cuff-failure line's: it has none) go back to the seen-set.
+    @Test(arguments: [(1, [5]), (2, [5]), (3, [0, 5]), (9, [0, 5])])
+    func theClaimsOfTheLastUnwrittenLinesAreReleased(unwritten: Int, releasedLines: [Int]) throws {
+        let seen = RacingSeenSet()
+        seen.losing = [SeenKey(measuredAt: RFC3339.parseInstant("2026-11-29T10:00:20Z")!, systolic: 121, diastolic: 80, pulse: 70)]
+        var session = ReplayFilterSession(filter: ReplayFilter(rules: HostRules(), seen: seen), keepsDroppedText: false)
+        _ = try Self.judge(&session, Self.lines)
+        var received = Received()
+        try session.commit(to: &received)
+        #expect(try session.releaseUnwritten(lines: unwritten) == releasedLines.count)
+        let at = ["2026-11-29T10:00:10Z", "", "", "", "", "2026-11-29T10:00:30Z"]
+        #expect(seen.released == releasedLines.map {
+            SeenKey(measuredAt: RFC3339.parseInstant(at[$0])!, systolic: [120, 0, 0, 0, 0, 122][$0], diastolic: 80, pulse: 70)
+        })
+        #expect(try session.releaseUnwritten(lines: unwritten) == 0, "released once")
     }
 
     @Test func aFailedCommitHandsNothingOver() throws {

@@ -95,6 +95,41 @@ import Testing
         #expect(try c.commitPending() == Set(keys))
     }
 
+    /// A failed write gives back the claims of the lines it lost (issue 18): another run, or a
+    /// later one, claims them again; the claims of written lines stay.
+    @Test func releasedClaimsCanBeClaimedAgainAcrossConnections() throws {
+        let path = try Self.tempStorePath()
+        let at = RFC3339.parseInstant("2026-11-29T10:00:00Z")!
+        let written = [Self.key("2026-11-29T09:00:00Z"), SeenKey(measuredAt: at, systolic: 3000, diastolic: 80, pulse: 60)]
+        let lost = [Self.key("2026-11-29T10:00:00Z"), Self.key("2026-11-29T10:00:00Z", nil),
+                    SeenKey(measuredAt: at, systolic: -1, diastolic: -2, pulse: nil)]
+        let a = try StoreSeenSet(store: SQLiteStore(path: path), scope: "default")
+        for k in written + lost { #expect(try a.insert(k)) }
+        #expect(try a.commitPending() == [])
+        try a.release(lost)
+        let b = try StoreSeenSet(store: SQLiteStore(path: path), scope: "default")
+        for k in lost { #expect(try b.contains(k) == false) }
+        for k in written { #expect(try b.contains(k)) }
+        for k in written + lost { #expect(try b.insert(k)) }
+        #expect(try b.commitPending() == Set(written))
+        let other = try StoreSeenSet(store: SQLiteStore(path: path), scope: "other")
+        try other.release(lost)  // another scope's release touches nothing here
+        #expect(try b.contains(lost[0]))
+    }
+
+    @Test func aReleaseOnABusyStoreFailsAndKeepsEveryClaim() throws {
+        let path = try Self.tempStorePath()
+        let s = try StoreSeenSet(store: SQLiteStore(path: path, busyTimeoutMilliseconds: 50), scope: "default")
+        let k = Self.key("2026-11-29T10:00:00Z")
+        #expect(try s.insert(k))
+        #expect(try s.commitPending() == [])
+        let holder = try SQLiteStore(path: path)
+        try holder.execute("BEGIN IMMEDIATE")
+        #expect(throws: StoreError.busy(path: path)) { try s.release([k]) }
+        try holder.execute("ROLLBACK")
+        #expect(try s.contains(k))
+    }
+
     @Test func uncommittedBatchIsDroppedWithTheSet() throws {
         let path = try Self.tempStorePath()
         let store = try SQLiteStore(path: path)

@@ -35,7 +35,7 @@ import Testing
         ("corsano --v", ["--version"]),
         ("corsano cuff ", ["ingest", "listen"]),
         ("corsano profile p", ["push"]),
-        ("corsano bracelet ", ["serve"]),
+        ("corsano bracelet ", ["repair", "serve"]),
         ("corsano bp-init --max", ["--max-attempts", "--max-reading-age"]),
         ("corsano replay-filter --s", ["--scope", "--strict", "--state"]),
         ("corsano bp-init --clock ", ["real", "virtual"]),

@@ -66,7 +66,7 @@ import Testing
         let r = try Corsano.run(["repl"], stdin: "help\nhelp cuff add\nhelp bp-init\n")
         #expect(r.status == 0)
         #expect(r.stdout.isEmpty)
-        #expect(r.stderr.contains("  cuff add          Queue a cuff reading for the next flow.\n"))
+        #expect(r.stderr.contains("  cuff add           Queue a cuff reading for the next flow.\n"))
         #expect(r.stderr.contains("usage: corsano cuff add SYS/DIA PULSE [at TIME]\n"))
         #expect(r.stderr.contains("  --max-attempts N"))
     }

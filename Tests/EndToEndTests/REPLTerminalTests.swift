@@ -63,7 +63,7 @@ import Testing
         let term = try Tmux([])
         try term.waitFor("corsano>")
         try term.send("help", "Enter")
-        try term.waitFor("  cuff add          Queue a cuff reading for the next flow.")
+        try term.waitFor("  cuff add           Queue a cuff reading for the next flow.")
         try term.send("quit", "Enter")
         try term.waitFor("[exited 0]")
     }

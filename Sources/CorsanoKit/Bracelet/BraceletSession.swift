@@ -111,8 +111,13 @@ public struct BraceletSession: Sendable {
             let repair = try await PlanJournal(store: store, leaseSeconds: ownership.leaseSeconds).repairOpenEntries(
                 bracelet: session.bracelet, identity: session.identity, sink: sink, flow: flow, run: run,
                 clock: session.clock, notice: notice, me: ownership.owner)
-            if case .heldByLiveProcess(let entry) = repair {
+            switch repair {
+            case .heldByLiveProcess(let entry):
                 throw BraceletError.unavailable(PlanJournal.heldMessage(entry, me: ownership.owner))
+            case .ownerUnconfirmed(let entry, let why):
+                throw BraceletError.unavailable(PlanJournal.unconfirmedMessage(entry, me: ownership.owner, why: why))
+            default:
+                break
             }
             let result = try await body(session, sink)
             await session.bracelet.close()

@@ -13,8 +13,11 @@ extension BridgeClient: Bracelet {
     }
 
     public func readProfile() async throws -> UserProfile? {
+        // `{"profile":null}` is "no profile"; anything else but a profile object (a result of
+        // null, [], a string, a number, no `profile` member) is a malformed answer: a disconnect.
         try read(try await call("readProfile", timeout: requestTimeout)) {
-            try $0.has("profile") ? BridgeCodec.profile($0.object("profile")) : nil
+            guard $0.isObject, $0.contains("profile") else { throw BridgeProtocolError.invalidParams("profile") }
+            return try $0.has("profile") ? BridgeCodec.profile($0.object("profile")) : nil
         }
     }
 
@@ -45,9 +48,10 @@ extension BridgeClient: Bracelet {
         _ = try await call("stopSpecialMode", timeout: requestTimeout)
     }
 
-    /// No timeout: a bridge answers at once, a simulator may hold here until cancelled.
+    /// A bridge answers at once; a simulator holding the step says so with `working` at a fixed
+    /// interval, which restarts the timeout. Silence past the timeout is a disconnect (issue 18).
     public func enterStep(flow: String, step: String) async throws {
-        _ = try await call("enterStep", [("flow", .string(flow)), ("step", .string(step))], timeout: nil)
+        _ = try await call("enterStep", [("flow", .string(flow)), ("step", .string(step))], timeout: requestTimeout)
     }
 
     public func announcePosition(_ position: BraceletPosition) async throws {
@@ -72,7 +76,7 @@ extension BridgeClient: Bracelet {
     /// Served simulator only: returns once a call is held at a step (`sim.waitUntilHeld`).
     /// - Throws: `BraceletError`.
     package func simulatorWaitUntilHeld() async throws {
-        _ = try await call("sim.waitUntilHeld", timeout: nil)
+        _ = try await call("sim.waitUntilHeld", timeout: requestTimeout)
     }
 
     /// Served simulator only: drops the simulated bracelet's link (`sim.disconnect`); the bridge

@@ -20,10 +20,8 @@ extension BridgeClient {
                     if Task.isCancelled { return CancellationError() }
                     s.pending[id] = c
                     if let timeout {
-                        s.timers[id] = Task { [weak self] in
-                            try? await Task.sleep(nanoseconds: UInt64(timeout * 1_000_000_000))
-                            if !Task.isCancelled { self?.expire(id, onTimeout) }
-                        }
+                        s.deadlines[id] = (timeout, onTimeout)
+                        s.timers[id] = timer(id, timeout, onTimeout)
                     }
                     return nil
                 }
@@ -37,9 +35,31 @@ extension BridgeClient {
         }
     }
 
+    /// The timer of call `id`: `expire` after `timeout` seconds unless cancelled first.
+    private func timer(_ id: Int, _ timeout: Double, _ onTimeout: BraceletError) -> Task<Void, Never> {
+        Task { [weak self] in
+            try? await Task.sleep(nanoseconds: UInt64(timeout * 1_000_000_000))
+            if !Task.isCancelled { self?.expire(id, onTimeout) }
+        }
+    }
+
+    /// The bridge says it still works on call `id` (`working`, sent while a simulator holds a
+    /// step): its timeout starts again. Silence past the timeout stays a disconnect.
+    private func stillWorking(on id: Int) {
+        let old = state.withLock { s -> Task<Void, Never>? in
+            guard s.pending[id] != nil, let (timeout, onTimeout) = s.deadlines[id] else { return nil }
+            defer { s.timers[id] = timer(id, timeout, onTimeout) }
+            return s.timers[id]
+        }
+        old?.cancel()
+    }
+
     /// Fails call `id` with `CancellationError` (when still pending) and stops its timer.
     private func abandon(_ id: Int) -> CheckedContinuation<BridgeParams, any Error>? {
-        let (c, timer) = state.withLock { ($0.pending.removeValue(forKey: id), $0.timers.removeValue(forKey: id)) }
+        let (c, timer) = state.withLock { s in
+            s.deadlines[id] = nil
+            return (s.pending.removeValue(forKey: id), s.timers.removeValue(forKey: id))
+        }
         timer?.cancel()
         if let c { c.resume(throwing: CancellationError()) }
         return c
@@ -50,7 +70,10 @@ extension BridgeClient {
         // The link goes down before any caller resumes, so a caller never sees a live link
         // after its request failed as a disconnect.
         if error == .disconnected { return linkDown() }
-        let (c, timer) = state.withLock { ($0.pending.removeValue(forKey: id), $0.timers.removeValue(forKey: id)) }
+        let (c, timer) = state.withLock { s in
+            s.deadlines[id] = nil
+            return (s.pending.removeValue(forKey: id), s.timers.removeValue(forKey: id))
+        }
         timer?.cancel()
         c?.resume(throwing: error)
     }
@@ -64,10 +87,14 @@ extension BridgeClient {
         guard let message = try? BridgeMessage(line: line) else { return linkDown() }
         if message.id == nil {
             if message.method == "disconnected" { linkDown() }
+            if message.method == "working", let id = try? message.params.int("id") { stillWorking(on: id) }
             return
         }
         guard let id = message.id, message.method == nil else { return }
-        let (c, timer) = state.withLock { ($0.pending.removeValue(forKey: id), $0.timers.removeValue(forKey: id)) }
+        let (c, timer) = state.withLock { s in
+            s.deadlines[id] = nil
+            return (s.pending.removeValue(forKey: id), s.timers.removeValue(forKey: id))
+        }
         timer?.cancel()
         guard let c else { return }  // a late answer to a call that timed out or was cancelled
         if let error = message.error {
@@ -84,7 +111,7 @@ extension BridgeClient {
     func linkDown() {
         let (calls, timers) = state.withLock { s -> ([CheckedContinuation<BridgeParams, any Error>], [Task<Void, Never>]) in
             s.linkUp = false
-            defer { s.pending.removeAll(); s.timers.removeAll() }
+            defer { s.pending.removeAll(); s.timers.removeAll(); s.deadlines.removeAll() }
             return (Array(s.pending.values), Array(s.timers.values))
         }
         timers.forEach { $0.cancel() }

@@ -21,6 +21,8 @@ public final class BridgeClient: Sendable {
         var nextID = 0
         var pending: [Int: CheckedContinuation<BridgeParams, any Error>] = [:]
         var timers: [Int: Task<Void, Never>] = [:]
+        /// Each timed call's timeout and what it means, to restart it on `working`.
+        var deadlines: [Int: (seconds: Double, onTimeout: BraceletError)] = [:]
         var linkUp = true
     }
 
@@ -55,6 +57,9 @@ public final class BridgeClient: Sendable {
             throw BraceletError.unavailable("the bridge closed the connection")
         } catch BraceletError.refused(let why) {
             throw BraceletError.unavailable(why)
+        } catch BraceletError.timeout {
+            // docs/bridge-protocol.md: any identify failure is "unavailable" (69), not a disconnect (4).
+            throw BraceletError.unavailable("the bracelet did not answer identify")
         } catch let error as BridgeProtocolError {
             throw BraceletError.unavailable("the bridge sent a malformed identify reply (\(error))")
         }

@@ -5,6 +5,12 @@ struct BridgeParams: Sendable {
 
     init(_ value: JSONValue) { self.value = value }
 
+    /// True when the value is a JSON object.
+    var isObject: Bool { if case .object = value { return true } else { return false } }
+
+    /// True when the object has member `key`, even `null`.
+    func contains(_ key: String) -> Bool { value[key] != nil }
+
     func has(_ key: String) -> Bool { if let v = value[key], v != .null { return true } else { return false } }
 
     func int(_ key: String) throws -> Int {

@@ -42,13 +42,34 @@ final class BridgeSession: Sendable {
             }
             advance(to: instant)
         }
+        let silence = SimulatedSilence()
         let task = Task { [self] in
-            let line = await respond(id: id, method: method, params: message.params)
+            let line = await SimulatedSilence.$current.withValue(silence) {
+                await respond(id: id, method: method, params: message.params)
+            }
+            silence.answered()
             tasks.withLock { _ = $0.removeValue(forKey: id) }
             if let line { reply(line) }
             notifyIfLinkDropped()
         }
         tasks.withLock { $0[id] = task }
+        keepAlive(id, silence: silence)
+    }
+
+    /// Seconds between two `working` notifications for a request still unanswered: below the
+    /// smallest `--request-timeout` (1 s), so a held step never looks like a silent bridge.
+    static let workingInterval = 0.25
+
+    /// While request `id` runs (a held step), says so with `{"method":"working","params":{"id":N}}`
+    /// every `workingInterval`, unless the scenario made it silent (`faults.silentAtStep`).
+    private func keepAlive(_ id: Int, silence: SimulatedSilence) {
+        Task { [self] in
+            while true {
+                try? await Task.sleep(nanoseconds: UInt64(Self.workingInterval * 1_000_000_000))
+                guard !silence.isAnswered, tasks.withLock({ $0[id] != nil }), !silence.isSilent else { return }
+                reply(BridgeMessage.request(id: nil, method: "working", params: [("id", .int(id))]))
+            }
+        }
     }
 
     private func advance(to instant: Instant) {

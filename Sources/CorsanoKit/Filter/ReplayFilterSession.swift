@@ -68,6 +68,9 @@ public struct ReplayFilterSession {
     private var kept: [Kept] = []
     private var keptReadings = 0
     private var drops: [FilterDrop] = []
+    /// The kept lines of the last commit and the claims it lost, for `releaseUnwritten`.
+    private var lastKept: [Kept] = []
+    private var lastLost: Set<SeenKey> = []
 
     /// A session over `filter`.
     public init(filter: ReplayFilter, validator: ReadingValidator = .standard, keepsDroppedText: Bool) {
@@ -119,11 +122,15 @@ public struct ReplayFilterSession {
     public mutating func commit<Receiver: FilterBatchReceiver>(to receiver: inout Receiver) throws {
         defer {
             bytes.removeAll(keepingCapacity: true)
+            swap(&kept, &lastKept)  // kept for `releaseUnwritten`; no copy
             kept.removeAll(keepingCapacity: true)
             drops.removeAll(keepingCapacity: true)
             keptReadings = 0
         }
+        lastKept.removeAll(keepingCapacity: true)
+        lastLost = []
         let lost = try filter.seen.commitPending()
+        lastLost = lost
         guard !lost.isEmpty else {
             // Every claim held (always so for a per-run set): the kept lines go out in one piece.
             if !kept.isEmpty { bytes.withUnsafeBufferPointer { receiver.kept($0, lines: kept.count, readings: keptReadings) } }
@@ -131,6 +138,21 @@ public struct ReplayFilterSession {
             return
         }
         deliver(losing: lost, to: &receiver)
+    }
+
+    /// Gives back the claims of the last `count` lines the last `commit` handed over, which a
+    /// failed write lost (writes go in order and everything after the first failure is dropped,
+    /// so the lost lines are the last ones), so a later run hands those readings on instead of
+    /// dropping them as duplicates (issue 18). One transaction.
+    /// - Returns: how many claims were released (cuff-failure lines hold none).
+    /// - Throws: what the seen-set's release throws (`StoreError`); then every claim still holds.
+    public mutating func releaseUnwritten(lines count: Int) throws -> Int {
+        guard count > 0 else { return 0 }
+        let handedOver = lastKept.filter { k in k.key.map { !lastLost.contains($0) } ?? true }
+        let keys = handedOver.suffix(count).compactMap(\.key)
+        try filter.seen.release(keys)
+        lastKept.removeAll(keepingCapacity: true)
+        return keys.count
     }
 
     /// `commit` when another writer held some claims first: those lines become duplicate

@@ -43,6 +43,11 @@ public protocol SeenSet: AnyObject {
     /// whose claim lost (already held). A kept line may be written only after this.
     /// - Throws: store errors; then no claim of the batch holds.
     func commitPending() throws -> Set<SeenKey>
+    /// Gives back committed claims whose lines were never written (a failed write on stdout), in
+    /// one transaction, so a later run hands those readings on instead of dropping them as
+    /// duplicates (issue 18). Keys not held are ignored.
+    /// - Throws: store errors; then every claim still holds.
+    func release(_ keys: [SeenKey]) throws
 }
 
 /// A seen-set for one process run (`--no-state`; `bp-init`'s per-run set).
@@ -55,9 +60,24 @@ public final class InMemorySeenSet: SeenSet {
         keys = SeenKeyTable(minimumCapacity: max(1 << 13, expectedKeys))
     }
 
-    public func contains(_ key: SeenKey) -> Bool { keys.contains(key) }
-    public func insert(_ key: SeenKey) -> Bool { keys.insert(key) }
+    /// Keys given back (`release`): the open-addressing table has no removal, and a release is
+    /// rare (a failed write), so they are set aside until claimed again.
+    private var released: Set<SeenKey> = []
+
+    public func contains(_ key: SeenKey) -> Bool {
+        keys.contains(key) && (released.isEmpty || !released.contains(key))
+    }
+
+    public func insert(_ key: SeenKey) -> Bool {
+        if !released.isEmpty, released.remove(key) != nil { return true }
+        return keys.insert(key)
+    }
+
     public func commitPending() -> Set<SeenKey> { [] }
+
+    public func release(_ keys: [SeenKey]) {
+        for key in keys where self.keys.contains(key) { released.insert(key) }
+    }
     /// How many keys are held.
     public var count: Int { keys.count }
 }

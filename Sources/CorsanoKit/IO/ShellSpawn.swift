@@ -27,7 +27,12 @@ public enum ShellSpawn {
         for signo in [SIGINT, SIGTERM, SIGPIPE, SIGHUP, SIGQUIT] { sigaddset(&defaults, signo) }
         posix_spawnattr_setsigdefault(&attrs, &defaults)
         posix_spawnattr_setpgroup(&attrs, 0)
-        posix_spawnattr_setflags(&attrs, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF))
+        // corsano blocks its stop signals from the first instruction (issue 18); a child starts
+        // with none blocked, or a bridge or cuff command would ignore SIGINT/SIGTERM for good.
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        posix_spawnattr_setsigmask(&attrs, &unblocked)
+        posix_spawnattr_setflags(&attrs, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
         if let stdin {
             posix_spawn_file_actions_adddup2(&actions, stdin, 0)
         } else {

@@ -221,6 +221,10 @@ struct CommandSpec: Sendable {
     var options: [OptionSpec]
     /// What runs it.
     var action: CommandAction
+    /// True when the command handles SIGINT, SIGTERM and SIGHUP itself (a flow ends
+    /// cancelledByUser with the plan restored; a filter finishes its line, commits and counts);
+    /// any other ends by a stop signal's default action (`ProcessSignals`).
+    var handlesStopSignals = false
 
     /// `bp-init`, `cuff ingest`.
     var name: String { words.joined(separator: " ") }

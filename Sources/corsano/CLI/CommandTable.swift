@@ -81,7 +81,7 @@ enum CommandTable {
         CommandSpec(
             words: ["bp-init"], summary: "Run NIBP calibration against a reference cuff.",
             operands: "", operandKind: nil,
-            details: "Switches the bracelet to the NIBP-calibration plan, feeds 2 (or 3) cuff readings per attempt, retries up to --max-attempts, and restores the previous plan on every way out. Cuff readings: JSON lines from --cuff FILE or stdin (-), a Bluetooth cuff read live through BlueZ (--cuff ble:MAC; the run's clock is then real by default), one per --cuff-cmd run, or typed at the terminal (SYS/DIA PULSE). SIGINT (130) and SIGTERM (143) cancel the run and restore the plan. Exit: 0 success, 1 failedAfterRetries, 3 cuffError, 4 braceletDisconnected, 64 usage, 66 cuff or scenario file unreadable, 69 bracelet unavailable, 74 state store or output, 141 stdout closed.",
+            details: "Switches the bracelet to the NIBP-calibration plan, feeds 2 (or 3) cuff readings per attempt, retries up to --max-attempts, and restores the previous plan on every way out. Cuff readings: JSON lines from --cuff FILE or stdin (-), a Bluetooth cuff read live through BlueZ (--cuff ble:MAC; the run's clock is then real by default), one per --cuff-cmd run, or typed at the terminal (SYS/DIA PULSE). SIGINT (130), SIGTERM (143) and SIGHUP (129) cancel the run and restore the plan. Exit: 0 success, 1 failedAfterRetries, 3 cuffError, 4 braceletDisconnected, 64 usage, 66 cuff or scenario file unreadable, 69 bracelet unavailable, 74 state store or output, 141 stdout closed.",
             options: [
                 OptionSpec("cuff", .path, default: .rule("- when stdin is not a terminal"), "Cuff readings as JSON lines, or ble:MAC for a Bluetooth cuff")
                     .excluding("cuff-cmd"),
@@ -99,7 +99,7 @@ enum CommandTable {
                 maxReadingAge, backdate,
                 OptionSpec("no-replay-filter", "Do not drop replayed or duplicate readings"),
             ] + bracelet + output + state + journal + [help],
-            action: .command(BPInitCommand.run)),
+            action: .command(BPInitCommand.run), handlesStopSignals: true),
         CommandSpec(
             words: ["wearing-opt"], summary: "Run PPG wearing optimization.",
             operands: "", operandKind: nil,
@@ -114,7 +114,7 @@ enum CommandTable {
                            default: .value(WearingOptimizationConfig.default.position.rawValue), "Position for the attempts"),
                 skinTone, hairDensity, wrist,
             ] + bracelet + output + state + journal + [help],
-            action: .command(WearingOptCommand.run)),
+            action: .command(WearingOptCommand.run), handlesStopSignals: true),
         CommandSpec(
             words: ["cuff", "ingest"], summary: "Parse cuff dumps (jsonl, ble, csv) into reading lines.",
             operands: "[FILE...]", operandKind: .path,
@@ -137,7 +137,7 @@ enum CommandTable {
                 OptionSpec("format", .choice(["jsonl", "fhir"]), default: .value("jsonl"), "Reading lines, or FHIR R4 resources"),
                 strict, rejects,
             ] + fhir + [help],
-            action: .command(CuffIngestCommand.run)),
+            action: .command(CuffIngestCommand.run), handlesStopSignals: true),
         CommandSpec(
             words: ["cuff", "listen"], summary: "Read a Bluetooth cuff live through BlueZ into reading lines.",
             operands: "", operandKind: nil,
@@ -165,7 +165,7 @@ enum CommandTable {
                 OptionSpec("scope", .text, placeholder: "NAME", default: .value(StoreSeenSet.defaultScope), "Seen-set scope in the state store"),
                 strict, rejects,
             ] + state + [help],
-            action: .command(ReplayFilterCommand.run)),
+            action: .command(ReplayFilterCommand.run), handlesStopSignals: true),
         CommandSpec(
             words: ["profile", "push"], summary: "Validate a user profile and push it to the bracelet.",
             operands: "", operandKind: nil,
@@ -187,7 +187,13 @@ enum CommandTable {
                 seed("Simulator seed"),
                 help,
             ],
-            action: .command(BraceletServeCommand.run)),
+            action: .command(BraceletServeCommand.run), handlesStopSignals: true),
+        CommandSpec(
+            words: ["bracelet", "repair"], summary: "Restore a plan a run left switched (journal repair).",
+            operands: "", operandKind: nil,
+            details: "Every command that reaches a bracelet restores the plan a run left switched once that run (pid, start time and boot id) is gone; this one also does so when the run cannot be confirmed gone or running, and with --force even when it still runs. Exit: 0 repaired or nothing to do, 69 the run still holds the bracelet (without --force) or bracelet unavailable, 74 state store.",
+            options: [OptionSpec("force", "Restore even when the run that switched still runs")] + bracelet + output + state + journal + [help],
+            action: .command(BraceletRepairCommand.run)),
         CommandSpec(
             words: ["history"], summary: "Print the audit log of calibration runs.",
             operands: "", operandKind: nil,
@@ -224,7 +230,7 @@ enum CommandTable {
                 OptionSpec("bracelet", .uri, default: .value(BraceletAddress.defaultURI), environment: .bracelet,
                            "Bracelet to connect to"),
             ] + state + [help],
-            action: .command(REPLCommand.run)),
+            action: .command(REPLCommand.run), handlesStopSignals: true),
         CommandSpec(
             words: ["completion"], summary: "Print a shell completion script.",
             operands: "bash|zsh|fish", operandKind: .choice(["bash", "zsh", "fish"]),

@@ -15,6 +15,8 @@ enum ExitStatus: Int32 {
     case ioError = 74
     /// Not permitted: BlueZ's D-Bus policy refuses the user.
     case notPermitted = 77
+    /// SIGHUP: the terminal closed (cancelledByUser).
+    case hangup = 129
     case interrupted = 130
     /// stdout closed by the reader.
     case brokenPipe = 141

@@ -85,10 +85,12 @@ final class OutputWriter: @unchecked Sendable {
             if n < 0 {
                 let code = errno
                 if code == EINTR { continue }
-                if code == EPIPE, Self.flowCancel.withLock({ $0 }) == nil { _exit(ExitStatus.brokenPipe.rawValue) }
+                let quiet = Self.failures.withLock { $0.terminalGone }
+                if code == EPIPE, !quiet, Self.flowCancel.withLock({ $0 }) == nil { _exit(ExitStatus.brokenPipe.rawValue) }
                 failure = code
                 linesDropped += buffer.withUnsafeBufferPointer { Self.newlines(UnsafeBufferPointer(rebasing: $0[offset...])) }
                 buffer = []
+                if quiet { return false }  // the terminal is gone (SIGHUP): its write errors are expected
                 Self.record(stream: name, errno: code)
                 return code == EPIPE
             }
@@ -107,7 +109,11 @@ final class OutputWriter: @unchecked Sendable {
     /// What cancels the running flow when a reader closes its pipe; nil outside a flow.
     private static let flowCancel = Mutex<(@Sendable () -> Void)?>(nil)
     /// The first failed write of the process: a closed pipe, and the first other error.
-    private static let failures = Mutex<(readerGone: Bool, first: OutputFailure?)>((false, nil))
+    private static let failures = Mutex<(readerGone: Bool, first: OutputFailure?, terminalGone: Bool)>((false, nil, false))
+
+    /// SIGHUP came: the terminal is gone, so later failed writes are dropped quietly, not turned
+    /// into 74 or 141 (issue 18); the exit is 129.
+    static func terminalGone() { failures.withLock { $0.terminalGone = true } }
 
     private static func record(stream: String, errno code: Int32) {
         failures.withLock { f in
@@ -119,7 +125,14 @@ final class OutputWriter: @unchecked Sendable {
     /// flow can restore the bracelet's plan (DESIGN "Plan safety"); output is dropped after it.
     static func whileFlowRuns<T>(cancel: @escaping @Sendable () -> Void, _ body: () async -> T) async -> T {
         flowCancel.withLock { $0 = cancel }
+        // A flow blocked at a held step or waiting for the cuff writes nothing for a while: the
+        // reader's going would be noticed only at the next write. Watch for it (issue 18).
+        let watch = ReaderWatch.start(fd: stdout.fd) {
+            failures.withLock { $0.readerGone = true }
+            cancel()
+        }
         let value = await body()
+        watch?.stop()
         flowCancel.withLock { $0 = nil }
         return value
     }
@@ -148,5 +161,55 @@ final class NSLockLite: @unchecked Sendable {
         pthread_mutex_lock(&mutex)
         defer { pthread_mutex_unlock(&mutex) }
         return try body()
+    }
+}
+
+/// Watches a pipe or socket we write to for its reader's going (poll reports POLLERR on a pipe's
+/// write end, POLLHUP on a socket) while nothing is written, on a thread of its own.
+final class ReaderWatch: @unchecked Sendable {
+    private let stopped = Mutex(false)
+
+    /// Starts watching `fd` when it is a pipe or socket (a terminal's hangup is SIGHUP's), and
+    /// calls `gone` once if its reader goes before `stop()`.
+    static func start(fd: Int32, gone: @escaping @Sendable () -> Void) -> ReaderWatch? {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return nil }
+        let kind = info.st_mode & S_IFMT
+        guard kind == S_IFIFO || kind == S_IFSOCK else { return nil }
+        let watch = ReaderWatch()
+        var thread = pthread_t()
+        let box = Unmanaged.passRetained(Job(watch: watch, fd: fd, gone: gone))
+        guard pthread_create(&thread, nil, { raw in
+            let job = Unmanaged<Job>.fromOpaque(raw!).takeRetainedValue()
+            job.run()
+            return nil
+        }, box.toOpaque()) == 0 else {
+            box.release()
+            return nil
+        }
+        pthread_detach(thread)
+        return watch
+    }
+
+    /// Stops watching (the thread ends within one poll interval).
+    func stop() { stopped.withLock { $0 = true } }
+
+    var isStopped: Bool { stopped.withLock { $0 } }
+
+    private final class Job {
+        let watch: ReaderWatch, fd: Int32, gone: @Sendable () -> Void
+        init(watch: ReaderWatch, fd: Int32, gone: @escaping @Sendable () -> Void) { (self.watch, self.fd, self.gone) = (watch, fd, gone) }
+
+        func run() {
+            var p = pollfd(fd: fd, events: 0, revents: 0)
+            while !watch.isStopped {
+                p.revents = 0
+                let n = poll(&p, 1, 100)
+                if n > 0, p.revents & Int16(POLLERR | POLLHUP) != 0 {
+                    if !watch.isStopped { gone() }
+                    return
+                }
+            }
+        }
     }
 }

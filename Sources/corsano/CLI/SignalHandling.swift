@@ -1,53 +1,52 @@
-import Dispatch
 import Synchronization
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// SIGINT and SIGTERM during a flow: the first cancels the flow's task, so it ends as
-/// `cancelledByUser` with the bracelet's plan restored and its closing events written; a second
-/// exits at once (130 / 143; the plan journal repairs the bracelet at the next connect).
-/// Source: DESIGN "Exit status" and "Plan safety".
+/// SIGINT, SIGTERM and SIGHUP during a flow (or a filter's run): the first cancels the flow's
+/// task, so it ends as `cancelledByUser` with the bracelet's plan restored and its closing events
+/// written; a second exits at once (130 / 143 / 129; the plan journal repairs the bracelet at the
+/// next connect). SIGHUP (the terminal closed) also makes failed writes quiet: once the terminal
+/// is gone its write errors are not turned into 74. Source: DESIGN "Exit status" and "Plan safety".
 ///
 /// Usage (one flow per process):
 ///
-///     let signals = SignalHandling.install()
+///     let signals = SignalHandling.install()   // first thing in the command: nothing is lost
 ///     let result = await signals.run { await flow.run() }
-///     if let status = signals.exitStatus { return status }   // 130 or 143
+///     if let status = signals.exitStatus { return status }   // 130, 143 or 129
 ///
-/// Outside `run` the handlers only record the signal; `install()` ignores the default
-/// disposition, so install it right before the flow starts.
+/// Outside `run` the handling only records the signal (and calls `onSignal`); a signal that came
+/// before `run` cancels the flow as it starts. Signals are read through `ProcessSignals`, which
+/// holds them from `main`'s first instruction.
 final class SignalHandling: @unchecked Sendable {
     private struct State {
+        /// Until the flow's bracelet is reached a signal ends the process at once (`braceletReached`).
+        var exitsAtOnce = false
         var received: Int32?
         var cancel: (@Sendable () -> Void)?
+        var onSignal: [@Sendable () -> Void] = []
     }
 
     private let state = Mutex(State())
-    /// Set once in init, then only cancelled (the sources are thread-safe).
-    private let sources: [any DispatchSourceSignal]
-    private static let queue = DispatchQueue(label: "corsano.signals")
+    /// False when hosted by the REPL (it keeps the signals).
+    private let routed: Bool
 
-    private init(signals: [Int32]) {
-        var made: [any DispatchSourceSignal] = []
-        for signo in signals {
-            signal(signo, SIG_IGN)  // the dispatch source sees it; the default action must not kill us
-            made.append(DispatchSource.makeSignalSource(signal: signo, queue: Self.queue))
+    private init(routed: Bool) {
+        self.routed = routed
+        if routed {
+            ProcessSignals.shared.route(ProcessSignals.stopSignals) { [weak self] signo, count in
+                self?.deliver(signo, count: count)
+            }
         }
-        sources = made
-        for (source, signo) in zip(sources, signals) {
-            // `data` counts the signals since the last call: two sent back to back may arrive as one event.
-            source.setEventHandler { [weak self, source] in self?.deliver(signo, count: source.data) }
-        }
-        sources.resumeRegistered()
     }
 
-    /// Starts handling SIGINT and SIGTERM for this process. Inside the REPL (`hostedByREPL`)
-    /// the REPL keeps the signals: the handling only receives the Control-Cs it forwards.
+    /// Starts handling SIGINT, SIGTERM and SIGHUP for this process, including one that came
+    /// before. Inside the REPL (`hostedByREPL`) the REPL keeps the signals: the handling only
+    /// receives the ones it forwards.
     static func install() -> SignalHandling {
-        guard hosted.withLock({ $0.on }) else { return SignalHandling(signals: [SIGINT, SIGTERM]) }
-        let handling = SignalHandling(signals: [])
+        guard hosted.withLock({ $0.on }) else { return SignalHandling(routed: true) }
+        let handling = SignalHandling(routed: false)
         hosted.withLock { $0.current = handling }
         return handling
     }
@@ -65,10 +64,35 @@ final class SignalHandling: @unchecked Sendable {
         hosted.withLock { $0.current }?.deliver(signo, count: 1)
     }
 
-    /// The first signal received (SIGINT or SIGTERM; SIGPIPE stands for a closed pipe), if any.
+    /// Makes a signal end the process at once (its status, stdout flushed) until
+    /// `braceletReached()`: a command that connects first must not wait on a hanging connect,
+    /// and has switched nothing yet. One that already came is acted on now.
+    func exitAtOnceUntilBraceletReached() {
+        let pending = state.withLock { s -> Int32? in
+            s.exitsAtOnce = true
+            return s.received
+        }
+        if let pending, routed { Self.exitNow(pending) }
+    }
+
+    /// The bracelet is identified: from now on a signal cancels the flow (which then writes
+    /// `started` and `finished`) instead of ending the process.
+    func braceletReached() { state.withLock { $0.exitsAtOnce = false } }
+
+    /// The first signal received (SIGINT, SIGTERM or SIGHUP; SIGPIPE stands for a closed pipe), if any.
     var received: Int32? { state.withLock { $0.received } }
 
-    /// 130 after SIGINT, 143 after SIGTERM, 141 after a closed pipe, nil when none came.
+    /// Calls `body` once at the first signal (at once when one already came): a loop that blocks
+    /// outside `run` (a filter reading a pipe) wakes up through it.
+    func onSignal(_ body: @escaping @Sendable () -> Void) {
+        let already = state.withLock { s -> Bool in
+            if s.received == nil { s.onSignal.append(body) }
+            return s.received != nil
+        }
+        if already { body() }
+    }
+
+    /// 130 after SIGINT, 143 after SIGTERM, 129 after SIGHUP, 141 after a closed pipe, nil when none came.
     var exitStatus: ExitStatus? { received.map(Self.status(for:)) }
 
     /// Runs `body` in a task that the first signal cancels, and returns its value. A reader
@@ -99,53 +123,44 @@ final class SignalHandling: @unchecked Sendable {
         cancel?()
     }
 
-    /// Stops handling: the default dispositions come back.
+    /// Stops handling: a later stop signal ends the process by its default action.
     func uninstall() {
-        if sources.isEmpty {  // hosted by the REPL: its handler stays
+        guard routed else {  // hosted by the REPL: its handler stays
             Self.hosted.withLock { if $0.current === self { $0.current = nil } }
             return
         }
-        for source in sources { source.cancel() }
-        signal(SIGINT, SIG_DFL)
-        signal(SIGTERM, SIG_DFL)
+        ProcessSignals.shared.unroute(ProcessSignals.stopSignals)
+        ProcessSignals.shared.dieOnUnroutedSignals()
     }
 
     private func deliver(_ signo: Int32, count: UInt) {
-        let cancel = state.withLock { s -> (@Sendable () -> Void)?? in
-            if s.received != nil { return .none }  // second signal
+        if signo == SIGHUP { OutputWriter.terminalGone() }
+        let first = state.withLock { s -> (cancel: (@Sendable () -> Void)?, wake: [@Sendable () -> Void])? in
+            if s.received != nil || s.exitsAtOnce { return nil }  // second signal, or before the bracelet
             s.received = signo
-            return count > 1 ? .none : .some(s.cancel)
+            defer { s.onSignal = [] }
+            return (s.cancel, s.onSignal)
         }
-        guard let cancel else {
-            if sources.isEmpty { return }  // hosted by the REPL: the shell stays
-            OutputWriter.stdout.flush()
-            _exit(Self.status(for: signo).rawValue)
+        guard let first, count == 1 else {
+            if !routed { return }  // hosted by the REPL: the shell stays
+            Self.exitNow(signo)
         }
-        cancel?()
+        first.wake.forEach { $0() }
+        first.cancel?()
     }
 
-    /// 143 for SIGTERM, 141 for a closed pipe (SIGPIPE), else 130.
+    private static func exitNow(_ signo: Int32) -> Never {
+        OutputWriter.stdout.flush()
+        _exit(status(for: signo).rawValue)
+    }
+
+    /// 143 for SIGTERM, 129 for SIGHUP, 141 for a closed pipe (SIGPIPE), else 130.
     static func status(for signo: Int32) -> ExitStatus {
         switch signo {
         case SIGTERM: return .terminated
+        case SIGHUP: return .hangup
         case SIGPIPE: return .brokenPipe
         default: return .interrupted
         }
-    }
-}
-
-extension [any DispatchSourceSignal] {
-    /// Resumes every source and returns once each is registered with the kernel (at most 5 s).
-    /// resume() registers asynchronously and the signal's disposition is SIG_IGN until then, so a
-    /// signal sent in between was dropped: a fast virtual-clock flow, or `bracelet serve` stopped
-    /// right after it printed where it listens, missed its SIGTERM and ran on.
-    func resumeRegistered() {
-        let registered = DispatchGroup()
-        for source in self {
-            registered.enter()
-            source.setRegistrationHandler { registered.leave() }
-            source.resume()
-        }
-        _ = registered.wait(timeout: .now() + 5)
     }
 }

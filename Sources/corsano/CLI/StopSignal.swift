@@ -1,22 +1,16 @@
-import Dispatch
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Waits for SIGINT or SIGTERM (handled, not fatal, so the server can clean up). The signal
-/// sources are set once in `init` and never mutated.
+/// Waits for SIGINT, SIGTERM or SIGHUP (handled, not fatal, so the server can clean up), read
+/// through `ProcessSignals` (held from `main`'s first instruction, so an early one counts).
 final class StopSignal: @unchecked Sendable {
-    private let sources: [any DispatchSourceSignal]
     private let waiter = Mutex<(fired: Bool, continuation: CheckedContinuation<Void, Never>?)>((false, nil))
 
     init() {
-        sources = [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
-            return DispatchSource.makeSignalSource(signal: number, queue: .global())
-        }
-        for source in sources { source.setEventHandler { [weak self] in self?.fire() } }
-        sources.resumeRegistered()  // before the caller says it is ready: no stop signal is lost
+        ProcessSignals.shared.route(ProcessSignals.stopSignals) { [weak self] _, _ in self?.fire() }
     }
 
     private func fire() {

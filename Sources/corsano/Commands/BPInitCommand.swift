@@ -9,6 +9,11 @@ enum BPInitCommand {
     static let flow = BPInitializationStep.flowName
 
     static func run(_ args: ParsedCommand, _ ctx: CommandContext) async throws -> ExitStatus {
+        // First: no stop signal is lost (issue 18). Until the bracelet is reached one ends the
+        // process at once (nothing is switched; a connect may hang on an unreachable bridge);
+        // from then on it cancels the flow, which restores the plan and writes `finished`.
+        let signals = SignalHandling.install()
+        signals.exitAtOnceUntilBraceletReached()
         let config = try BPInitOptions.config(args)
         let timeout = try BPInitOptions.cuffTimeout(args)
         let mode = try OutputMode.choose(args, stdoutIsTerminal: ctx.stdoutIsTerminal)
@@ -22,6 +27,7 @@ enum BPInitCommand {
         let (outcome, signal, journalFailure) = try await BraceletSession.run(
             bracelet.target, flow: flow, store: store, ownership: ownership, run: runID,
             events: { session in
+                signals.braceletReached()
                 let log = AuditLogSink(log: AuditLog(store: store, gateway: ownership.owner.gateway), bracelet: session.identity)
                 audit = log
                 var cuffName: String?
@@ -31,7 +37,7 @@ enum BPInitCommand {
             notice: { ctx.note($0) }
         ) { session, sink in
             try await calibrate(args, ctx, config: config, choice: choice, timeout: timeout, mode: mode,
-                                session: session, sink: sink, store: store, ownership: ownership, runID: runID)
+                                session: session, sink: sink, store: store, ownership: ownership, runID: runID, signals: signals)
         }
         // The result is written; a store lost meanwhile still makes the run 74 (DESIGN "Exit status").
         if let failure = audit?.failure ?? journalFailure { throw failure }
@@ -44,7 +50,7 @@ enum BPInitCommand {
     private static func calibrate(
         _ args: ParsedCommand, _ ctx: CommandContext, config: BPInitializationConfig, choice: BPInitOptions.CuffChoice,
         timeout: Duration, mode: OutputMode, session: BraceletSession, sink: any EventSink, store: any StateStore,
-        ownership: PlanJournal.Ownership, runID: String
+        ownership: PlanJournal.Ownership, runID: String, signals: SignalHandling
     ) async throws -> (Result<BPInitializationResult, StoreError>, ExitStatus?, StoreError?) {
         let localizer = EventSinks.localizer(args, ctx)
         let prompts = PromptOutput(writer: mode == .text ? ctx.stdout : ctx.stderr,
@@ -80,7 +86,6 @@ enum BPInitCommand {
             interaction: interaction, pairing: pairing,
             planGuard: planGuard, runID: runID)
 
-        let signals = SignalHandling.install()
         let outcome = await signals.run { () -> Result<BPInitializationResult, StoreError> in
             do throws(StoreError) {
                 return .success(try await calibration.run())
@@ -93,7 +98,7 @@ enum BPInitCommand {
     }
 
     /// DESIGN "Exit status": 0, 1 failedAfterRetries, 3 cuffError, 4 braceletDisconnected,
-    /// 130 / 143 cancelledByUser (SIGTERM is 143; SIGINT and a declined retry 130).
+    /// 130 / 143 / 129 cancelledByUser (SIGTERM is 143, SIGHUP 129; SIGINT and a declined retry 130).
     static func status(of result: BPInitializationResult, signal: ExitStatus?) -> ExitStatus {
         switch result {
         case .success: return .success

@@ -8,7 +8,7 @@ import Glibc
 /// (`--listen`) or on stdin/stdout for one connection (`--stdio`, for `exec:` bridges).
 ///
 /// With `--listen` the first stdout line says where it listens, `{"listening":"tcp:127.0.0.1:PORT"}`
-/// (port 0 picks a free one); it serves until SIGINT/SIGTERM, then removes its unix socket and exits 0.
+/// (port 0 picks a free one); it serves until SIGINT/SIGTERM/SIGHUP, then removes its unix socket and exits 0.
 enum BraceletServeCommand {
     static func run(_ args: ParsedCommand, _ ctx: CommandContext) async throws -> ExitStatus {
         let listen = args.string("listen")
@@ -20,6 +20,7 @@ enum BraceletServeCommand {
         let server = BridgeServer(scenario: scenario, seed: try args.integer("seed").map(UInt64.init) ?? SimulatedBracelet.defaultSeed,
                                   notice: { ctx.note($0) })
         guard let listen else {
+            ProcessSignals.shared.dieOnUnroutedSignals()  // one connection on stdio: a signal ends it
             await server.serve(.standardStreams())
             return .success
         }

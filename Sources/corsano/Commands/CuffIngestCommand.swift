@@ -8,6 +8,11 @@ import Foundation
 /// writing every good one; `--strict` stops at the first), 0 otherwise.
 enum CuffIngestCommand {
     static func run(_ args: ParsedCommand, _ ctx: CommandContext) async throws -> ExitStatus {
+        // SIGINT/SIGTERM/SIGHUP: stop reading, write what was read and the counts (issue 18).
+        let signals = SignalHandling.install()
+        defer { signals.uninstall() }
+        let interrupt = ReadInterrupt()
+        signals.onSignal { interrupt.fire() }
         let (format, layout) = try inputFormat(args)
         let options = CuffIngester.Options(
             csv: CSVOptions(headerLine: try args.integer("header-line"),
@@ -29,7 +34,8 @@ enum CuffIngestCommand {
             output.currentSource = input.name == "-" || input.name == "<stdin>" ? "stdin"
                 : String(input.name.split(separator: "/").last ?? Substring(input.name))
             do {
-                try ingester.ingest(FileDescriptorSource(fd: input.fd), name: input.name, format: format, options: options)
+                try ingester.ingest(FileDescriptorSource(fd: input.fd, interrupt: interrupt), name: input.name, format: format,
+                                    options: options)
             } catch let error as IngestError {
                 output.finish()
                 status = report(error, ctx)
@@ -40,6 +46,8 @@ enum CuffIngestCommand {
                 status = report(IngestError.unreadable(source: input.name, errno: code), ctx)
             } catch is IngestOutput.StdoutFailed {
                 break
+            } catch ByteSourceError.interrupted {
+                break  // a stop signal: the counts below say what was read
             }
         }
         output.finish()
@@ -57,6 +65,7 @@ enum CuffIngestCommand {
         ctx.note("cuff ingest: " + counts.summary + (unwritten > 0 ? ", unwritten \(unwritten)" : "")
                      + layoutSummary(ingester.layouts))
         if let status { return status }
+        if let signalled = signals.exitStatus { return signalled }
         return ingester.counts.rejected > 0 ? .dataError : .success
     }
 

@@ -7,6 +7,11 @@ import Glibc
 /// cuff rules"; issue 3). Kept lines go to stdout byte for byte; drops are reported on stderr.
 enum ReplayFilterCommand {
     static func run(_ args: ParsedCommand, _ ctx: CommandContext) async throws -> ExitStatus {
+        // SIGINT/SIGTERM/SIGHUP: stop reading, commit, write what is decided and the counts (issue 18).
+        let signals = SignalHandling.install()
+        defer { signals.uninstall() }
+        let interrupt = ReadInterrupt()
+        signals.onSignal { interrupt.fire() }
         let options = try ReplayFilterOptions(args)
         // Precedence (DESIGN "Exit status"): usage 64, then missing input 66, then I/O 74.
         let inputs = try InputFile.openAll(args.operands)
@@ -19,11 +24,11 @@ enum ReplayFilterCommand {
         }
         let rejects = try options.rejectsPath.map(OutputFile.create)
         var pass = ReplayFilterPass(filter: ReplayFilter(rules: options.rules, seen: seen),
-                                    options: options, ctx: ctx, rejects: rejects)
+                                    options: options, ctx: ctx, rejects: rejects, interrupt: interrupt)
         InputFile.announceTerminalInput(inputs, command: "replay-filter", ctx)
         for input in inputs where try pass.process(input) == .stop { break }
         try pass.finish()
-        return pass.status
+        return signals.exitStatus ?? pass.status
     }
 }
 

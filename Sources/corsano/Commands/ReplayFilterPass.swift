@@ -20,9 +20,14 @@ struct ReplayFilterPass {
     private var output: ReplayFilterOutput
     private var stoppedStrict = false
 
-    init(filter: ReplayFilter, options: ReplayFilterOptions, ctx: CommandContext, rejects: OutputWriter?) {
+    /// Fired by a stop signal: no more input is read.
+    let interrupt: ReadInterrupt?
+
+    init(filter: ReplayFilter, options: ReplayFilterOptions, ctx: CommandContext, rejects: OutputWriter?,
+         interrupt: ReadInterrupt? = nil) {
         self.options = options
         self.ctx = ctx
+        self.interrupt = interrupt
         session = ReplayFilterSession(filter: filter, keepsDroppedText: rejects != nil)
         output = ReplayFilterOutput(ctx: ctx, rejects: rejects)
     }
@@ -47,7 +52,7 @@ struct ReplayFilterPass {
     /// - Throws: `InputError` when the input cannot be read, `StoreError` from the seen-set.
     mutating func process(_ input: InputFile) throws -> Next {
         output.source = input.name
-        let reader = LineReader(source: FileDescriptorSource(fd: input.fd))
+        let reader = LineReader(source: FileDescriptorSource(fd: input.fd, interrupt: interrupt))
         // Lines are judged at the wall time their bytes arrived: that of the read delivering them.
         var arrival = options.now ?? CommandContext.wallClock()
         // A read that may block (pipe, FIFO, terminal) first commits and writes what is decided;
@@ -78,6 +83,10 @@ struct ReplayFilterPass {
             }
         } catch ByteSourceError.readFailed(let code) {
             throw InputError.cannotOpen(path: input.name, reason: String(cString: strerror(code)))
+        } catch ByteSourceError.interrupted {
+            // A stop signal: what was read is decided and written; `finish` writes the counts.
+            try commitBatch()
+            return .stop
         }
         try commitBatch()
         return finished || ctx.stdout.hasFailed ? .stop : .more
@@ -111,11 +120,20 @@ struct ReplayFilterPass {
         let droppedBefore = ctx.stdout.droppedLines
         try session.commit(to: &output)
         ctx.stdout.flush()
-        // A failed write loses kept lines (their keys are committed: DESIGN "State store").
         let unwritten = ctx.stdout.droppedLines - droppedBefore
         output.counts.emitted -= unwritten
         output.counts.unwritten += unwritten
         output.flushReports()
+        guard unwritten > 0 else { return }
+        // Lines never written must not stay claimed, or every later run drops those readings as
+        // duplicates (issue 18): give their claims back in one transaction; the status is 74 either way.
+        do {
+            output.counts.released += try session.releaseUnwritten(lines: unwritten)
+        } catch {
+            output.counts.unreleased += unwritten
+            let why = ErrorTranslator.translate(error).message ?? "\(error)"
+            ctx.diagnose("replay-filter: the claims of \(unwritten) unwritten lines could not be released: \(why)")
+        }
     }
 }
 

@@ -53,6 +53,8 @@ struct ReplayFilterCounts {
     var malformed = 0
     /// Kept lines lost to a failed write on stdout (exit 74).
     var unwritten = 0
+    /// Claims of unwritten lines given back to the seen-set, and those whose release failed.
+    var released = 0, unreleased = 0
 
     /// `read 5, written 2, dropped 3 (replayed 2, duplicate 1), rejected 0`: the shape of
     /// `cuff ingest`'s counts (read, written, set aside by reason, rejected as malformed).
@@ -60,7 +62,9 @@ struct ReplayFilterCounts {
         let total = dropped.values.reduce(0, +)
         let byReason = DropReason.allCases.compactMap { reason in dropped[reason].map { "\(reason.rawValue) \($0)" } }
         let detail = byReason.isEmpty ? "" : " (" + byReason.joined(separator: ", ") + ")"
-        let lost = unwritten > 0 ? ", unwritten \(unwritten)" : ""
+        var lost = unwritten > 0 ? ", unwritten \(unwritten)" : ""
+        if released > 0 { lost += ", released \(released)" }
+        if unreleased > 0 { lost += ", unreleased \(unreleased)" }
         return "read \(read), written \(emitted), dropped \(total)\(detail), rejected \(malformed)\(lost)"
     }
 }

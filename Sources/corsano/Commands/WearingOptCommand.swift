@@ -13,6 +13,11 @@ enum WearingOptCommand {
     static let flow = "wearing-opt"
 
     static func run(_ args: ParsedCommand, _ ctx: CommandContext) async throws -> ExitStatus {
+        // First: no stop signal is lost (issue 18). Until the bracelet is reached one ends the
+        // process at once (nothing is switched; a connect may hang on an unreachable bridge);
+        // from then on it cancels the flow, which writes `started` and `finished`.
+        let signals = SignalHandling.install()
+        signals.exitAtOnceUntilBraceletReached()
         let config = try options(args)
         let mode = try OutputMode.choose(args, stdoutIsTerminal: ctx.stdoutIsTerminal)
         var bracelet = try BraceletConnector.prepare(args, ctx)
@@ -23,30 +28,26 @@ enum WearingOptCommand {
         let run = RunID.make()
         var audit: AuditLogSink?
         let outcome: Result<WearingOptimizationResult, any Error>
-        // Installed once the bracelet is reached: until then SIGINT ends the process at once
-        // (nothing is switched yet; a connect may hang on an unreachable bridge).
-        var signals: SignalHandling?
         do {
             outcome = try await BraceletSession.run(
                 bracelet.target, flow: flow, store: store, ownership: ownership, run: run,
                 events: { session in
+                    signals.braceletReached()
                     let log = AuditLogSink(log: AuditLog(store: store, gateway: ownership.owner.gateway), bracelet: session.identity)
                     audit = log
                     return EventFanOut([try EventSinks.stdout(args, ctx), log])
                 },
                 notice: { ctx.note($0) }
             ) { session, sink in
-                let handling = SignalHandling.install()
-                signals = handling
-                return await optimize(args, ctx, config: config, mode: mode, session: session, sink: sink, store: store,
-                                      given: given, run: run, signals: handling)
+                await optimize(args, ctx, config: config, mode: mode, session: session, sink: sink, store: store,
+                               given: given, run: run, signals: signals)
             }
         } catch {
             outcome = .failure(error)
         }
-        signals?.uninstall()
+        signals.uninstall()
         if let failure = audit?.failure { throw failure }
-        return status(of: try outcome.get(), signal: signals?.exitStatus)
+        return status(of: try outcome.get(), signal: signals.exitStatus)
     }
 
     /// The optimization on a connected, gated and repaired bracelet: the profile it starts
@@ -58,14 +59,7 @@ enum WearingOptCommand {
     ) async -> Result<WearingOptimizationResult, any Error> {
         do {
             let profiles = ProfileStore(store: store)
-            var profile = try given ?? profiles.load(serial: session.identity.serial)
-            if profile == nil { profile = try await session.bracelet.readProfile() }
-            guard profile != nil else {
-                // Every field nothing gave, at once; the preparation flags give theirs.
-                let flags = ["wrist": "wrist", "skinTone": "skin-tone", "hairDensity": "hair-density"]
-                throw WearingOptError.noProfile(serial: session.identity.serial,
-                                                missing: ProfileRules.fields.filter { flags[$0].map(args.flag) != true })
-            }
+            let profile = try given ?? profiles.load(serial: session.identity.serial)
             let interaction: any WearingOptInteraction = ctx.stdinIsTerminal
                 ? TerminalWearingInteraction(lines: .stdin, localizer: EventSinks.localizer(args, ctx),
                                              prompts: PromptOutput(writer: mode == .text ? ctx.stdout : ctx.stderr,
@@ -73,11 +67,18 @@ enum WearingOptCommand {
                 : ctx.ask.map { REPLWearingInteraction(ask: $0, localizer: EventSinks.localizer(args, ctx),
                                                          scripted: ScriptedWearingOptInteraction(position: config.position)) as any WearingOptInteraction }
                     ?? ScriptedWearingOptInteraction(position: config.position)
-            let optimization = WearingOptimizationFlow(
+            var optimization = WearingOptimizationFlow(
                 bracelet: session.bracelet, clock: session.clock, events: sink, interaction: interaction,
                 config: config, serial: session.identity.serial, profile: profile, profileStore: profiles, run: run)
+            // Nothing given or stored: the flow reads what the bracelet holds (a failure there is
+            // the run's braceletDisconnected, with its events); with none at all, every field
+            // nothing gave is named at once (the preparation flags give theirs).
+            optimization.readsBraceletProfile = true
+            let flags = ["wrist": "wrist", "skinTone": "skin-tone", "hairDensity": "hair-density"]
+            optimization.missingWithoutProfile = ProfileRules.fields.filter { flags[$0].map(args.flag) != true }
+            let flow = optimization
             return await signals.run { () -> Result<WearingOptimizationResult, any Error> in
-                do { return .success(try await optimization.run()) } catch { return .failure(error) }
+                do { return .success(try await flow.run()) } catch { return .failure(error) }
             }
         } catch {
             return .failure(error)

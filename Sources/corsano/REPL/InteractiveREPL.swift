@@ -30,11 +30,12 @@ struct InteractiveREPL {
             return .ioError
         }
         let terminated = Flag()
-        REPLSignals.install([SIGTERM]) { _ in
-            // SIGTERM: the running flow ends cancelled (plan restored), then the shell exits 143.
-            terminated.set()
+        REPLSignals.install([SIGTERM, SIGHUP]) { signo in
+            // SIGTERM / SIGHUP (the terminal closed): the running flow ends cancelled (plan
+            // restored), then the shell exits 143 / 129.
+            terminated.set(signo)
             running.cancel()
-            SignalHandling.forwardInterrupt(SIGTERM)
+            SignalHandling.forwardInterrupt(signo)
             editor.endInput()
         }
         editor.start()
@@ -57,7 +58,7 @@ struct InteractiveREPL {
         }
         history.save()
         editor.stop()
-        return terminated.isSet ? .terminated : .success
+        return terminated.signal.map(SignalHandling.status(for:)) ?? .success
     }
 
     private func runLine(_ line: String, editor: LineEditor, running: RunningCommand, ctx: CommandContext) async {
@@ -107,7 +108,9 @@ final class RunningCommand: @unchecked Sendable {
 /// A flag set from another thread.
 final class Flag: @unchecked Sendable {
     private let lock = NSLockLite()
-    private var value = false
-    var isSet: Bool { lock.locked { value } }
-    func set() { lock.locked { value = true } }
+    private var value: Int32?
+    var isSet: Bool { lock.locked { value != nil } }
+    /// The signal that set the flag first.
+    var signal: Int32? { lock.locked { value } }
+    func set(_ signo: Int32) { lock.locked { value = value ?? signo } }
 }

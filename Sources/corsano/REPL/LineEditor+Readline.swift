@@ -15,22 +15,16 @@ extension LineEditor {
         if terminalFD == 2 { corsano_rl_output_to_stderr() }
     }
 
-    /// SIGINT and SIGWINCH write a byte to the wake pipe; the editor thread acts on it. A write to
-    /// a pipe is async-signal-safe; nothing else is done in the handler. SIGWINCH is
-    /// `TerminalWidth`'s, which also lays out the commands' text for the new width.
+    /// SIGINT (read through `ProcessSignals`, blocked since `main` began) writes a byte to the
+    /// wake pipe; the editor thread acts on it. SIGWINCH is `TerminalWidth`'s (a handler writing
+    /// to the same pipe), which also lays out the commands' text for the new width.
     static func installSignalHandler(wakeFD: Int32) {
         signalWakeFD = wakeFD
         TerminalWidth.wakeOnResize(wakeFD)
-        var action = sigaction()
-        action.__sigaction_handler.sa_handler = { _ in
+        ProcessSignals.shared.route([SIGINT]) { _, _ in
             var byte: UInt8 = 0x69  // "i"
-            let saved = errno
-            _ = write(signalWakeFD, &byte, 1)
-            errno = saved
+            _ = write(wakeFD, &byte, 1)
         }
-        sigemptyset(&action.sa_mask)
-        action.sa_flags = SA_RESTART
-        sigaction(SIGINT, &action, nil)
     }
 
     /// Puts the REPL's SIGINT handler back (a command may have changed the disposition).

@@ -13,7 +13,7 @@ struct ScriptedREPL {
 
     func run() async -> ExitStatus {
         let stop = ScriptStop()
-        REPLSignals.install([SIGINT, SIGTERM]) { signo in stop.signalled(signo) }
+        REPLSignals.install(ProcessSignals.stopSignals) { signo in stop.signalled(signo) }
         session.stopRequested = { stop.status != nil }
         var failed = false
         let lines = LineReader(source: FileDescriptorSource(fd: 0))

@@ -15,8 +15,8 @@ final class LiveCorsano: @unchecked Sendable {
     private let errDone = DispatchSemaphore(value: 0)
 
     /// Starts `corsano ARGS` with `env` added; stdin stays open until `closeInput()`.
-    init(_ args: [String], env: [String: String]) throws {
-        process.executableURL = Corsano.binary
+    init(_ args: [String], env: [String: String], executable: URL = Corsano.binary) throws {
+        process.executableURL = executable
         process.arguments = args
         var environment = Corsano.inherited
         for (k, v) in env { environment[k] = v }
@@ -92,6 +92,12 @@ final class LiveCorsano: @unchecked Sendable {
     }
 
     func closeInput() { try? input.fileHandleForWriting.close() }
+
+    /// Writes `text` to the run's stdin (which stays open).
+    func write(_ text: String) { try? input.fileHandleForWriting.write(contentsOf: Data(text.utf8)) }
+
+    /// Every stdout line read so far.
+    var linesSoFar: [String] { lines.withLock { $0 } }
 
     /// Waits for exit (closing stdin first when `closingInput`); the status, every stdout line, and stderr.
     func finish(closingInput: Bool = false) -> (status: Int32, lines: [String], stderr: String) {

@@ -8,9 +8,22 @@ extension PlanJournal {
         case restored(Entry)
         /// The bracelet had already left the calibration plan (now `current`); the entry was cleared.
         case alreadyLeft(Entry, current: BraceletPlan)
-        /// The entry belongs to a run that still lives (a process on this gateway, or a lease
-        /// another gateway renews); left alone.
+        /// The entry belongs to a run that still lives (a process on this gateway — same pid,
+        /// start time and boot — or a lease another gateway renews); left alone.
         case heldByLiveProcess(Entry)
+        /// The entry's owner on this gateway can be confirmed neither running nor gone (`why`):
+        /// left alone; `corsano bracelet repair` restores it (issue 18).
+        case ownerUnconfirmed(Entry, why: String)
+    }
+
+    /// Which owners a repair may override.
+    public enum RepairPolicy: Sendable {
+        /// Only entries whose run is gone (every command that reaches a bracelet).
+        case ownerGone
+        /// Also entries whose owner cannot be confirmed (`corsano bracelet repair`).
+        case unlessRunning
+        /// Every entry, even one whose run still lives (`corsano bracelet repair --force`).
+        case always
     }
 
     /// Repairs an earlier run's open entry for this bracelet: run it first in every command that
@@ -27,10 +40,18 @@ extension PlanJournal {
     public func repairOpenEntries(
         bracelet: any Bracelet, identity: BraceletIdentity, sink: any EventSink, flow: String, run: String,
         clock: any FlowClock, notice: (String) -> Void = { _ in }, me: Owner = .current(gateway: ""),
-        isAlive: (Int32) -> Bool = PlanJournal.processIsAlive
+        probe: OwnerProbe = .system, policy: RepairPolicy = .ownerGone
     ) async throws -> Repair {
         guard let entry = try entry(serial: identity.serial) else { return .nothingOpen }
-        if Self.isHeld(entry, me: me, isAlive: isAlive) { return .heldByLiveProcess(entry) }
+        if policy != .always {
+            switch Self.ownerState(entry, me: me, probe: probe) {
+            case .gone: break
+            case .running: return .heldByLiveProcess(entry)
+            case .unconfirmed(let why) where policy == .ownerGone:
+                return .ownerUnconfirmed(entry, why: why)  // the caller says so (`unconfirmedMessage`)
+            case .unconfirmed: break
+            }
+        }
         let current = try await bracelet.currentPlan()
         guard current == .nibpCalibration else {
             try close(serial: entry.serial)
@@ -52,6 +73,25 @@ extension PlanJournal {
             return entry.owner.pid != me.pid && isAlive(entry.owner.pid)
         }
         return (entry.leaseRemaining ?? 0) > 0
+    }
+
+    /// Whether `entry`'s run still lives, as judged by `me`: on the same gateway (or an entry from
+    /// before gateways) by its process — pid, start time and boot id all compared, so a reused pid
+    /// is not the owner; `me` itself never holds one against itself — on another gateway, whose
+    /// processes this machine cannot see, by the lease on the store's clock.
+    public static func ownerState(_ entry: Entry, me: Owner, probe: OwnerProbe) -> OwnerProbe.Liveness {
+        if entry.owner.gateway.isEmpty || entry.owner.gateway == me.gateway {
+            if entry.owner.pid == me.pid, entry.owner.startTime == nil || entry.owner.startTime == me.startTime { return .gone }
+            return probe.liveness(of: entry.owner)
+        }
+        return (entry.leaseRemaining ?? 0) > 0 ? .running : .gone
+    }
+
+    /// Why an entry whose owner cannot be confirmed was left alone, and how to repair it.
+    public static func unconfirmedMessage(_ entry: Entry, me: Owner, why: String) -> String {
+        "bracelet \(entry.serial) was left in plan \(BraceletPlan.nibpCalibration) by \(entry.flow) "
+            + "(\(describe(entry.owner, me: me)), \(RFC3339.format(entry.openedAt))), and that run cannot be confirmed over: "
+            + "\(why); plan left alone (once it is over, `corsano bracelet repair` restores plan \(entry.previousPlan))"
     }
 
     /// `pid N` on this gateway, `gateway G pid N` on another.

@@ -5,6 +5,10 @@ public struct FaultScenario: Codable, Equatable, Sendable {
     /// The `enterStep` call at this step blocks until its task is cancelled (or the link drops),
     /// or for `seconds` of real time.
     public var holdAtStep: HoldPoint?
+    /// The `enterStep` call at this step is never answered: over the bridge the server sends
+    /// nothing for it (no answer, no `working`), so the client's request timeout ends the run
+    /// as a disconnect; in process it waits like `holdAtStep`.
+    public var silentAtStep: StepPoint?
     /// The `enterStep` call at this step drops the link.
     public var disconnectAtStep: StepPoint?
     /// Feeding this measurement drops the link.
@@ -19,10 +23,11 @@ public struct FaultScenario: Codable, Equatable, Sendable {
     public var unavailable: String?
 
     /// Creates a fault set (none by default).
-    public init(holdAtStep: HoldPoint? = nil, disconnectAtStep: StepPoint? = nil,
+    public init(holdAtStep: HoldPoint? = nil, silentAtStep: StepPoint? = nil, disconnectAtStep: StepPoint? = nil,
                 disconnectAtMeasurement: MeasurementPoint? = nil, disconnectAtPoll: PollPoint? = nil,
                 pollTimeoutFrom: PollPoint? = nil, failPlanSwitch: PlanSwitchPoint? = nil, unavailable: String? = nil) {
         self.holdAtStep = holdAtStep
+        self.silentAtStep = silentAtStep
         self.disconnectAtStep = disconnectAtStep
         self.disconnectAtMeasurement = disconnectAtMeasurement
         self.disconnectAtPoll = disconnectAtPoll

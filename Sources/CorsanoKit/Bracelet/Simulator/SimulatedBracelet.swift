@@ -85,6 +85,10 @@ public final class SimulatedBracelet: Bracelet {
             notice(hold.notice(flow: flow, occurrence: n))
             try await link.hold(step: step, signal: state.holds, for: hold.seconds.map { .seconds($0) })
         }
+        if scenario.faults.silentAtStep?.matches(flow: flow, step: step, occurrence: n) == true {
+            SimulatedSilence.current?.silence()
+            try await link.hold(step: step, signal: state.holds)
+        }
     }
 
     public func announcePosition(_ position: BraceletPosition) async throws {
@@ -113,4 +117,23 @@ public final class SimulatedBracelet: Bracelet {
 
     /// Every step a call to this bracelet was held at, on any connection, in order.
     public var stepsHeldSoFar: [String] { state.holds.steps }
+}
+
+/// Marks a served request the scenario keeps silent (`faults.silentAtStep`): the bridge session
+/// then sends no `working` for it, as a bridge that hung would.
+final class SimulatedSilence: Sendable {
+    @TaskLocal static var current: SimulatedSilence?
+    private let state = Mutex((silent: false, answered: false))
+
+    /// From now on the request is silent.
+    func silence() { state.withLock { $0.silent = true } }
+
+    /// True once silenced.
+    var isSilent: Bool { state.withLock { $0.silent } }
+
+    /// The request's work is over (answered, or cancelled unanswered): no more `working`.
+    func answered() { state.withLock { $0.answered = true } }
+
+    /// True once `answered()`.
+    var isAnswered: Bool { state.withLock { $0.answered } }
 }

@@ -38,4 +38,5 @@ private final class ForgetfulSeenSet: SeenSet {
     func contains(_ key: SeenKey) -> Bool { false }
     func insert(_ key: SeenKey) -> Bool { true }
     func commitPending() -> Set<SeenKey> { [] }
+    func release(_ keys: [SeenKey]) {}
 }

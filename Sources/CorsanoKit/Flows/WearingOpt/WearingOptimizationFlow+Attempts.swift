@@ -22,12 +22,12 @@ extension WearingOptimizationFlow {
             switch outcome {
             case .succeeded(let quality, let seen):
                 emit(.attempt(attempt: attempt, succeeded: true))
-                try await enter(FlowStep(.wearingOpt(.finalSuccess)))
+                await enterTerminal(FlowStep(.wearingOpt(.finalSuccess)))
                 return .success(spo2Quality: quality, position: seen)
             case .failed(let reason):
                 emit(.attempt(attempt: attempt, succeeded: false, reason: reason))
                 guard attempt < config.maxAttempts else {
-                    try await enter(FlowStep(.wearingOpt(.finalFailure)))
+                    await enterTerminal(FlowStep(.wearingOpt(.finalFailure)))
                     return .failedAfterRetries(attemptCount: attempt, lastReason: reason)
                 }
                 try await enter(FlowStep(.wearingOpt(.retryPrompt), attempt: attempt, reason: reason))
@@ -38,6 +38,12 @@ extension WearingOptimizationFlow {
                 attempt += 1
             }
         }
+    }
+
+    /// Enters a terminal screen. The result was decided when the attempt concluded, so a hold,
+    /// disconnect or signal at this screen does not change it (as in bp-init; issue 18).
+    func enterTerminal(_ step: FlowStep) async {
+        try? await enter(step)
     }
 
     /// One attempt: start special mode 4, poll until a verdict, stop special mode on every way out.

@@ -20,6 +20,12 @@ public struct WearingOptimizationFlow: Sendable {
     public var profileStore: ProfileStore?
     /// The run id written in every event.
     public var run: String
+    /// With `profile` nil, read the profile the bracelet holds at the start of `run()`: a
+    /// bracelet that fails then ends the run as `braceletDisconnected` with `started` and
+    /// `finished` written (it was identified; issue 18).
+    public var readsBraceletProfile = false
+    /// The fields named in `WearingOptError.noProfile` when no profile is found at all.
+    public var missingWithoutProfile = ProfileRules.fields
 
     /// Creates a flow.
     public init(bracelet: any Bracelet, clock: any FlowClock, events: any EventSink,
@@ -41,14 +47,31 @@ public struct WearingOptimizationFlow: Sendable {
     /// Runs the whole flow and returns its result; cancellation of the task is `cancelledByUser`.
     /// - Throws: `WearingOptError.noProfile` before anything starts (no `started`) when there is no
     ///   profile to push; `BraceletError.refused` when the bracelet refuses the profile;
-    ///   `StoreError` when the pushed profile cannot be recorded.
+    ///   `StoreError` when the pushed profile cannot be recorded. A bracelet that fails while its
+    ///   profile is read (`readsBraceletProfile`) ends the run as `braceletDisconnected`.
     public func run() async throws -> WearingOptimizationResult {
-        guard let profile else { throw WearingOptError.noProfile(serial: serial, missing: ProfileRules.fields) }
+        var profile = self.profile
+        var readFailure: WearingOptimizationResult?
+        if profile == nil, readsBraceletProfile {
+            do {
+                profile = try await bracelet.readProfile()
+            } catch let error as BraceletError where error.endsFlowAsDisconnect {
+                readFailure = .braceletDisconnected
+            } catch is CancellationError {
+                readFailure = .cancelledByUser
+            }
+        }
+        guard readFailure != nil || profile != nil else {
+            throw WearingOptError.noProfile(serial: serial, missing: missingWithoutProfile)
+        }
         emit(.started(.wearingOpt(config)))
         let result: WearingOptimizationResult
         do {
-            try await prepare(profile)
+            if let readFailure { throw WearingRunEnd(result: readFailure) }
+            try await prepare(profile!)
             result = try await attempts()
+        } catch let end as WearingRunEnd {
+            result = end.result
         } catch is CancellationError {
             result = .cancelledByUser
         } catch let error as BraceletError where error.endsFlowAsDisconnect {
@@ -98,6 +121,11 @@ public struct WearingOptimizationFlow: Sendable {
 
 /// The user said no at a prompt (→ cancelledByUser).
 enum FlowStop: Error { case declined }
+
+/// Ends the run with a result decided before preparation (the profile could not be read).
+struct WearingRunEnd: Error {
+    let result: WearingOptimizationResult
+}
 
 /// Why a wearing optimization cannot start.
 public enum WearingOptError: Error, Equatable, Sendable {

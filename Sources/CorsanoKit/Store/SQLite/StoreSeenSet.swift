@@ -83,6 +83,23 @@ public final class StoreSeenSet: SeenSet {
         }
     }
 
+    public func release(_ keys: [SeenKey]) throws {
+        guard !keys.isEmpty else { return }
+        let packed = try store.prepare("DELETE FROM seen_reading WHERE scope = ?1 AND seconds = ?2 AND packed = ?3")
+        let wide = try store.prepare("DELETE FROM seen_reading_wide WHERE \(Self.wideColumns)")
+        for statement in [packed, wide] {
+            let rc = sqlite3_bind_int64(statement.handle, 1, scopeID)
+            guard rc == SQLITE_OK else { throw store.error(rc, "bind failed") }
+        }
+        try store.transaction {
+            for key in keys {
+                let statement = try bind(key, packed: packed, wide: wide)
+                defer { sqlite3_reset(statement.handle) }
+                try statement.step()
+            }
+        }
+    }
+
     func chunkStatements() throws -> ChunkStatements {
         if let chunks { return chunks }
         let made = try ChunkStatements(store: store, scope: scopeID)
