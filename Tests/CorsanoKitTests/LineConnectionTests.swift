@@ -49,7 +49,10 @@ import Testing
             #expect(pipe(&fds) == 0)
             let connection = LineConnection(reading: input, chunk: chunk, maxLine: 100, writeFD: fds[1])
             await BridgeServer(scenario: Scenario(), seed: 1).serve(connection)
-            close(fds[1])
+            // The connection owns the write end: its (idempotent) close() closes it once. Closing
+            // fds[1] here as well was a double close that could hit a descriptor another test had
+            // just been given (a flake seen in full-suite runs).
+            connection.close()
             let output = FileHandle(fileDescriptor: fds[0], closeOnDealloc: true).readDataToEndOfFile()
             let lines = String(decoding: output, as: UTF8.self).split(separator: "\n").map(String.init)
             #expect(lines.sorted() == expected.sorted(), "chunk \(chunk)")
