@@ -193,3 +193,14 @@ import Testing
         #expect(r.lines.filter { $0.hasPrefix(#"{"reply":"source","file":"\#(loop.path)","lines":2,"failed":2}"#) }.count == 8)
     }
 }
+
+/// A `#` that starts a word starts a comment to the end of the line; an apostrophe in a comment
+/// is no quote (a REPL script's comments are prose).
+@Suite struct REPLCommentTests {
+    @Test func commentsEndTheLineWhateverTheyHold() throws {
+        let r = try Corsano.run(["repl", "--no-state"], stdin: "# the bracelet's queue\ncuff add 120/80 72   # it's the first\n'#not' a comment\n")
+        #expect(r.status == 1)
+        #expect(r.lines == [#"{"reply":"cuff-add","reading":{"systolic":120,"diastolic":80,"pulse":72,"isManualEntry":true},"queued":1}"#])
+        #expect(r.stderr == "3: unknown command '#not'; try 'help'\n")  // quoted, # is a word
+    }
+}

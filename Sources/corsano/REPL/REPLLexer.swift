@@ -1,6 +1,8 @@
 /// Splits a REPL line into words the way a POSIX shell would for plain arguments: blanks
 /// separate, single quotes keep everything, double quotes keep all but `\"` and `\\`, a
-/// backslash escapes the next character. No variables, globs or pipes: a line is one command.
+/// backslash escapes the next character, and a `#` that starts a word starts a comment to the end
+/// of the line (an apostrophe in a comment is no quote). No variables, globs or pipes: a line is
+/// one command.
 enum REPLLexer {
     /// Why a line cannot be split.
     enum Problem: Error, Equatable {
@@ -33,6 +35,8 @@ enum REPLLexer {
             case (nil, "'"), (nil, "\""):
                 quote = ch
                 inWord = true
+            case (nil, "#") where !inWord:
+                return words
             case (nil, " "), (nil, "\t"), (nil, "\r"), (nil, "\n"):
                 if inWord { words.append(current) }
                 current = ""

@@ -68,7 +68,7 @@ struct REPLScriptLine {
             report(location, "unclosed \(error == .unclosedQuote("'") ? "single" : "double") quote")
             return .usage
         }
-        guard let first = words.first, !first.hasPrefix("#") else { return .success }
+        guard let first = words.first else { return .success }
         do {
             let status = try await session.run(words, lineContext, feed: .queueOnly)
             // 141: stdout's reader went during a flow (cancelled, plan restored): quiet, as outside.

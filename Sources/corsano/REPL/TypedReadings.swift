@@ -43,7 +43,7 @@ final class TypedReadings: @unchecked Sendable {
     /// `help` and the error messages show); nil for a blank line or a comment.
     /// - Throws: `UsageError` naming what is wrong, or saying that a command waits for the flow.
     static func reading(_ words: [String]) throws -> CuffReading? {
-        guard let first = words.first, !first.hasPrefix("#") else { return nil }
+        guard let first = words.first else { return nil }
         if words.starts(with: ["cuff", "add"]) { return try CuffQueue.reading(Array(words.dropFirst(2))) }
         if first.first?.isLetter == true, CommandTable.lookup(words, in: REPLGrammar.commands) != nil {
             throw UsageError.conflict("'\(first)' cannot run while the flow runs: type a reading like 120/80 72 "

@@ -10,10 +10,11 @@ final class StreamedProcess: @unchecked Sendable {
     let stdout: LineCollector
     let stderr: LineCollector
 
-    /// Starts `executable ARGS` with `env` added to this process's environment.
-    init(_ executable: URL, _ args: [String], env: [String: String] = [:]) throws {
+    /// Starts `executable ARGS` with `env` added to this process's environment, in `cwd` when given.
+    init(_ executable: URL, _ args: [String], env: [String: String] = [:], cwd: URL? = nil) throws {
         process.executableURL = executable
         process.arguments = args
+        if let cwd { process.currentDirectoryURL = cwd }
         var environment = ProcessInfo.processInfo.environment
         for (k, v) in env { environment[k] = v }
         process.environment = environment
