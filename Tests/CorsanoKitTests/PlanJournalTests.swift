@@ -1,6 +1,7 @@
 import CorsanoKit
 import Foundation
 import Testing
+import TestSupport
 
 /// Plan safety against a real SQLite file: journal before the switch, restore on every way out,
 /// repair after a run that died without restoring.
@@ -254,4 +255,24 @@ extension OwnerProbe {
 /// Lines collected by a test's notice closure.
 final class NoticeBox: @unchecked Sendable {
     var lines: [String] = []
+}
+
+/// A run killed but not yet reaped by its parent (a zombie) runs no more: its journal entry is
+/// repaired, not left alone as a running owner's (found by the issue 15 man-page examples).
+@Suite struct ZombieOwnerTests {
+    @Test func aZombieIsNotAlive() throws {
+        var pid: pid_t = 0
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup("true"), nil]
+        defer { argv.forEach { free($0) } }
+        #expect(posix_spawn(&pid, "/bin/true", nil, nil, argv, environ) == 0)
+        // Not reaped yet: the kernel keeps it as a zombie.
+        let zombie = TestSupport.Wait.until(seconds: 20) { ProcessIdentity.isZombie(pid) }
+        #expect(zombie)
+        #expect(!PlanJournal.processIsAlive(pid))
+        #expect(PlanJournal.processIsAlive(getpid()))
+        #expect(!ProcessIdentity.isZombie(getpid()))
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        #expect(!PlanJournal.processIsAlive(pid))
+    }
 }

@@ -22,7 +22,8 @@ enum BraceletRepairCommand {
         let repair: PlanJournal.Repair
         do {
             repair = try await PlanJournal(store: store).repairOpenEntries(
-                bracelet: session.bracelet, identity: session.identity, sink: try EventSinks.stdout(args, ctx), flow: flow,
+                bracelet: session.bracelet, identity: session.identity,
+                sink: BraceletStampedSink(serial: session.identity.serial, next: try EventSinks.stdout(args, ctx)), flow: flow,
                 run: RunID.make(), clock: session.clock, notice: { ctx.note($0) }, me: ownership.owner,
                 policy: args.flag("force") ? .always : .unlessRunning)
         } catch {

@@ -144,6 +144,8 @@ public struct PlanJournal: Sendable {
     /// True when process `pid` still runs on this machine (signal 0 probes without signalling).
     public static func processIsAlive(_ pid: Int32) -> Bool {
         guard pid > 0 else { return false }
-        return kill(pid, 0) == 0 || errno == EPERM
+        // A zombie (killed, not yet reaped by its parent) runs no more: its plan is to be restored.
+        guard kill(pid, 0) == 0 || errno == EPERM else { return false }
+        return !ProcessIdentity.isZombie(pid)
     }
 }

@@ -16,6 +16,14 @@ public enum ProcessIdentity {
         return UInt64(fields[19])
     }
 
+    /// True when process `pid` has ended and waits to be reaped (state `Z`, or `X` dead, in
+    /// /proc/PID/stat field 3): it holds its pid and start time but runs no more.
+    public static func isZombie(_ pid: Int32) -> Bool {
+        guard let stat = read("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { return false }
+        let state = stat[stat.index(after: close)...].drop { $0 == " " }.first
+        return state == "Z" || state == "X"
+    }
+
     /// /proc/sys/kernel/random/boot_id without its newline; nil when unreadable.
     public static func bootID() -> String? {
         read("/proc/sys/kernel/random/boot_id").map { String($0.filter { !$0.isWhitespace }) }
