@@ -72,6 +72,26 @@ import Testing
         return plain(row).contains(plain(String(detail[detail.index(after: from)..<to])))
     }
 
+    /// A window made narrower mid-run (SIGWINCH): what the flow prints after it fits the new width.
+    @Test func aResizeAppliesToTheNextScreen() throws {
+        let term = try Tmux(["bp-init", "--no-state"], env: ["LANG": "en_US.UTF-8"], columns: 120)
+        let l = Localizer(locale: .en)
+        try Self.waitFor(term, l[.promptStart])
+        try term.resize(columns: 40)
+        try term.send("Enter")
+        try Self.waitFor(term, l[.promptTypedReading], count: 1)
+        try term.send("128/82 72", "Enter")
+        try Self.waitFor(term, l[.promptTypedReading], count: 2)
+        try term.send("124/80 70", "Enter")
+        try term.waitFor("[exited 0]")
+        let rows = try term.transcript()
+        // From the first screen after the resize on.
+        let after = rows.drop { !$0.hasPrefix("Measurement 1, attempt 1") }.filter { !$0.hasPrefix("[exited") }
+        #expect(after.count > 10)
+        for row in after { #expect(TextLayout.columns(row) <= 40, "a row of \(TextLayout.columns(row)): \(row)") }
+        #expect(after.contains("The bracelet's blood pressure model is"))
+    }
+
     /// Rows no wider than the terminal, and the same words at 40 as at 120 columns.
     static func expectFitting(_ runs: [(AppLocale, Int, Tmux)], ignoring: (String, Localizer) -> Bool = { _, _ in false },
                               sourceLocation: SourceLocation = #_sourceLocation) throws {
