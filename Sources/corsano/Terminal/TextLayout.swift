@@ -78,9 +78,16 @@ struct TextLayout: Sendable {
             }
             var wrapped = lay(width)
             // The answer is typed after the last line: leave it room for `120/80 72` and more.
-            if i == paragraphs.count - 1, let last = wrapped.last, Self.columns(last) > width - Self.answerRoom,
-               width - Self.answerRoom >= Self.minimumWidth {
-                wrapped = lay(width - Self.answerRoom)
+            // Either the whole paragraph or its last line alone is wrapped narrower, whichever
+            // keeps more of the prompt's end together (`(for example 120/80 72):`), then fewer lines.
+            let narrower = width - Self.answerRoom
+            if i == paragraphs.count - 1, let last = wrapped.last, Self.columns(last) > narrower, narrower >= Self.minimumWidth {
+                let indent = wrapped.count == 1 ? "" : String(repeating: " ", count: hang.count)
+                let whole = lay(narrower)
+                let lastAlone = wrapped.count == 1 ? whole
+                    : wrapped.dropLast() + wrap(String(last.dropFirst(indent.count)), indent: indent, width: narrower)
+                let score = { (lines: [String]) in (Self.columns(lines.last ?? ""), -lines.count) }
+                wrapped = score(lastAlone) >= score(whole) ? lastAlone : whole
             }
             lines += wrapped
         }

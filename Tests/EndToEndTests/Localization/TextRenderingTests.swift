@@ -137,6 +137,19 @@ import Testing
         #expect(TextLayout(terminal: TerminalWidth(columns: 40), color: false, rightToLeft: false).width == 38)
     }
 
+    /// A prompt wraps like text, a leading `2. ` hangs, and its last line leaves room for the
+    /// answer, wrapping whichever way keeps the prompt's end together.
+    @Test func promptsWrapAndLeaveRoomForTheAnswer() {
+        let layout = TextLayout(width: 38, color: false, rightToLeft: false)
+        #expect(layout.prompt("Type the reading as systolic/diastolic pulse (for example 120/80 72): ")
+                == "Type the reading as\nsystolic/diastolic pulse\n(for example 120/80 72): ")
+        #expect(layout.prompt("1. Haardichte am Handgelenk (none/low/medium/high) [low]: ")
+                == "1. Haardichte am Handgelenk\n   (none/low/medium/high)\n   [low]: ")
+        #expect(layout.prompt("Short? [y/n] ") == "Short? [y/n] ")
+        let rtl = TextLayout(width: 38, color: false, rightToLeft: true)
+        #expect(rtl.prompt("a\nb ") == "\u{200F}a\n\u{200F}b ")
+    }
+
     @Test func widthCountsGraphemesNotScalars() {
         #expect(TextLayout.columns("e\u{301}") == 1)
         #expect(TextLayout.columns("\u{200F}\u{2068}72\u{2069}") == 2)
