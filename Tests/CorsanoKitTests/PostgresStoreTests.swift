@@ -111,6 +111,57 @@ import Testing
         #expect(try other.commitPending() == Set(keys).subtracting(released), "only the released keys are claimed again")
     }
 
+    /// A large batch goes first as a plain insert: when another writer holds some of its keys the
+    /// insert fails whole and the batch is redone with ON CONFLICT, so exactly the held keys are
+    /// lost and every other key is claimed once. Later batches (then sent with ON CONFLICT first)
+    /// keep the same verdicts. Sizes: one connection's worth and two halves on two connections.
+    @Test(arguments: [PostgresSeenSet.splitThreshold - 1, PostgresSeenSet.splitThreshold, 3 * PostgresSeenSet.splitThreshold])
+    func aLargeBatchLosesExactlyTheKeysAnotherWriterHolds(size: Int) throws {
+        let database = try ThrowawayPostgres.shared().createDatabase()
+        let keys = (0..<Int64(2 * size)).map { StateStoreContractTests.key($0, 100 + Int($0 % 50)) }
+        let held = Set(keys.enumerated().filter { $0.offset % 3 == 1 }.map(\.element))
+        let other = try PostgresStore(uri: database.uri).seenSet(scope: "s")
+        for key in held { _ = try other.insert(key) }
+        #expect(try other.commitPending().isEmpty)
+
+        let seen = try PostgresStore(uri: database.uri).seenSet(scope: "s")
+        let fresh = try PostgresStore(uri: database.uri).seenSet(scope: "fresh")
+        for key in keys.prefix(size) {
+            _ = try seen.insert(key)
+            _ = try fresh.insert(key)
+        }
+        #expect(try fresh.commitPending().isEmpty, "no key of a new scope is held")
+        #expect(try seen.commitPending() == held.intersection(keys.prefix(size)))
+        for key in keys.suffix(size) { _ = try seen.insert(key) }
+        #expect(try seen.commitPending() == held.intersection(keys.suffix(size)))
+        let rows = try ThrowawayPostgres.shared().execute("""
+            SELECT s.name, count(*) FROM seen_reading r JOIN seen_scope s ON s.id = r.scope GROUP BY s.name ORDER BY s.name
+            """, database: database.name)
+        #expect(rows == [["fresh", String(size)], ["s", String(keys.count)]], "every key claimed exactly once")
+    }
+
+    /// A record this process claimed is a duplicate when it comes again later in the run without
+    /// asking the server (here: whose connection is gone); once given back it is claimed anew.
+    @Test func aKeyThisRunWonIsKnownWithoutTheServerUntilItIsGivenBack() throws {
+        let server = try ThrowawayPostgres.shared()
+        let database = try server.createDatabase()
+        let seen = try #require(try PostgresStore(uri: database.uri).seenSet(scope: "s") as? PostgresSeenSet)
+        let (won, other) = (StateStoreContractTests.key(1), StateStoreContractTests.key(2))
+        #expect(seen.insert(won))
+        #expect(try seen.commitPending().isEmpty)
+        try seen.release([won])
+        #expect(seen.insert(won), "given back: claimed anew")
+        #expect(try seen.commitPending().isEmpty)
+
+        try server.execute("""
+            SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(database.name)' AND pid <> pg_backend_pid()
+            """)
+        #expect(try seen.contains(won))
+        #expect(!seen.insert(won), "a duplicate, decided in this process")
+        #expect(seen.insert(other))
+        #expect(throws: StoreError.self) { try seen.commitPending() }
+    }
+
     @Test func aLostConnectionSaysSo() throws {
         let server = try ThrowawayPostgres.shared()
         let database = try server.createDatabase()

@@ -132,6 +132,9 @@ struct PostgresFailure: Error {
 
     /// A transaction the server aborted to break a deadlock or a serialization conflict: safe to redo.
     var isRetryable: Bool { sqlState == "40P01" || sqlState == "40001" }
+
+    /// A unique index refused a row (23505): for a plain insert of claims, a key already held.
+    var isUniqueViolation: Bool { sqlState == "23505" }
 }
 
 /// The rows of a statement, read as text.
