@@ -111,6 +111,25 @@ import Testing
         #expect(try other.commitPending() == Set(keys).subtracting(released), "only the released keys are claimed again")
     }
 
+    /// Bigint arrays go to the server in its binary array format: every value, sign and the
+    /// empty array arrive as sent.
+    static let bigintArrays: [String: [Int64]] = [
+        "empty": [], "zero": [0], "extremes": [Int64.min, -1, 0, 1, 1_795_000_000, Int64.max],
+        "6,001 across the range": (-3_000...3_000).map { Int64($0) * 3_074_457_345_618_258 },
+    ]
+
+    @Test(arguments: bigintArrays.keys.sorted())
+    func bigintArraysArriveAsSent(name: String) throws {
+        let values = try #require(Self.bigintArrays[name])
+        let database = try ThrowawayPostgres.shared().createDatabase()
+        let connection = try PostgresConnection(uri: database.uri)
+        let rows = try connection.query("SELECT v, $2 FROM unnest($1::bigint[]) WITH ORDINALITY AS t(v, i) ORDER BY i",
+                                        parameters: [.int8Array(values), .text("text after")])
+        #expect((0..<rows.rowCount).map { rows.int($0, 0) } == values)
+        #expect(rows.rowCount == 0 || rows.text(0, 1) == "text after")
+        #expect(try connection.query("SELECT cardinality($1::bigint[])", parameters: [.int8Array(values)]).int(0, 0) == Int64(values.count))
+    }
+
     /// A large batch goes first as a plain insert: when another writer holds some of its keys the
     /// insert fails whole and the batch is redone with ON CONFLICT, so exactly the held keys are
     /// lost and every other key is claimed once. Later batches (then sent with ON CONFLICT first)

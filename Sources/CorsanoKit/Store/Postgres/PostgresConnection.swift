@@ -68,17 +68,23 @@ final class PostgresConnection {
     /// Runs `sql` with text parameters (`$1`…; nil = NULL) and returns its rows.
     /// - Throws: `PostgresFailure` (its SQLSTATE decides retries), see `storeError`.
     func query(_ sql: String, _ parameters: [String?] = []) throws(PostgresFailure) -> PostgresResult {
-        let result: OpaquePointer? = parameters.withOptionalCStrings { values in
-            PQexecParams(conn, sql, Int32(parameters.count), nil, values, nil, nil, 0)
+        try query(sql, parameters: parameters.map(PostgresParameter.text))
+    }
+
+    /// Runs `sql` with `parameters` (`$1`…) and returns its rows as text.
+    /// - Throws: `PostgresFailure` (its SQLSTATE decides retries), see `storeError`.
+    func query(_ sql: String, parameters: [PostgresParameter]) throws(PostgresFailure) -> PostgresResult {
+        let result: OpaquePointer? = PostgresParameter.withLibpqArrays(parameters) { count, types, values, lengths, formats in
+            PQexecParams(conn, sql, count, types, values, lengths, formats, 0)
         }
         return try check(result)
     }
 
-    /// Sends `sql` with text parameters without waiting; `receive()` reads its result (so two
+    /// Sends `sql` with `parameters` without waiting; `receive()` reads its result (so two
     /// connections can work at once). - Throws: `PostgresFailure` when it cannot be sent.
-    func send(_ sql: String, _ parameters: [String?]) throws {
-        let sent = parameters.withOptionalCStrings { values in
-            PQsendQueryParams(conn, sql, Int32(parameters.count), nil, values, nil, nil, 0)
+    func send(_ sql: String, parameters: [PostgresParameter]) throws {
+        let sent = PostgresParameter.withLibpqArrays(parameters) { count, types, values, lengths, formats in
+            PQsendQueryParams(conn, sql, count, types, values, lengths, formats, 0)
         }
         guard sent == 1 else {
             throw PostgresFailure(sqlState: nil, message: scrub(Self.text(PQerrorMessage(conn))), connectionLost: PQstatus(conn) != CONNECTION_OK)
@@ -135,6 +141,64 @@ struct PostgresFailure: Error {
 
     /// A unique index refused a row (23505): for a plain insert of claims, a key already held.
     var isUniqueViolation: Bool { sqlState == "23505" }
+}
+
+/// A statement parameter: text (nil = NULL), or a bigint array sent in PostgreSQL's binary
+/// array format, which the server copies instead of parsing digits (a seen-set batch is two
+/// arrays of up to a few hundred thousand keys).
+enum PostgresParameter {
+    case text(String?)
+    case int8Array([Int64])
+
+    /// `int8[]` and `int8` type OIDs (pg_type.dat).
+    private static let int8ArrayOID: Oid = 1016, int8OID: UInt32 = 20
+
+    /// The value's bytes as libpq takes them: text NUL-terminated; an array as `array_recv`
+    /// reads it (big-endian: ndim 1, no nulls, element type, length and lower bound 1, then
+    /// each element as length 8 and its value). nil for NULL.
+    var bytes: [UInt8]? {
+        switch self {
+        case .text(let text):
+            return text.map { Array($0.utf8) + [0] }
+        case .int8Array(let values):
+            var out: [UInt8] = []
+            out.reserveCapacity(20 + values.count * 12)
+            func append32(_ v: UInt32) { withUnsafeBytes(of: v.bigEndian) { out.append(contentsOf: $0) } }
+            append32(1)
+            append32(0)
+            append32(Self.int8OID)
+            append32(UInt32(values.count))
+            append32(1)
+            for value in values {
+                append32(8)
+                withUnsafeBytes(of: value.bigEndian) { out.append(contentsOf: $0) }
+            }
+            return out
+        }
+    }
+
+    /// Calls `body` with libpq's parallel arrays (count, types, values, lengths, formats) for
+    /// `parameters`, valid only inside `body`.
+    static func withLibpqArrays<R>(
+        _ parameters: [PostgresParameter],
+        _ body: (Int32, [Oid], [UnsafePointer<CChar>?], [Int32], [Int32]) -> R
+    ) -> R {
+        let buffers = parameters.map(\.bytes)
+        let types = parameters.map { if case .int8Array = $0 { int8ArrayOID } else { Oid(0) } }
+        let formats = parameters.map { if case .int8Array = $0 { Int32(1) } else { Int32(0) } }
+        let lengths = buffers.map { Int32($0?.count ?? 0) }
+        let copies = buffers.map { buffer -> UnsafeMutableBufferPointer<UInt8>? in
+            guard let buffer else { return nil }
+            let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(buffer.count, 1))
+            _ = copy.initialize(from: buffer)
+            return copy
+        }
+        defer { copies.forEach { $0?.deallocate() } }
+        let values = copies.map { copy in
+            copy.flatMap { $0.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) } }
+        }
+        return body(Int32(parameters.count), types, values, lengths, formats)
+    }
 }
 
 /// The rows of a statement, read as text.

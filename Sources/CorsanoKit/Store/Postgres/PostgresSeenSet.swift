@@ -1,11 +1,12 @@
 /// The replay seen-set on a PostgreSQL server, under a scope: `StoreSeenSet`'s contract across
 /// hosts.
 ///
-/// `insert` claims a key for the open batch; `commitPending()` sends the batch as arrays in one
-/// `INSERT … SELECT … ON CONFLICT DO NOTHING RETURNING` (one round trip, its own transaction),
-/// and a key is the caller's exactly when its row came back inserted — two gateways never both
-/// own a record. Keys go in sorted order, so two batches that overlap wait on each other rather
-/// than deadlock; a deadlock or serialization failure the server reports anyway is redone.
+/// `insert` claims a key for the open batch; `commitPending()` sends the batch as two bigint
+/// arrays (binary) in one `INSERT … SELECT … ON CONFLICT DO NOTHING RETURNING` (one round trip,
+/// its own transaction), and a key is the caller's exactly when its row came back inserted — two
+/// gateways never both own a record. Keys go in sorted order, so two batches that overlap wait on
+/// each other rather than deadlock; a deadlock or serialization failure the server reports anyway
+/// is redone.
 ///
 /// A large batch (a regular file's) is split in two by a fixed function of the key and the halves
 /// are claimed at once on two connections, so the server works on both cores: the halves share no
@@ -123,8 +124,7 @@ final class PostgresSeenSet: SeenSet {
                 return try claim(packed, on: connection)
             }
         }
-        let (seconds, words) = Self.columns(packed)
-        let packedParameters: [String?] = [scopeID, seconds.text, words.text]
+        let packedParameters = parameters(packed)
         var columns = Array(repeating: ArrayLiteral(), count: 6)
         for key in wide {
             columns[0].append(key.measuredAt.secondsSinceEpoch)
@@ -133,7 +133,7 @@ final class PostgresSeenSet: SeenSet {
         let wideParameters: [String?] = [scopeID] + columns.map(\.text)
         return try store.transaction {
             var lost: Set<SeenKey> = []
-            if !seconds.isEmpty { lost = try Self.lostPacked(connection.query(Self.claimPacked, packedParameters)) }
+            if !packed.isEmpty { lost = try Self.lostPacked(connection.query(Self.claimPacked, parameters: packedParameters)) }
             let rows = try connection.query(Self.claimWide, wideParameters)
             for r in 0..<rows.rowCount {
                 guard let s = rows.int(r, 0), let n = rows.int(r, 1).flatMap({ Int32(exactly: $0) }), let sys = rows.int(r, 2),
@@ -159,7 +159,7 @@ final class PostgresSeenSet: SeenSet {
         let parameters = parameters(keys)
         if expectsNew(keys.count) {
             do {
-                return try claimedAll(connection.query(Self.claimNew, parameters), count: keys.count)
+                return try claimedAll(connection.query(Self.claimNew, parameters: parameters), count: keys.count)
             } catch let failure as PostgresFailure where failure.isUniqueViolation || failure.isRetryable {
                 conflictSeen = conflictSeen || failure.isUniqueViolation
             }
@@ -169,11 +169,11 @@ final class PostgresSeenSet: SeenSet {
 
     /// `claimPacked` with `parameters`, redoing a deadlock or serialization failure.
     /// - Throws: `PostgresFailure`.
-    private func claimPacked(_ parameters: [String?], on connection: PostgresConnection) throws -> Set<SeenKey> {
+    private func claimPacked(_ parameters: [PostgresParameter], on connection: PostgresConnection) throws -> Set<SeenKey> {
         var attempt = 0
         while true {
             do {
-                return try Self.lostPacked(connection.query(Self.claimPacked, parameters))
+                return try Self.lostPacked(connection.query(Self.claimPacked, parameters: parameters))
             } catch {
                 guard error.isRetryable, attempt < 5 else { throw error }
                 attempt += 1
@@ -202,7 +202,7 @@ final class PostgresSeenSet: SeenSet {
         }
         let parameters = members.map(parameters)
         let plain = expectsNew(keys.count)
-        for i in 0..<2 { try connections[i].send(plain ? Self.claimNew : Self.claimPacked, parameters[i]) }
+        for i in 0..<2 { try connections[i].send(plain ? Self.claimNew : Self.claimPacked, parameters: parameters[i]) }
         var lost: [Set<SeenKey>?] = [nil, nil]
         var failure: PostgresFailure?
         for i in 0..<2 {
@@ -227,7 +227,7 @@ final class PostgresSeenSet: SeenSet {
         if let failure {
             for i in 0..<2 {
                 if let held = lost[i] {
-                    try? releasePacked(members[i].compactMap(\.seenKey).filter { !held.contains($0) }, on: connections[i])
+                    try? releasePacked(members[i].filter { $0.seenKey.map { !held.contains($0) } ?? true }, on: connections[i])
                 }
             }
             throw failure
@@ -235,20 +235,9 @@ final class PostgresSeenSet: SeenSet {
         return (lost[0] ?? []).union(lost[1] ?? [])
     }
 
-    /// `$1` scope, `$2` seconds, `$3` words of packed `keys`.
-    private func parameters(_ keys: [PackedKey]) -> [String?] {
-        let (seconds, words) = Self.columns(keys)
-        return [scopeID, seconds.text, words.text]
-    }
-
-    /// The seconds and words of packed `keys` as two array literals.
-    private static func columns(_ keys: [PackedKey]) -> (ArrayLiteral, ArrayLiteral) {
-        var seconds = ArrayLiteral(), words = ArrayLiteral()
-        for key in keys {
-            seconds.append(key.seconds)
-            words.append(key.word)
-        }
-        return (seconds, words)
+    /// `$1` scope, `$2` seconds, `$3` words of packed `keys` (the arrays in binary form).
+    private func parameters(_ keys: [PackedKey]) -> [PostgresParameter] {
+        [.text(scopeID), .int8Array(keys.map(\.seconds)), .int8Array(keys.map(\.word))]
     }
 
     /// Gives back committed claims whose lines were never written (a failed write on stdout), in
@@ -259,12 +248,11 @@ final class PostgresSeenSet: SeenSet {
         guard !keys.isEmpty else { return }
         // The table has no removal and a release is rare (a failed write): start the cache over.
         won.removeAll()
-        var seconds = ArrayLiteral(), words = ArrayLiteral()
+        var packed: [PackedKey] = []
         var columns = Array(repeating: ArrayLiteral(), count: 6)
         for key in keys {
             if let word = key.packedWord {
-                seconds.append(key.measuredAt.secondsSinceEpoch)
-                words.append(Int64(bitPattern: word))
+                packed.append(PackedKey(seconds: key.measuredAt.secondsSinceEpoch, word: Int64(bitPattern: word)))
             } else {
                 columns[0].append(key.measuredAt.secondsSinceEpoch)
                 for (i, field) in Self.wideFields(key).enumerated() { columns[i + 1].appendRaw(field) }
@@ -272,7 +260,7 @@ final class PostgresSeenSet: SeenSet {
         }
         let connection = store.connection
         try store.transaction {
-            if !seconds.isEmpty { _ = try connection.query(Self.releasePackedSQL, [scopeID, seconds.text, words.text]) }
+            if !packed.isEmpty { _ = try connection.query(Self.releasePackedSQL, parameters: parameters(packed)) }
             if !columns[0].isEmpty {
                 _ = try connection.query("""
                     DELETE FROM seen_reading_wide WHERE scope = $1 AND (seconds, nanos, systolic, diastolic, has_pulse, pulse)
@@ -288,15 +276,9 @@ final class PostgresSeenSet: SeenSet {
         """
 
     /// Gives back packed `keys` on `connection` (a statement of its own). - Throws: `PostgresFailure`.
-    private func releasePacked(_ keys: [SeenKey], on connection: PostgresConnection) throws {
-        var seconds = ArrayLiteral(), words = ArrayLiteral()
-        for key in keys {
-            guard let word = key.packedWord else { continue }
-            seconds.append(key.measuredAt.secondsSinceEpoch)
-            words.append(Int64(bitPattern: word))
-        }
-        guard !seconds.isEmpty else { return }
-        _ = try connection.query(Self.releasePackedSQL, [scopeID, seconds.text, words.text])
+    private func releasePacked(_ keys: [PackedKey], on connection: PostgresConnection) throws {
+        guard !keys.isEmpty else { return }
+        _ = try connection.query(Self.releasePackedSQL, parameters: parameters(keys))
     }
 
     /// The keys of the rows a packed claim returned (those another writer held).
