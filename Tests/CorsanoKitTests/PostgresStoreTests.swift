@@ -159,6 +159,49 @@ import Testing
         #expect(rows == [["fresh", String(size)], ["s", String(keys.count)]], "every key claimed exactly once")
     }
 
+    /// The COPY stream: PostgreSQL's binary signature, flags and extension length, then per row 3
+    /// fields of 8 big-endian bytes, then -1; pieces stay near `pieceBytes` and join in order.
+    @Test(arguments: [0, 1, 1_724, 1_725, 5_000])
+    func copyStreamIsPostgresBinaryCopy(rows: Int) {
+        let keys = (0..<rows).map { PackedSeenKey(seconds: Int64($0) - 2, word: Int64($0) << 20) }
+        var encoder = SeenKeyCopyEncoder(scope: 7, keys: keys)
+        var pieces: [[UInt8]] = []
+        while let piece = encoder.nextPiece() { pieces.append(piece) }
+        #expect(encoder.nextPiece() == nil)
+        #expect(pieces.allSatisfy { $0.count <= SeenKeyCopyEncoder.pieceBytes + 38 + 2 })
+        let stream = pieces.flatMap { $0 }
+        func be<T: FixedWidthInteger>(_ value: T) -> [UInt8] { withUnsafeBytes(of: value.bigEndian) { Array($0) } }
+        var expected: [UInt8] = Array("PGCOPY\n".utf8) + [0xFF, 0x0D, 0x0A, 0x00] + be(Int32(0)) + be(Int32(0))
+        for key in keys {
+            expected += be(Int16(3))
+            for value in [7, key.seconds, key.word] { expected += be(Int32(8)) + be(value) }
+        }
+        expected += be(Int16(-1))
+        #expect(stream == expected)
+    }
+
+    /// A large batch whose second connection dies mid-claim throws, and the half the first
+    /// connection copied is given back: another writer then claims every key of the batch.
+    @Test func aBatchWhoseSecondConnectionDiesHoldsNoClaim() throws {
+        let server = try ThrowawayPostgres.shared()
+        let database = try server.createDatabase()
+        let seen = try PostgresStore(uri: database.uri).seenSet(scope: "s")
+        let size = 2 * PostgresSeenSet.splitThreshold
+        for i in 0..<size { _ = try seen.insert(StateStoreContractTests.key(Int64(i))) }
+        #expect(try seen.commitPending().isEmpty, "the first large batch opens the second connection")
+        // The second connection is the newest backend of this database.
+        try server.execute("""
+            SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(database.name)'
+                AND pid <> pg_backend_pid() ORDER BY backend_start DESC LIMIT 1
+            """)
+        let batch = (size..<(3 * size)).map { StateStoreContractTests.key(Int64($0)) }
+        for key in batch { _ = try seen.insert(key) }
+        #expect(throws: StoreError.self) { try seen.commitPending() }
+        let other = try PostgresStore(uri: database.uri).seenSet(scope: "s")
+        for key in batch { _ = try other.insert(key) }
+        #expect(try other.commitPending().isEmpty, "no key of the failed batch is held")
+    }
+
     /// A record this process claimed is a duplicate when it comes again later in the run without
     /// asking the server (here: whose connection is gone); once given back it is claimed anew.
     @Test func aKeyThisRunWonIsKnownWithoutTheServerUntilItIsGivenBack() throws {

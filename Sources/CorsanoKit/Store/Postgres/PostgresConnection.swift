@@ -82,7 +82,7 @@ final class PostgresConnection {
 
     /// Sends `sql` with `parameters` without waiting; `receive()` reads its result (so two
     /// connections can work at once). - Throws: `PostgresFailure` when it cannot be sent.
-    func send(_ sql: String, parameters: [PostgresParameter]) throws {
+    func send(_ sql: String, parameters: [PostgresParameter]) throws(PostgresFailure) {
         let sent = PostgresParameter.withLibpqArrays(parameters) { count, types, values, lengths, formats in
             PQsendQueryParams(conn, sql, count, types, values, lengths, formats, 0)
         }
@@ -92,13 +92,41 @@ final class PostgresConnection {
     }
 
     /// The result of the statement `send` sent (waiting for it). - Throws: `PostgresFailure`.
-    func receive() throws -> PostgresResult {
+    func receive() throws(PostgresFailure) -> PostgresResult {
         var last: OpaquePointer?
         while let result = PQgetResult(conn) {
             if let last { PQclear(last) }
             last = result
         }
         return try check(last)
+    }
+
+    /// Starts `COPY … FROM STDIN`: the connection then takes `putCopyData` until `endCopy`.
+    /// - Throws: `PostgresFailure` when the server refuses the statement.
+    func beginCopy(_ sql: String) throws(PostgresFailure) {
+        guard let result = PQexec(conn, sql) else { _ = try check(nil); return }
+        guard PQresultStatus(result) == PGRES_COPY_IN else { _ = try check(result); return }
+        PQclear(result)
+    }
+
+    /// Sends `bytes` of the running COPY (blocking until the socket takes them).
+    /// - Throws: `PostgresFailure` when the connection failed.
+    func putCopyData(_ bytes: UnsafeRawBufferPointer) throws(PostgresFailure) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        let sent = PQputCopyData(conn, base.assumingMemoryBound(to: CChar.self), Int32(bytes.count))
+        guard sent == 1 else {
+            throw PostgresFailure(sqlState: nil, message: scrub(Self.text(PQerrorMessage(conn))), connectionLost: PQstatus(conn) != CONNECTION_OK)
+        }
+    }
+
+    /// Ends the running COPY (`abort`: with that error, so nothing of it is kept) and returns its
+    /// result (`changes` = rows copied). - Throws: `PostgresFailure`, the server's (a unique
+    /// violation, …) or the connection's.
+    func endCopy(abort: String? = nil) throws(PostgresFailure) -> PostgresResult {
+        guard PQputCopyEnd(conn, abort) == 1 else {
+            throw PostgresFailure(sqlState: nil, message: scrub(Self.text(PQerrorMessage(conn))), connectionLost: PQstatus(conn) != CONNECTION_OK)
+        }
+        return try receive()
     }
 
     /// Runs one or more statements without parameters. - Throws: `PostgresFailure`.
