@@ -61,8 +61,12 @@ echo "postgres server CPU: $(awk -v t=$(( $(server_ticks) - before )) -v hz="$(g
 # and all lines are dropped (not a target: what a replayed dump costs).
 run pg-again "$bin" replay-filter --state "$pguri" --requested-at "$since" --backdate 0 --max-reading-age none
 tail -1 "$work/pg-again.err"
+# With the default --max-reading-age (900 s) every generated reading is stale or future: each such line
+# asks the seen-set whether its record was handed on (rule 3 before age), once per batch on PostgreSQL.
+run pg-stale "$bin" replay-filter --state "$pguri" --scope stale --requested-at "$since" --backdate 0
+tail -1 "$work/pg-stale.err"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
-awk -v jq="$t_jq" -v ns="$t_no_state" -v sq="$t_sqlite" -v pg="$t_postgres" -v pga="$t_pg_again" -v cjq="$c_jq" -v cns="$c_no_state" \
+awk -v jq="$t_jq" -v ns="$t_no_state" -v sq="$t_sqlite" -v pg="$t_postgres" -v pga="$t_pg_again" -v pgs="$t_pg_stale" -v cjq="$c_jq" -v cns="$c_no_state" \
     -v csq="$c_sqlite" -v cpg="$c_postgres" '
 function r(a, b) { return a / (b > 0 ? b : 0.01) }
 BEGIN {
@@ -70,4 +74,5 @@ BEGIN {
   printf "ratio jq/sqlite:   %5.1fx elapsed, %5.1fx CPU (target >= 5x)\n", r(jq, sq), r(cjq, csq)
   printf "ratio jq/postgres: %5.1fx elapsed, %5.1fx CPU of corsano alone (target >= 2x elapsed)\n", r(jq, pg), r(cjq, cpg)
   printf "ratio jq/postgres, every key already held: %5.1fx elapsed\n", r(jq, pga)
+  printf "ratio jq/postgres, every line stale or future: %5.1fx elapsed\n", r(jq, pgs)
 }'

@@ -119,6 +119,59 @@ import Testing
         #expect(try session.releaseUnwritten(lines: unwritten) == 0, "released once")
     }
 
+    /// A seen-set that counts how it is read.
+    final class CountingSeenSet: SeenSet {
+        let inner = InMemorySeenSet()
+        var containsCalls = 0
+        var batches: [[SeenKey]] = []
+        func contains(_ key: SeenKey) -> Bool {
+            containsCalls += 1
+            return inner.contains(key)
+        }
+        func containedKeys(_ keys: [SeenKey]) -> Set<SeenKey> {
+            batches.append(keys)
+            return Set(keys.filter(inner.contains))
+        }
+        func insert(_ key: SeenKey) -> Bool { inner.insert(key) }
+        func commitPending() -> Set<SeenKey> { [] }
+        func release(_ keys: [SeenKey]) {}
+    }
+
+    /// Rule 3 before age: a stale or future copy of a record handed on (in an earlier batch, or
+    /// earlier in this one) is a duplicate; other stale and future lines keep their reason and
+    /// age. The session asks the seen-set once per commit for all of them, never per line.
+    @Test func staleCopiesOfHandedOnRecordsAreDuplicatesAskedOnceAtTheCommit() throws {
+        let seen = CountingSeenSet()
+        var session = ReplayFilterSession(filter: ReplayFilter(rules: HostRules(), seen: seen), keepsDroppedText: false)
+        func judge(_ lines: [(String, String)], from first: Int) throws {
+            for (i, (text, now)) in lines.enumerated() {
+                var bytes = Array(text.utf8)
+                _ = try bytes.withUnsafeMutableBytes {
+                    try session.judge(line: UnsafeRawBufferPointer($0), number: first + i, now: RFC3339.parseInstant(now)!)
+                }
+            }
+        }
+        try judge([(Self.line(120, "2026-11-29T10:00:10Z"), "2026-11-29T10:01:00Z")], from: 1)
+        var first = Received()
+        try session.commit(to: &first)
+        #expect(first.lines == 1)
+        try judge([
+            (Self.line(120, "2026-11-29T10:00:10Z"), "2026-11-29T10:30:00Z"),  // stale copy of line 1's record
+            (Self.line(130, "2026-11-29T10:29:00Z"), "2026-11-29T10:30:00Z"),  // kept
+            (Self.line(130, "2026-11-29T10:29:00Z"), "2026-11-29T10:50:00Z"),  // stale copy of the line before
+            (Self.line(140, "2026-11-29T09:00:00Z"), "2026-11-29T10:30:00Z"),  // stale
+            (Self.line(150, "2026-11-29T11:00:00Z"), "2026-11-29T10:30:00Z"),  // future
+        ], from: 2)
+        #expect(seen.containsCalls == 0 && seen.batches.isEmpty, "nothing is read per line")
+        var second = Received()
+        try session.commit(to: &second)
+        #expect(seen.batches.count == 1 && seen.batches.first?.count == 4)
+        #expect(seen.containsCalls == 0)
+        #expect(second.drops.map(\.line) == [2, 4, 5, 6])
+        #expect(second.drops.map(\.word) == ["duplicate", "duplicate", "stale", "future"])
+        #expect(second.lines == 1)
+    }
+
     @Test func aFailedCommitHandsNothingOver() throws {
         let seen = RacingSeenSet()
         seen.failing = true

@@ -58,6 +58,33 @@ import Testing
         #expect(try scopeB.commitPending() == [], "scopes are separate")
     }
 
+    /// `containedKeys` answers for many keys what `contains` answers for one: keys another
+    /// writer committed, this set's committed and open claims, wide keys; not unseen keys or
+    /// other scopes' keys.
+    @Test(arguments: Engine.allCases)
+    func containedKeysAnswersAsContainsDoes(engine: Engine) throws {
+        let location = try Self.freshLocation(engine)
+        let other = try Self.open(location).seenSet(scope: "s")
+        let elsewhere = try Self.open(location).seenSet(scope: "t")
+        let seen = try Self.open(location).seenSet(scope: "s")
+        let byOther = (0..<300).map { Self.key(Int64($0) * 7) } + [Self.key(9_000, 5000, pulse: nil)]
+        let committed = [Self.key(1), Self.key(9_001, 4000)]
+        let open = [Self.key(2), Self.key(9_002, 3000, pulse: nil)]
+        let unseen = [Self.key(3), Self.key(4, 121), Self.key(7, pulse: nil), Self.key(9_003, 5000, pulse: nil)]
+        for key in byOther { _ = try other.insert(key) }
+        #expect(try other.commitPending().isEmpty)
+        for key in unseen { _ = try elsewhere.insert(key) }
+        #expect(try elsewhere.commitPending().isEmpty)
+        for key in committed { _ = try seen.insert(key) }
+        #expect(try seen.commitPending().isEmpty)
+        for key in open { _ = try seen.insert(key) }
+        let asked = (byOther + committed + open + unseen).shuffled()
+        let expected = Set(byOther + committed + open)
+        #expect(try seen.containedKeys(asked) == expected)
+        #expect(try Set(asked.filter { try seen.contains($0) }) == expected)
+        #expect(try seen.containedKeys([]).isEmpty)
+    }
+
     @Test(arguments: Engine.allCases)
     func aLargeBatchReportsOnlyTheKeysAnotherWriterHeld(engine: Engine) throws {
         let location = try Self.freshLocation(engine)

@@ -30,24 +30,38 @@ extension ReplayFilter {
     /// type, so the per-line path has no runtime exclusivity checks.
     public func judge(line: UnsafeRawBufferPointer, now: Instant, validator: ReadingValidator,
                       dates: inout RFC3339DayCache) throws -> LineVerdict {
+        var lookup: SeenKey?
+        let verdict = try judge(line: line, now: now, validator: validator, dates: &dates, lookup: &lookup)
+        // Rule 3 comes before age: a stale copy of a handed-on record is a duplicate.
+        if let key = lookup, try seen.contains(key) { return .drop(.duplicate) }
+        return verdict
+    }
+
+    /// `judge(line:now:validator:dates:)` leaving the seen-set read of a stale or future reading
+    /// to the caller, as `judge(_:now:lookup:)` does.
+    func judge(line: UnsafeRawBufferPointer, now: Instant, validator: ReadingValidator,
+               dates: inout RFC3339DayCache, lookup: inout SeenKey?) throws -> LineVerdict {
         let typed = UnsafeBufferPointer(start: line.baseAddress?.assumingMemoryBound(to: UInt8.self), count: line.count)
-        if let reading = FastReadingScanner.essentials(typed, dates: &dates) { return try judge(reading, now: now, validator: validator) }
+        if let reading = FastReadingScanner.essentials(typed, dates: &dates) {
+            return try judge(reading, now: now, validator: validator, lookup: &lookup)
+        }
         switch ReadingLineParser.parse(line) {
         case .failure(let error):
             return .malformed(error)
         case .success(.cuffFailure(let failure)):
             return .cuffFailure(failure)
         case .success(.reading(let reading)):
-            return try judge(ReadingEssentials(reading), now: now, validator: validator)
+            return try judge(ReadingEssentials(reading), now: now, validator: validator, lookup: &lookup)
         }
     }
 
     @inline(__always)
-    private func judge(_ reading: ReadingEssentials, now: Instant, validator: ReadingValidator) throws -> LineVerdict {
+    private func judge(_ reading: ReadingEssentials, now: Instant, validator: ReadingValidator,
+                       lookup: inout SeenKey?) throws -> LineVerdict {
         if let issue = validator.validate(systolic: reading.systolic, diastolic: reading.diastolic, pulse: reading.pulse) {
             return .drop(.invalid, detail: issue.reason)
         }
-        switch try judge(reading, now: now) {
+        switch try judge(reading, now: now, lookup: &lookup) {
         case .keep: return .keep(key: SeenKey(reading))
         case .drop(let reason, let age): return .drop(reason, age: age)
         }

@@ -30,11 +30,24 @@ public final class ReplayFilter {
     /// The rules on what they read of a reading (the `replay-filter` hot path comes here directly).
     @inline(__always)
     func judge(_ reading: ReadingEssentials, now: Instant) throws -> FilterDecision {
+        var lookup: SeenKey?
+        let decision = try judge(reading, now: now, lookup: &lookup)
+        // Rule 3 comes before age: a stale copy of a handed-on record is a duplicate.
+        if let key = lookup, try seen.contains(key) { return .drop(.duplicate) }
+        return decision
+    }
+
+    /// `judge(_:now:)` leaving its one seen-set read to the caller: a `stale` or `future` drop
+    /// of a reading with a key sets `lookup` to that key, and the drop is a `duplicate` instead
+    /// when the seen-set contains it (rule 3 before age). `ReplayFilterSession` asks for a whole
+    /// batch's keys at once, one query on a shared store instead of one per line.
+    @inline(__always)
+    func judge(_ reading: ReadingEssentials, now: Instant, lookup: inout SeenKey?) throws -> FilterDecision {
         if let reason = Self.anchorOrReplayRule(reading, rules: rules) { return .drop(reason) }
         guard let key = SeenKey(reading) else { return .keep }
         if let (reason, age) = Self.ageRule(reading, rules: rules, now: now) {
-            // Rule 3 comes before age: a stale copy of a handed-on record is a duplicate.
-            return try seen.contains(key) ? .drop(.duplicate) : .drop(reason, age: age)
+            lookup = key
+            return .drop(reason, age: age)
         }
         // The insert decides (another writer may have taken the key since any read).
         return try seen.insert(key) ? .keep : .drop(.duplicate)

@@ -68,6 +68,9 @@ public struct ReplayFilterSession {
     private var kept: [Kept] = []
     private var keptReadings = 0
     private var drops: [FilterDrop] = []
+    /// Stale and future drops (indexes into `drops`) whose key the seen-set is asked for at the
+    /// commit, all at once: a handed-on one is a `duplicate` (rule 3 before age).
+    private var lookups: [(drop: Int, key: SeenKey)] = []
     /// The kept lines of the last commit and the claims it lost, for `releaseUnwritten`.
     private var lastKept: [Kept] = []
     private var lastLost: Set<SeenKey> = []
@@ -81,12 +84,17 @@ public struct ReplayFilterSession {
 
     /// Bytes of kept lines waiting for the commit.
     public var pendingBytes: Int { bytes.count }
+    /// Lines, kept or dropped, waiting for the commit.
+    public var pendingLines: Int { kept.count + drops.count }
 
     /// Judges one line (without its `\n`) at `now` into the batch. The verdict is for the
-    /// caller's flow control (`--first`, `--strict`); a `.keep` is final only after `commit`.
+    /// caller's flow control (`--first`, `--strict`); a `.keep` is final only after `commit`, and
+    /// a `stale` or `future` drop may come out of the commit as a `duplicate`.
     /// - Throws: what the seen-set throws (`StoreError`); the line is then not in the batch.
     public mutating func judge(line: UnsafeRawBufferPointer, number: Int, now: Instant) throws -> LineVerdict {
-        let verdict = try filter.judge(line: line, now: now, validator: validator, dates: &dates)
+        var lookup: SeenKey?
+        let verdict = try filter.judge(line: line, now: now, validator: validator, dates: &dates, lookup: &lookup)
+        if let key = lookup { lookups.append((drops.count, key)) }
         switch verdict {
         case .keep(let key):
             keep(line, key: key, isReading: true, number: number)
@@ -125,10 +133,19 @@ public struct ReplayFilterSession {
             swap(&kept, &lastKept)  // kept for `releaseUnwritten`; no copy
             kept.removeAll(keepingCapacity: true)
             drops.removeAll(keepingCapacity: true)
+            lookups.removeAll(keepingCapacity: true)
             keptReadings = 0
         }
         lastKept.removeAll(keepingCapacity: true)
         lastLost = []
+        // Before the commit: a failed read then leaves no claim of the batch committed.
+        if !lookups.isEmpty {
+            let handedOn = try filter.seen.containedKeys(lookups.map(\.key))
+            for (drop, key) in lookups where handedOn.contains(key) {
+                drops[drop].why = .rule(.duplicate)
+                drops[drop].age = nil
+            }
+        }
         let lost = try filter.seen.commitPending()
         lastLost = lost
         guard !lost.isEmpty else {

@@ -37,6 +37,9 @@ public struct SeenKey: Hashable, Sendable {
 public protocol SeenSet: AnyObject {
     /// Whether `key` was already handed on (or claimed in the open batch). - Throws: store errors.
     func contains(_ key: SeenKey) throws -> Bool
+    /// The members of `keys` that `contains` would answer true for, asked at once (one query on
+    /// a shared store; the default asks `contains` per key). - Throws: store errors.
+    func containedKeys(_ keys: [SeenKey]) throws -> Set<SeenKey>
     /// Claims `key`; false when it is already taken. - Throws: store errors.
     func insert(_ key: SeenKey) throws -> Bool
     /// Makes the open batch's claims durable and visible to other writers, and returns the keys
@@ -48,6 +51,14 @@ public protocol SeenSet: AnyObject {
     /// duplicates (issue 18). Keys not held are ignored.
     /// - Throws: store errors; then every claim still holds.
     func release(_ keys: [SeenKey]) throws
+}
+
+extension SeenSet {
+    public func containedKeys(_ keys: [SeenKey]) throws -> Set<SeenKey> {
+        var found: Set<SeenKey> = []
+        for key in keys where try contains(key) { found.insert(key) }
+        return found
+    }
 }
 
 /// A seen-set for one process run (`--no-state`; `bp-init`'s per-run set).

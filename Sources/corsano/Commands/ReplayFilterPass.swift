@@ -37,6 +37,9 @@ struct ReplayFilterPass {
 
     /// Largest batch of kept bytes held while reading a regular file.
     static let fileBatchBytes = 1 << 20
+    /// Most lines, kept or dropped, in a batch while reading a regular file: a file of dropped
+    /// lines holds no kept bytes, and memory stays flat on it too.
+    static let fileBatchLines = 1 << 15
 
     /// Exit status once `finish()` ran: 3 for `--first` with nothing kept, 65 after a malformed
     /// line, else 0 (filtering is normal operation).
@@ -61,7 +64,7 @@ struct ReplayFilterPass {
         do {
             while true {
                 let reads = !reader.bufferedLineAvailable
-                if reads, mayBlock || session.pendingBytes >= Self.fileBatchBytes {
+                if reads, mayBlock || session.pendingBytes >= Self.fileBatchBytes || session.pendingLines >= Self.fileBatchLines {
                     try commitBatch()
                     if ctx.stdout.hasFailed { return .stop }  // judging on would only commit keys of lost lines
                 }

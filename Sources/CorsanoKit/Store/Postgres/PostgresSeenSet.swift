@@ -87,6 +87,31 @@ final class PostgresSeenSet: SeenSet {
             """, [scopeID, seconds] + Self.wideFields(key)).rowCount > 0
     }
 
+    /// One query for the packed keys the open batch and `won` do not answer; wide keys (rare)
+    /// one by one.
+    func containedKeys(_ keys: [SeenKey]) throws -> Set<SeenKey> {
+        var found: Set<SeenKey> = []
+        var asked: [PackedSeenKey] = []
+        for key in keys {
+            if pendingKeys.contains(key) || won.contains(key) {
+                found.insert(key)
+            } else if let word = key.packedWord {
+                asked.append(PackedSeenKey(seconds: key.measuredAt.secondsSinceEpoch, word: Int64(bitPattern: word)))
+            } else if try contains(key) {
+                found.insert(key)
+            }
+        }
+        guard !asked.isEmpty else { return found }
+        let rows = try store.run { try store.connection.query(Self.containsPacked, parameters: parameters(asked)) }
+        return found.union(Self.lostPacked(rows))
+    }
+
+    /// The packed keys (`$2` seconds, `$3` words) held under scope `$1`.
+    private static let containsPacked = """
+        SELECT s, k FROM unnest($2::bigint[], $3::bigint[]) AS t(s, k)
+        WHERE EXISTS (SELECT 1 FROM seen_reading WHERE scope = $1 AND seconds = s AND packed = k)
+        """
+
     func insert(_ key: SeenKey) -> Bool {
         guard !won.contains(key), pendingKeys.insert(key) else { return false }
         pending.append(key)
@@ -300,7 +325,8 @@ final class PostgresSeenSet: SeenSet {
         _ = try connection.query(Self.releasePackedSQL, parameters: parameters(keys))
     }
 
-    /// The keys of the rows a packed claim returned (those another writer held).
+    /// The keys of the (seconds, word) rows a packed claim returned (those another writer held)
+    /// or a lookup found.
     private static func lostPacked(_ rows: PostgresResult) -> Set<SeenKey> {
         var lost: Set<SeenKey> = []
         for r in 0..<rows.rowCount {
