@@ -7,6 +7,10 @@ _corsano_files() {
     compopt -o filenames 2>/dev/null
     mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 }
+_corsano_dirs() {
+    compopt -o filenames 2>/dev/null
+    mapfile -t COMPREPLY < <(compgen -d -- "$cur")
+}
 # A bracelet URI: a scheme, then after sim: a scenario (*.json) and after unix: a socket.
 _corsano_uri() {
     case $cur in
@@ -104,7 +108,8 @@ _corsano_reply() {
                 --header-line|--anchor-device|--anchor-phone|--tz|--subject|--subject-identifier) return 0 ;;
                 --date-order) _corsano_words 'dmy mdy ymd'; return 0 ;;
                 --format) _corsano_words 'jsonl fhir'; return 0 ;;
-                --rejects|--output-dir) _corsano_files; return 0 ;;
+                --rejects) _corsano_files; return 0 ;;
+                --output-dir) _corsano_dirs; return 0 ;;
             esac
             if [[ $cur == -* ]]; then _corsano_words '--from --encoding --header-line --date-order --anchor-device --anchor-phone --tz --derive-map --format --strict --rejects --output-dir --bundle --subject --subject-identifier --quiet --help'; return 0; fi
             _corsano_files; return 0 ;;
@@ -155,7 +160,8 @@ _corsano_reply() {
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
                 --format) _corsano_words 'text json fhir'; return 0 ;;
                 --since|--bracelet|--gateway|--limit|--due|--now|--subject|--subject-identifier) return 0 ;;
-                --output-dir|--state) _corsano_files; return 0 ;;
+                --output-dir) _corsano_dirs; return 0 ;;
+                --state) _corsano_files; return 0 ;;
             esac
             _corsano_words '--json --text --lang --format --since --bracelet --gateway --limit --due --now --output-dir --bundle --subject --subject-identifier --state --no-state --quiet --help'; return 0 ;;
         'state migrate')

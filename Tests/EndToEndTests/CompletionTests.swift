@@ -65,6 +65,9 @@ import Testing
         ("corsano bracelet serve --listen unix:d", ["dump-a.csv ", "dump-b.jsonl "]),
         ("corsano bp-init --bracelet s", ["sim", "sim:"]),
         ("corsano cuff ingest --from csv:omron-connect-r", ["omron-connect-report"]),
+        // --output-dir takes a directory: no files offered.
+        ("corsano cuff ingest --output-dir ", ["lab"]),
+        ("corsano cuff ingest --output-dir=l", ["lab"]),
     ]
 
     @Test(arguments: bashCases)

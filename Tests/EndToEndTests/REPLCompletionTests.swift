@@ -12,9 +12,11 @@ import Testing
     }
 
     /// (Not the lines whose last word has a `:`: bash replies with what follows it, the REPL
-    /// with the whole word; `schemeFilesAfterSimAndUnix` covers those.)
+    /// with the whole word; `schemeFilesAfterSimAndUnix` covers those. Not file or directory
+    /// names: the REPL offers those as `.files` and `.directories`, `knowsSessionCommands`.)
     @Test(arguments: CompletionTests.bashCases.filter {
         !$0.expected.contains { $0.hasPrefix("dump") } && !$0.line.hasPrefix("corsano --") && !($0.line.split(separator: " ").last ?? "").contains(":")
+            && !$0.line.contains("--output-dir")
     })
     func agreesWithBash(line: String, expected: [String]) {
         let typed = String(line.dropFirst("corsano ".count))
@@ -36,6 +38,7 @@ import Testing
         ("cuff connect --", .words(["--timeout", "--adapter", "--pair", "--help"])),
         ("bp-init --cuff ", .files),
         ("cuff ingest ", .files),
+        ("cuff ingest --output-dir ", .directories),
         ("bp-init --now ", .words([])),
         ("bp-init --bracelet sim:", .schemeFiles(scheme: "sim:", suffix: ".json")),
         ("bracelet serve --listen unix:/tmp/x", .schemeFiles(scheme: "unix:", suffix: nil)),
@@ -51,6 +54,17 @@ import Testing
 }
 
 extension REPLCompletionTests {
+    /// A directory option offers the directories that continue the word, never files.
+    @Test func directoryOptionsOfferDirectoriesOnly() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("corsano-repldirs-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for sub in ["out", "other"] { try FileManager.default.createDirectory(at: dir.appendingPathComponent(sub), withIntermediateDirectories: true) }
+        try Data().write(to: dir.appendingPathComponent("out.ndjson"))
+        let base = dir.path + "/"
+        #expect(REPLCompletion.directories(typed: base + "o") == [base + "other/", base + "out/"])
+        #expect(REPLCompletion.directories(typed: base + "out.") == [])
+    }
+
     /// `sim:` offers the directories and scenario files that continue the path, `unix:` any path.
     @Test func schemeFilesAfterSimAndUnix() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("corsano-replcomp-\(UUID().uuidString)")

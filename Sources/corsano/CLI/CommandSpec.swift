@@ -10,6 +10,8 @@ enum ValueKind: Equatable, Sendable {
     case integer(ClosedRange<Int>)
     /// A file path (`-` = stdin/stdout where the option says so).
     case path
+    /// A directory path.
+    case directory
     /// One of a fixed set of words.
     case choice([String])
     /// A bracelet or listen URI (`sim`, `sim:FILE`, `unix:PATH`, `tcp:HOST:PORT`, `exec:CMD`).
@@ -28,7 +30,7 @@ enum ValueKind: Equatable, Sendable {
         case .integer(let range): return Int(text).map(range.contains) ?? false
         case .choice(let words): return words.contains(text)
         case .uri: return (try? BraceletAddress(text)) != nil
-        case .path, .command, .text: return !text.isEmpty
+        case .path, .directory, .command, .text: return !text.isEmpty
         }
     }
 
@@ -39,6 +41,7 @@ enum ValueKind: Equatable, Sendable {
         case .seconds(let none): return none ? "SECONDS|none" : "SECONDS"
         case .integer: return "N"
         case .path: return "FILE"
+        case .directory: return "DIR"
         case .choice(let words): return words.joined(separator: "|")
         case .uri: return "URI"
         case .command: return "CMD"

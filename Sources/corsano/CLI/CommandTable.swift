@@ -70,7 +70,7 @@ enum CommandTable {
     ]
     /// FHIR R4 export options shared by `cuff ingest` and `history` (issue 17).
     static let fhir: [OptionSpec] = [
-        OptionSpec("output-dir", .path, placeholder: "DIR", "With --format fhir: bulk NDJSON files, one per resource type, and manifest.json in DIR"),
+        OptionSpec("output-dir", .directory, "With --format fhir: bulk NDJSON files, one per resource type, and manifest.json in DIR"),
         OptionSpec("bundle", "With --format fhir: one transaction Bundle of conditional creates"),
         OptionSpec("subject", .text, placeholder: "Patient/ID", default: .rule("none"), "With --format fhir: the patient the readings are about"),
         OptionSpec("subject-identifier", .text, placeholder: "SYSTEM|VALUE", default: .rule("none"), "With --format fhir: the patient by identifier"),

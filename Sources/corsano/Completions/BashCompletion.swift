@@ -13,6 +13,10 @@ enum BashCompletion {
             compopt -o filenames 2>/dev/null
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
         }
+        _corsano_dirs() {
+            compopt -o filenames 2>/dev/null
+            mapfile -t COMPREPLY < <(compgen -d -- "$cur")
+        }
         # A bracelet URI: a scheme, then after sim: a scenario (*.json) and after unix: a socket.
         _corsano_uri() {
             case $cur in
@@ -130,6 +134,7 @@ enum BashCompletion {
         switch values {
         case .none: return ""
         case .files: return "_corsano_files; "
+        case .directories: return "_corsano_dirs; "
         case .words(let words): return "_corsano_words \(q(words)); "
         case .commands: return "_corsano_words \(q(tree.firstWords)); "
         case .uri(let starts): return "_corsano_uri \(q(starts)); "

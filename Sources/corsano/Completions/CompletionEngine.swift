@@ -8,6 +8,8 @@ struct CompletionEngine {
         case words([String])
         /// File names (the caller's filename completion).
         case files
+        /// Directory names that continue the word.
+        case directories
         /// File names after `scheme` (`sim:` then a scenario), those ending in `suffix` (and
         /// directories) when it is given.
         case schemeFiles(scheme: String, suffix: String?)
@@ -52,6 +54,7 @@ struct CompletionEngine {
         switch values {
         case .none: return .words([])
         case .files: return .files
+        case .directories: return .directories
         case .words(let words): return .words(words)
         case .commands: return .words(tree.firstWords)
         case .uri(let starts):

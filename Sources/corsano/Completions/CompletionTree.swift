@@ -10,6 +10,8 @@ struct CompletionTree {
         case words([String])
         /// A file path.
         case files
+        /// Directory names.
+        case directories
         /// A command name (the operand of `help`).
         case commands
         /// A bracelet or listen URI: these scheme starts, then after `sim:` a scenario file
@@ -63,6 +65,7 @@ struct CompletionTree {
         case .uri?: return .uri(uriStarts)
         case .seconds(allowsNone: true)?: return .words(["none"])
         case .path?: return .files
+        case .directory?: return .directories
         default: return .none
         }
     }

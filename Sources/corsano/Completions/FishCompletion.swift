@@ -60,6 +60,7 @@ enum FishCompletion {
                     var values: String?
                     switch CompletionTree.values(of: option) {
                     case .files: line += " -r -F"
+                    case .directories: values = q("(__fish_complete_directories (commandline -ct))")
                     case .words(let words): values = q(words.joined(separator: " "))
                     case .commands: values = q(tree.firstWords.joined(separator: " "))
                     case .uri(let starts): values = q("(__corsano_uri " + starts.joined(separator: " ") + ")")
@@ -73,6 +74,7 @@ enum FishCompletion {
             switch CompletionTree.operands(of: spec) {
             case .none: break
             case .files: out += "complete -c corsano -n \(guardText) -F\n"
+            case .directories: out += "complete -c corsano -n \(guardText) -x -a \(q("(__fish_complete_directories (commandline -ct))"))\n"
             case .words(let words): out += "complete -c corsano -n \(guardText) -x -a \(q(words.joined(separator: " ")))\n"
             case .uri(let starts): out += "complete -c corsano -n \(guardText) -x -a \(q("(__corsano_uri " + starts.joined(separator: " ") + ")"))\n"
             case .commands:

@@ -95,6 +95,7 @@ enum ZshCompletion {
         switch CompletionTree.operands(of: spec) {
         case .none: break
         case .files: specs.append(q("*:file:_files"))
+        case .directories: specs.append(q("*:directory:_files -/"))
         case .words(let words): specs.append(q("1:\(spec.operands):(\(words.joined(separator: " ")))"))
         case .uri(let starts): specs.append(q("1:uri:" + action(.uri(starts), tree)))
         case .commands:
@@ -110,6 +111,7 @@ enum ZshCompletion {
         switch values {
         case .none: return " "
         case .files: return "_files"
+        case .directories: return "_files -/"
         // A colon inside an action must be quoted, or `_arguments` reads the next argument spec.
         case .words(let words): return "(\(words.map { $0.replacing(":", with: "\\:") }.joined(separator: " ")))"
         case .commands: return "(\(tree.firstWords.joined(separator: " ")))"

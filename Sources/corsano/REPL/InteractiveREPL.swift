@@ -69,7 +69,7 @@ struct InteractiveREPL {
             ctx.diagnose("unclosed quote")
             return
         }
-        guard let first = words.first else { return }
+        guard !words.isEmpty else { return }
         editor.openFlowPrompts()
         let typed = TypedReadings(editor: editor, ctx: ctx)
         let task = Task { [session] in

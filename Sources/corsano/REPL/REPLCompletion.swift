@@ -29,6 +29,8 @@ enum REPLCompletion {
         case .files:
             corsano_rl_set_completion_over(0)  // readline completes file names
             return nil
+        case .directories:
+            return matches(Self.directories(typed: current), text)
         case .schemeFiles(let scheme, let suffix):
             return matches(Self.files(after: scheme, endingIn: suffix, typed: current), text)
         case .words(let words):
@@ -50,6 +52,11 @@ enum REPLCompletion {
             }
     }
 
+    /// The directories (each with its `/`) that continue the path `typed`.
+    static func directories(typed: String) -> [String] {
+        files(after: "", endingIn: nil, typed: typed).filter { $0.hasSuffix("/") }
+    }
+
     /// `sim:` + the directories and `suffix` files that continue the path typed after it.
     static func files(after scheme: String, endingIn suffix: String?, typed: String) -> [String] {
         let path = String(typed.dropFirst(scheme.count))
@@ -59,8 +66,9 @@ enum REPLCompletion {
         let listed = (try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory)) ?? []
         return listed.filter { $0.hasPrefix(start) && ($0.hasPrefix(".") == start.hasPrefix(".")) }.sorted().compactMap { name in
             var isDirectory: ObjCBool = false
-            FileManager.default.fileExists(atPath: directory + name, isDirectory: &isDirectory)
-            if isDirectory.boolValue { return scheme + directory + name + "/" }
+            if FileManager.default.fileExists(atPath: directory + name, isDirectory: &isDirectory), isDirectory.boolValue {
+                return scheme + directory + name + "/"
+            }
             return suffix.map { name.hasSuffix($0) } ?? true ? scheme + directory + name : nil
         }
     }

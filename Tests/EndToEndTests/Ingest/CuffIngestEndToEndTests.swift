@@ -39,6 +39,12 @@ import Testing
         let flag = try Corsano.run(["cuff", "ingest", "--tz", "America/New_York", file], env: ["TZ": "Europe/Berlin"])
         #expect(flag.lines.first?.contains(#""measuredAt":"2026-11-20T12:02:14Z""#) == true)
         #expect(flag.stderr.contains("naive stamps read in zone America/New_York"))
+        // UTC is named as given (Foundation on Linux would say GMT).
+        for (tz, name) in [("UTC", "UTC"), ("Z", "UTC"), ("Etc/UTC", "Etc/UTC")] {
+            let utc = try Corsano.run(["cuff", "ingest", "--tz", tz, file], env: ["TZ": "Europe/Berlin"])
+            #expect(utc.lines.first?.contains(#""measuredAt":"2026-11-20T07:02:14Z""#) == true, "--tz \(tz)")
+            #expect(utc.stderr.contains("naive stamps read in zone \(name) ("), "--tz \(tz): \(utc.stderr)")
+        }
     }
 
     /// An anchor pair years apart must not produce a year its own readers reject: the record is

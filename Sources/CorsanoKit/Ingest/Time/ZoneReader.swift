@@ -10,15 +10,22 @@ import Foundation
 public struct ZoneReader: Sendable {
     /// The zone's rules.
     public let zone: TimeZone
+    /// The zone's name, as printed in the time-basis note.
+    public let identifier: String
 
-    /// Creates a reader over `zone`.
-    public init(zone: TimeZone) { self.zone = zone }
+    /// Creates a reader over `zone`, named by its identifier.
+    public init(zone: TimeZone) { self.init(zone: zone, named: zone.identifier) }
+
+    private init(zone: TimeZone, named name: String) {
+        self.zone = zone
+        identifier = name
+    }
 
     /// Creates a reader over a tz database name; nil when the name is unknown. `UTC` and `Z`
-    /// name UTC.
+    /// name UTC, and are named `UTC` (Foundation on Linux calls every zero-offset zone `GMT`).
     public init?(identifier: String) {
         let name = identifier.hasPrefix(":") ? String(identifier.dropFirst()) : identifier
-        if name == "Z" || name == "UTC" { self.init(zone: TimeZone(secondsFromGMT: 0)!); return }
+        if name == "Z" || name == "UTC" { self.init(zone: TimeZone(secondsFromGMT: 0)!, named: "UTC"); return }
         guard !name.isEmpty, let zone = TimeZone(identifier: name) else { return nil }
         self.init(zone: zone)
     }
@@ -28,9 +35,6 @@ public struct ZoneReader: Sendable {
         guard let zone = TimeZone(secondsFromGMT: offsetSeconds) else { return nil }
         self.init(zone: zone)
     }
-
-    /// The zone's name, as printed in the time-basis note.
-    public var identifier: String { zone.identifier }
 
     /// What a wall-clock stamp names in a zone.
     public enum Resolution: Equatable, Sendable {
