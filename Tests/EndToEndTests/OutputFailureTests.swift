@@ -23,6 +23,16 @@ import Testing
         #expect(r.stderr == "corsano: cuff ingest: read 5, written 0, skipped 0, rejected 0, unwritten 5\n" + Self.enospc + "\n")
     }
 
+    /// A CSV export whose output fails mid-file (the early stop) still names its layout in the
+    /// summary, as a run that reached the end does.
+    @Test func aCSVStoppedByAFullDiskStillNamesItsLayout() throws {
+        let rows = (0..<20_000).map { i in String(format: "2026-11-%02d %02d:%02d:14,79,124,61,0,0", 1 + i / 1440 % 28, i / 60 % 24, i % 60) }
+        let r = try Self.toFullDisk(["cuff", "ingest", "--tz", "UTC"], stdin: "datetime,dia,sys,bpm,mov,ihb\n" + rows.joined(separator: "\n") + "\n")
+        #expect(r.status == 74)
+        #expect(r.stderr.contains("; layout: omblepy\n"), "\(r.stderr)")
+        #expect(!r.stderr.contains("read 20000"), "stopped early: \(r.stderr)")
+    }
+
     /// Issue 18: the claims of the lines a full disk lost are given back, so the next run hands
     /// those readings on instead of dropping them as duplicates.
     @Test func replayFilterToAFullDiskIs74AndReleasesTheClaimsOfUnwrittenLines() throws {

@@ -176,6 +176,8 @@ public final class CuffIngester {
         var source = source
         var splitter = CSVRecordSplitter()
         var reader = CSVReadingReader(options: options)
+        // Named in the summary however the file ends (a failed write on stdout stops it early).
+        defer { if reader.header != nil { layouts.append((name, reader.layout?.name ?? CSVLayout.genericName)) } }
         var fast: CSVFastRowReader?
         var validator = UTF8Validator()
         var buffer = [UInt8](repeating: 0, count: 256 * 1024)
@@ -251,9 +253,6 @@ public final class CuffIngester {
         try splitter.finish(record)
         try reader.finish(take)
         if validateUTF8, !stopped { try validator.finish() }
-        if reader.header != nil {
-            layouts.append((name, reader.layout?.name ?? CSVLayout.genericName))
-        }
     }
 
     /// Counts and routes one CSV outcome.
