@@ -112,3 +112,143 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: state))  // reading history never creates a store
     }
 }
+
+/// `history --text` in every shipped locale: every word comes from the locale's catalog (it mixed
+/// English "bracelet", "firmware", "run", "gateway", "not finished", "ended" and "measured" into
+/// localized lines), right-to-left lines are marked and keep their values isolated, and the
+/// English stays as it was.
+@Suite struct HistoryLocalizedTextTests {
+    typealias E = BPInitE2E
+
+    /// A store with a run that calibrated (two readings with the cuff's measuredAt) and a run
+    /// killed while it waited for its cuff (no result, no end), both from gateway `lab-pc-3`;
+    /// their run IDs, oldest first.
+    static func store() throws -> (state: String, runs: [String]) {
+        let state = try E.directory().appendingPathComponent("state.sqlite3").path
+        let flow = ["bp-init", "--json", "--state", state, "--gateway", "lab-pc-3"] + E.now
+        let done = try Corsano.run(flow, stdin: E.ingestedSession)
+        #expect(done.status == 0, "\(done.stderr)")
+        let live = try LiveCorsano(flow, env: [:])
+        #expect(live.waitForLine(containing: #""step":"measuring""#))
+        live.signal(SIGKILL)
+        _ = live.finish()
+        let json = try Corsano.run(["history", "--json", "--state", state])
+        let runs = E.events(json.lines).compactMap { $0["run"] as? String }
+        #expect(runs.count == 2, "\(json.stdout)")
+        return (state, runs)
+    }
+
+    /// The msgstr of `key` in `po/CATALOG.po`, read from the catalog itself (not the generated
+    /// tables), with `args` filled in as `Localizer` does: isolated in right-to-left locales.
+    static func catalog(_ tag: String, _ key: String, _ args: String...) throws -> String {
+        let po = try String(contentsOf: Corsano.packageRoot.appendingPathComponent("po/\(tag.replacingOccurrences(of: "-", with: "_")).po"),
+                            encoding: .utf8)
+        let lines = po.components(separatedBy: "\n")
+        let context = try #require(lines.firstIndex(of: "msgctxt \"\(key)\""), "\(tag): no \(key)")
+        let start = try #require(lines[context...].firstIndex { $0.hasPrefix("msgstr ") })
+        var text = ""
+        for line in lines[start...] {
+            guard let open = line.firstIndex(of: "\""), line.hasSuffix("\""), line.hasPrefix("msgstr ") || line.hasPrefix("\"") else { break }
+            text += line[line.index(after: open)..<line.index(before: line.endIndex)]
+                .replacingOccurrences(of: "\\\"", with: "\"").replacingOccurrences(of: "\\\\", with: "\\")
+        }
+        #expect(!text.isEmpty, "\(tag): \(key) is not translated")
+        let rightToLeft = tag == "ar" || tag == "he"
+        for (i, arg) in args.enumerated() {
+            text = text.replacingOccurrences(of: "{\(i + 1)}", with: rightToLeft ? "\u{2068}\(arg)\u{2069}" : arg)
+        }
+        return text
+    }
+
+    @Test func englishIsAsBefore() throws {
+        let (state, runs) = try Self.store()
+        let text = try Corsano.run(["history", "--text", "--state", state])
+        #expect(text.stdout == """
+            2026-11-29T10:00:30Z  bp-init  bracelet SIM-287-0001 (287-2, firmware 7.4)  run \(runs[0])  gateway lab-pc-3
+              Result: calibrated, measurements: 2  (ended 2026-11-29T10:02:55Z)
+              1.1  128/82 mmHg, pulse 66 bpm  accepted  measured 2026-11-29T10:00:55Z
+              1.2  124/80 mmHg, pulse 64 bpm  accepted  measured 2026-11-29T10:02:55Z
+
+            2026-11-29T10:00:30Z  bp-init  bracelet SIM-287-0001 (287-2, firmware 7.4)  run \(runs[1])  gateway lab-pc-3
+              Result: not finished (still running, or killed)
+
+            """)
+    }
+
+    @Test func germanIsGermanThroughout() throws {
+        let (state, runs) = try Self.store()
+        let text = try Corsano.run(["history", "--text", "--lang", "de", "--state", state])
+        #expect(text.stdout == """
+            2026-11-29T10:00:30Z  bp-init  Armband SIM-287-0001 (287-2, Firmware 7.4)  Durchlauf \(runs[0])  Gateway lab-pc-3
+              Ergebnis: kalibriert, Messungen: 2  (beendet 2026-11-29T10:02:55Z)
+              1.1  128/82 mmHg, Puls 66 Schläge/min  angenommen  gemessen 2026-11-29T10:00:55Z
+              1.2  124/80 mmHg, Puls 64 Schläge/min  angenommen  gemessen 2026-11-29T10:02:55Z
+
+            2026-11-29T10:00:30Z  bp-init  Armband SIM-287-0001 (287-2, Firmware 7.4)  Durchlauf \(runs[1])  Gateway lab-pc-3
+              Ergebnis: nicht abgeschlossen (läuft noch oder wurde zwangsbeendet)
+
+            """)
+        // LANG picks the language as --lang does.
+        let lang = try Corsano.run(["history", "--text", "--state", state], env: ["LANG": "de_DE.UTF-8"])
+        #expect(lang.stdout == text.stdout)
+    }
+
+    /// Hebrew: each line marked right-to-left, every value (times, serial, run ID) isolated and
+    /// intact, and no English word.
+    @Test func hebrewIsMarkedAndIsolated() throws {
+        let (state, runs) = try Self.store()
+        let text = try Corsano.run(["history", "--text", "--lang", "he", "--state", state])
+        let lines = text.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 6)
+        #expect(lines.allSatisfy { $0.hasPrefix("\u{200F}") }, "\(lines)")
+        let i = { (s: String) in "\u{2068}\(s)\u{2069}" }
+        #expect(lines[0] == "\u{200F}\(i("2026-11-29T10:00:30Z"))  \(i("bp-init"))  צמיד \(i("SIM-287-0001")) (\(i("287-2")), קושחה \(i("7.4")))  הרצה \(i(runs[0]))  שער \(i("lab-pc-3"))")
+        #expect(lines[1].hasSuffix("  (הסתיים \(i("2026-11-29T10:02:55Z")))"), "\(lines[1])")
+        #expect(lines[2].hasSuffix("  נמדדה \(i("2026-11-29T10:00:55Z"))"), "\(lines[2])")
+        #expect(lines[5].contains("לא הסתיים (עדיין פועל, או שהופסק בכוח)"), "\(lines[5])")
+        for word in ["bracelet", "firmware", "run ", "gateway", "Result", "not finished", "ended", "measured", "accepted", "pulse"] {
+            #expect(!text.stdout.contains(word), "he: \(word)")
+        }
+        // --due lines are marked too.
+        let due = try Corsano.run(["history", "--text", "--lang", "he", "--state", state, "--due", "1", "--now", "2026-12-01T00:00:00Z"])
+        #expect(due.stdout == "\u{200F}\(i("SIM-287-0001")): כויל לאחרונה \(i("2026-11-29T10:02:55Z")), לפני \(i("1")) יום; נדרש כיול מחדש\n")
+    }
+
+    /// Every shipped locale uses its catalog's own strings for the header, the unfinished result,
+    /// the end and the measuring time; an English word shows only where the locale's own string
+    /// spells it so (French "bracelet", "firmware" in several languages, "gateway").
+    @Test func everyLocaleUsesItsCatalog() throws {
+        let (state, runs) = try Self.store()
+        let tags = try String(contentsOf: Corsano.packageRoot.appendingPathComponent("po/LINGUAS"), encoding: .utf8)
+            .split(whereSeparator: \.isWhitespace).filter { !$0.hasPrefix("#") && $0 != "en" }.map { $0.replacingOccurrences(of: "_", with: "-") }
+        #expect(tags.count == 16, "\(tags)")
+        for tag in tags {
+            let text = try Corsano.run(["history", "--text", "--lang", tag, "--state", state])
+            #expect(text.status == 0)
+            let lines = text.stdout.split(separator: "\n").map(String.init)
+            let mark = tag == "ar" || tag == "he" ? "\u{200F}" : ""
+            let gateway = try Self.catalog(tag, "historyRunGateway", "lab-pc-3")
+            let used = [
+                try Self.catalog(tag, "historyRunHeader", "2026-11-29T10:00:30Z", "bp-init", "SIM-287-0001", "287-2", "7.4", runs[0]),
+                try Self.catalog(tag, "historyEnded", "2026-11-29T10:02:55Z"),
+                try Self.catalog(tag, "historyMeasured", "2026-11-29T10:00:55Z"),
+                try Self.catalog(tag, "historyRunHeader", "2026-11-29T10:00:30Z", "bp-init", "SIM-287-0001", "287-2", "7.4", runs[1]),
+                try Self.catalog(tag, "historyNotFinished"),
+            ]
+            #expect(lines.count == 6, "\(tag): \(text.stdout)")
+            guard lines.count == 6 else { continue }
+            #expect(lines[0] == mark + used[0] + "  " + gateway, "\(tag)")
+            #expect(lines[1].hasSuffix("  " + used[1]), "\(tag): \(lines[1])")
+            #expect(lines[2].hasSuffix("  " + used[2]), "\(tag): \(lines[2])")
+            #expect(lines[4] == mark + used[3] + "  " + gateway, "\(tag)")
+            #expect(lines[5].hasSuffix(used[4] + (mark.isEmpty ? "" : "\u{2069}")), "\(tag): \(lines[5])")
+            let own = (used + [gateway]).joined(separator: "\n")
+            for word in ["bracelet ", "firmware ", "run ", "gateway ", "not finished", "ended ", "measured "] where !own.contains(word) {
+                #expect(!text.stdout.contains(word), "\(tag): English \"\(word)\" in \(text.stdout)")
+            }
+            for english in ["(ended ", "measured 2026", "not finished (still running, or killed)"] {
+                #expect(!text.stdout.contains(english), "\(tag)")
+            }
+        }
+    }
+}

@@ -1,4 +1,5 @@
-/// Every human string of the bp-init and wearing-opt flows, their prompts and results.
+/// Every human string of the bp-init and wearing-opt flows, their prompts and results, and of
+/// `history`'s text.
 ///
 /// The key is the msgctxt of the string's entry in `po/corsano.pot` and every `po/LANG.po`; its
 /// English is in `Strings+en.swift` (docs/localization.md: adding a string). Placeholders are
@@ -63,6 +64,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     // Errors a user sees at a prompt or at start
     case errorTypedReading, errorSystolicNotAboveDiastolic, errorValueOutOfRange, fieldSystolic, fieldDiastolic, fieldPulse
     case errorBraceletUnavailable, errorWrongModel, errorFirmwareTooOld
-    // `history --due`
+    // `history` text: a run's header, result and readings; `history --due`
+    case historyRunHeader, historyRunGateway, historyNotFinished, historyEnded, historyMeasured
     case historyDue, historyNeverCalibrated
 }

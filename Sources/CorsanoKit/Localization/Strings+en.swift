@@ -133,6 +133,16 @@ extension StringTables {
         case .errorBraceletUnavailable: return "The bracelet is not available: {1}"
         case .errorWrongModel: return "This bracelet is a {1}; a 287-2 is required."
         case .errorFirmwareTooOld: return "Bracelet firmware {1} is too old; wearing optimization needs firmware 7.0 or later."
+        /// history, a run's first line: {1} start time (RFC 3339), {2} flow (bp-init or wearing-opt), {3} bracelet serial, {4} model, {5} firmware version, {6} run ID; keep the two spaces between fields.
+        case .historyRunHeader: return "{1}  {2}  bracelet {3} ({4}, firmware {5})  run {6}"
+        /// history, added after two spaces to a run's first line: {1} the gateway (host name or --gateway ID) that ran it.
+        case .historyRunGateway: return "gateway {1}"
+        /// history, a run's result when none was recorded: its process is still running or was killed (the audit log cannot tell which).
+        case .historyNotFinished: return "not finished (still running, or killed)"
+        /// history, after a run's result: {1} the time the run ended (RFC 3339).
+        case .historyEnded: return "(ended {1})"
+        /// history, after a reading the run was fed: {1} the time the cuff took it (RFC 3339, as the cuff reported it).
+        case .historyMeasured: return "measured {1}"
         /// history --due: {1} whole days since bracelet {2}'s last successful calibration, which ended at {3} (an RFC 3339 time).
         case .historyDue: return .plural(["{2}: last calibrated {3}, {1} day ago; due for recalibration", "{2}: last calibrated {3}, {1} days ago; due for recalibration"])
         /// history --due: bracelet {1} never had a successful calibration.

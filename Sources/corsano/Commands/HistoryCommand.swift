@@ -86,9 +86,9 @@ enum HistoryCommand {
                     ("days", entry.days.map(JSONValue.int) ?? .null), ("due", .bool(true)),
                 ]).serialized)
             } else if let at = entry.lastCalibratedAt, let days = entry.days {
-                ctx.stdout.line(localizer[.historyDue, count: days, entry.bracelet.serial, wholeSeconds(at)])
+                ctx.stdout.line(mark(localizer) + localizer[.historyDue, count: days, entry.bracelet.serial, wholeSeconds(at)])
             } else {
-                ctx.stdout.line(localizer[.historyNeverCalibrated, entry.bracelet.serial])
+                ctx.stdout.line(mark(localizer) + localizer[.historyNeverCalibrated, entry.bracelet.serial])
             }
         }
         ctx.note("history: \(due.count) of \(checked.count) bracelets due for recalibration "
@@ -122,22 +122,29 @@ enum HistoryCommand {
         ])
     }
 
-    /// One run as a few lines of text: header, result, then one line per reading fed.
+    /// One run as a few lines of text: header, result, then one line per reading fed, every word
+    /// in `l`'s locale, each line marked right-to-left where the locale is.
     static func text(_ run: AuditRun, _ l: Localizer) -> String {
-        var out = "\(wholeSeconds(run.startedAt))  \(run.flow)  bracelet \(run.bracelet.serial) (\(run.bracelet.model), "
-            + "firmware \(run.bracelet.firmware))  run \(run.run)" + (run.gateway.map { "  gateway \($0)" } ?? "") + "\n"
-        let result = run.resultJSON.flatMap(parse).map { l.describe(result: $0) } ?? "not finished (still running, or killed)"
-        out += "  " + l[.resultHeading, result] + (run.endedAt.map { "  (ended \(wholeSeconds($0)))" } ?? "") + "\n"
+        var header = l[.historyRunHeader, wholeSeconds(run.startedAt), run.flow, run.bracelet.serial, run.bracelet.model,
+                       run.bracelet.firmware, run.run]
+        if let gateway = run.gateway { header += "  " + l[.historyRunGateway, gateway] }
+        var lines = [header]
+        let result = run.resultJSON.flatMap(parse).map { l.describe(result: $0) } ?? l[.historyNotFinished]
+        lines.append("  " + l[.resultHeading, result] + (run.endedAt.map { "  " + l[.historyEnded, wholeSeconds($0)] } ?? ""))
         for r in run.readings {
             let reading = parse(r.readingJSON) ?? .null
             var line = "  \(r.attempt).\(r.index)  " + l.short(reading: reading) + "  "
                 + l[r.accepted ? .verdictAccepted : .verdictRejected]
             if r.manual { line += "  " + l[.measurementTypedIn] }
-            if let at = reading["measuredAt"]?.stringValue, !r.manual { line += "  measured \(at)" }
-            out += line + "\n"
+            if let at = reading["measuredAt"]?.stringValue, !r.manual { line += "  " + l[.historyMeasured, at] }
+            lines.append(line)
         }
-        return out
+        return lines.map { mark(l) + $0 + "\n" }.joined()
     }
+
+    /// What a text line starts with in `l`'s locale: U+200F RIGHT-TO-LEFT MARK in right-to-left
+    /// locales, so bidi terminals take the line as right-to-left (docs/localization.md); else nothing.
+    static func mark(_ l: Localizer) -> String { l.locale.isRightToLeft ? "\u{200F}" : "" }
 
     /// Stored JSON text as a `JSONValue`.
     static func parse(_ text: String) -> JSONValue? { try? JSONValue.parse(Array(text.utf8)) }
