@@ -8,7 +8,8 @@ import Synchronization
 /// Exit status: 0 after `--count` readings (or at `--timeout` without `--count`), 3 when the
 /// timeout passes with fewer, 65 when a payload was rejected (after the rest), 69 when the
 /// adapter is absent or off or the cuff was never seen, 74 on another D-Bus failure, 77 when
-/// BlueZ's policy refuses the user, 130/143 on SIGINT/SIGTERM after writing what it has.
+/// BlueZ's policy refuses the user, 130/143 on SIGINT/SIGTERM after writing what it has, 141
+/// quietly as soon as the reader of stdout goes away.
 enum CuffListenCommand {
     static func run(_ args: ParsedCommand, _ ctx: CommandContext) async throws -> ExitStatus {
         let config = try CuffLinkOptions.config(args, ctx)
@@ -39,6 +40,9 @@ enum CuffListenCommand {
             return stop.reason ?? .interrupted
         }
         await collector.shutdown()
+        // The reader of stdout went away (`| head -1`; SignalHandling watches the pipe): quiet,
+        // as every 141 is (DESIGN "Exit status"), the cuff hung up all the same.
+        if signals.exitStatus == .brokenPipe { return .brokenPipe }
         output.finish()
         switch end {
         case .failure(let failure):

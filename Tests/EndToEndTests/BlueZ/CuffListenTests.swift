@@ -244,6 +244,23 @@ import Testing
         #expect(mock.waitFor("disconnected host"))
     }
 
+    /// `cuff listen | head -1`: once the reader has its line and goes away, the listen ends at
+    /// once — 141, quietly, the cuff hung up — though no further reading comes and there is no
+    /// `--timeout` (the stdout watch of issue 18 sees the pipe close; the counts line is left out).
+    @Test func aReaderThatGoesAwayEndsTheListenAt141() throws {
+        let mock = try BlueZMock(["--history", "120/80/60@600"])
+        defer { mock.stop() }
+        let script = #""$0" cuff listen "$@" | head -1; echo "listen exited ${PIPESTATUS[0]}" >&2"#
+        let run = try StreamedProcess(URL(fileURLWithPath: "/bin/bash"), ["-c", script, Corsano.binary.path] + Self.device,
+                                      env: mock.env.merging(["XDG_STATE_HOME": FileManager.default.temporaryDirectory
+                                          .appendingPathComponent("corsano-e2e-\(UUID().uuidString)").path]) { $1 })
+        #expect(run.finish(seconds: 20) == 0, "the listen must end without a reading or a timeout")
+        #expect(Self.systolics(run.stdout.lines) == [120])
+        #expect(run.stderr.lines.last == "listen exited 141", "\(run.stderr.text)")
+        #expect(!run.stderr.text.contains("cuff listen: read"), "quiet: no counts line")
+        #expect(mock.waitFor("disconnected host"))
+    }
+
     @Test func pairFirstRegistersANoInputNoOutputAgent() throws {
         let mock = try BlueZMock()
         defer { mock.stop() }
