@@ -1,5 +1,6 @@
 @testable import CorsanoKit
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -202,6 +203,83 @@ import Testing
         #expect(try other.commitPending().isEmpty, "no key of the failed batch is held")
     }
 
+    /// Two connections of one process must never leave a half waiting on this process while the
+    /// other half waits on a lock: the server sees no cycle through a client, so a writer that
+    /// holds a key of the first half and asks for one of the second would wait on us forever (and
+    /// we on it). Here another writer (a single-connection claim, keys in order) holds key `a` of
+    /// the first half and then asks for `b` of the second, with a lock timeout standing in for
+    /// "forever". Cases: the COPY of a fresh run, and ON CONFLICT once a key was held, where the
+    /// second half's answer (most of its keys held: a large result) fills the socket.
+    @Test(arguments: [false, true])
+    func halvesNeverWaitOnThisProcessWhileAnotherWriterWaitsOnThem(afterAConflict: Bool) throws {
+        let server = try ThrowawayPostgres.shared()
+        let database = try server.createDatabase()
+        let seen = try #require(try PostgresStore(uri: database.uri).seenSet(scope: "s") as? PostgresSeenSet)
+        let size = afterAConflict ? 80_000 : 2 * PostgresSeenSet.splitThreshold
+        // key(i): seconds go up by one, the word stays: the halves alternate and a < b.
+        let keys = (0..<Int64(size)).map { StateStoreContractTests.key(10 + $0) }
+        func parity(_ key: SeenKey) -> UInt64 {
+            (UInt64(bitPattern: key.measuredAt.secondsSinceEpoch) &+ key.packedWord!) & 1
+        }
+        let firstHalf = parity(keys[0]) == 0 ? 0 : 1
+        let (a, b) = (keys[firstHalf], keys[firstHalf + 1])
+        let other = try #require(try PostgresStore(uri: database.uri).seenSet(scope: "s") as? PostgresSeenSet)
+        if afterAConflict {
+            // A batch meeting a held key: later batches go straight to ON CONFLICT. Every key but
+            // a and b is held, so each half's answer is a large set of lost keys.
+            for key in keys where key != a && key != b { _ = other.insert(key) }
+            _ = try other.commitPending()
+            for i in 0..<PostgresSeenSet.splitThreshold { _ = seen.insert(StateStoreContractTests.key(-Int64(i))) }
+            _ = other.insert(StateStoreContractTests.key(0))
+            _ = try other.commitPending()
+            #expect(try seen.commitPending() == [StateStoreContractTests.key(0)])
+        }
+        let scope = try #require(try server.execute("SELECT id FROM seen_scope WHERE name = 's'", database: database.name).first?.first ?? nil)
+        func row(_ key: SeenKey) -> [String?] {
+            [scope, String(key.measuredAt.secondsSinceEpoch), String(Int64(bitPattern: key.packedWord!))]
+        }
+        let writer = try PostgresConnection(uri: database.uri)
+        try writer.execute("BEGIN")
+        _ = try writer.query("INSERT INTO seen_reading (scope, seconds, packed) VALUES ($1, $2, $3)", row(a))
+        let others = try [writer.query("SELECT pg_backend_pid()"), other.store.connection.query("SELECT pg_backend_pid()")]
+            .compactMap { $0.text(0, 0) }.joined(separator: ", ")
+
+        for key in keys { _ = seen.insert(key) }
+        let outcome = Mutex<Result<Set<SeenKey>, any Error>?>(nil)
+        let box = UncheckedBox(seen)
+        DispatchQueue.global().async {
+            let result = Result { try box.value.commitPending() }
+            outcome.withLock { $0 = result }
+        }
+        // Our first half waits on `a`; then the second is done (idle since), or waits on this
+        // process mid-statement (the defect), or was never started (an unused connection).
+        let ours = "application_name = 'corsano' AND datname = '\(database.name)' AND pid NOT IN (\(others))"
+        #expect(try Wait.until(seconds: 30) {
+            try !server.execute("SELECT 1 FROM pg_stat_activity WHERE \(ours) AND wait_event_type = 'Lock'").isEmpty
+        }, "the first half waits on the other writer's key")
+        #expect(try Wait.until(seconds: 30) {
+            try !server.execute("""
+                SELECT 1 FROM pg_stat_activity s, (SELECT query_start FROM pg_stat_activity WHERE \(ours)
+                                                    AND wait_event_type = 'Lock') w
+                WHERE \(ours) AND (s.wait_event IN ('ClientRead', 'ClientWrite') AND s.state = 'active'
+                                   OR s.state = 'idle' AND (s.state_change > w.query_start OR s.query = ''))
+                """).isEmpty
+        }, "the second half is where this process left it")
+        try writer.execute("SET LOCAL lock_timeout = '5s'")
+        var got: [SeenKey] = [a]
+        do {
+            if try writer.query("INSERT INTO seen_reading (scope, seconds, packed) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+                                row(b)).changes == 1 { got.append(b) }
+            try writer.execute("COMMIT")
+        } catch {
+            Issue.record("the other writer waited on this process: \(error)")
+            try? writer.execute("ROLLBACK")
+            got = []
+        }
+        #expect(Wait.until(seconds: 30) { outcome.withLock { $0 != nil } }, "the claim returns")
+        #expect(try outcome.withLock { $0 }?.get() == Set(got).union(afterAConflict ? Set(keys).subtracting([a, b]) : []))
+    }
+
     /// A record this process claimed is a duplicate when it comes again later in the run without
     /// asking the server (here: whose connection is gone); once given back it is claimed anew.
     @Test func aKeyThisRunWonIsKnownWithoutTheServerUntilItIsGivenBack() throws {
@@ -293,4 +371,10 @@ import Testing
         #expect(try seen.insert(keys[7]) == true)
         #expect(try seen.commitPending() == [keys[7]])
     }
+}
+
+/// A value handed to another thread by a test that waits for that thread itself.
+private final class UncheckedBox<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
 }

@@ -101,6 +101,22 @@ final class PostgresConnection {
         return try check(last)
     }
 
+    /// The results of statements sent on `connections` (one each, by `send` or `sendCopyEnd`),
+    /// reading every connection's answer as it arrives: a backend then never waits to write its
+    /// answer, its transaction open, while this process waits on another backend's lock — a cycle
+    /// through a client, which the server's deadlock detector cannot see.
+    static func receiveAll(_ connections: [PostgresConnection]) -> [Result<PostgresResult, PostgresFailure>] {
+        var busy = Array(connections.indices)
+        while true {
+            // PQconsumeInput fails only with the connection: `receive` then reports it.
+            busy.removeAll { PQconsumeInput(connections[$0].conn) == 0 || PQisBusy(connections[$0].conn) == 0 }
+            guard !busy.isEmpty else { break }
+            var fds = busy.map { pollfd(fd: PQsocket(connections[$0].conn), events: Int16(POLLIN), revents: 0) }
+            _ = poll(&fds, nfds_t(fds.count), -1)
+        }
+        return connections.map { connection in Result { () throws(PostgresFailure) in try connection.receive() } }
+    }
+
     /// Starts `COPY … FROM STDIN`: the connection then takes `putCopyData` until `endCopy`.
     /// - Throws: `PostgresFailure` when the server refuses the statement.
     func beginCopy(_ sql: String) throws(PostgresFailure) {
@@ -123,10 +139,16 @@ final class PostgresConnection {
     /// result (`changes` = rows copied). - Throws: `PostgresFailure`, the server's (a unique
     /// violation, …) or the connection's.
     func endCopy(abort: String? = nil) throws(PostgresFailure) -> PostgresResult {
+        try sendCopyEnd(abort: abort)
+        return try receive()
+    }
+
+    /// Ends the running COPY without waiting for its result (`receive` reads it).
+    /// - Throws: `PostgresFailure` when the connection failed.
+    func sendCopyEnd(abort: String? = nil) throws(PostgresFailure) {
         guard PQputCopyEnd(conn, abort) == 1 else {
             throw PostgresFailure(sqlState: nil, message: scrub(Self.text(PQerrorMessage(conn))), connectionLost: PQstatus(conn) != CONNECTION_OK)
         }
-        return try receive()
     }
 
     /// Runs one or more statements without parameters. - Throws: `PostgresFailure`.

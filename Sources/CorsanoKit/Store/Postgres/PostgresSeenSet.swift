@@ -10,7 +10,10 @@
 ///
 /// A large batch (a regular file's) is split in two by a fixed function of the key and the halves
 /// are claimed at once on two connections, so the server works on both cores: the halves share no
-/// key, and every writer splits the same way, so they cannot wait on each other in a cycle.
+/// key, and every writer splits the same way, so they cannot wait on each other in a cycle. Nor
+/// may a half wait on this process while it waits on another writer's lock (a cycle through a
+/// client, which the server's deadlock detector cannot see): answers are read from both
+/// connections as they come (`receiveAll`), and a COPY part is ended before the next begins.
 ///
 /// A large batch is first sent as a binary `COPY` (`copyNew`): the unique index still decides
 /// every key, but the server skips `ON CONFLICT`'s speculative insertion, the `EXCEPT ALL` and
@@ -216,42 +219,45 @@ final class PostgresSeenSet: SeenSet {
         throw failure
     }
 
-    /// `claimPacked` of each part on its connection, sent to all before any answer is read.
+    /// `claimPacked` of each part on its connection, sent to all before any answer is read, the
+    /// answers read together (`receiveAll`).
     private func claimPacked(_ parts: [[PackedSeenKey]], on connections: [PostgresConnection]) -> [Result<Set<SeenKey>, PostgresFailure>] {
         let sent = parts.indices.map { i in
             Result { () throws(PostgresFailure) in try connections[i].send(Self.claimPacked, parameters: parameters(parts[i])) }
         }
-        return parts.indices.map { i in
-            sent[i].flatMap { Result { () throws(PostgresFailure) in Self.lostPacked(try connections[i].receive()) } }
-        }
+        let answers = PostgresConnection.receiveAll(parts.indices.compactMap { i in (try? sent[i].get()).map { connections[i] } })
+        var next = answers.makeIterator()
+        return sent.map { sent in sent.flatMap { next.next()!.map(Self.lostPacked) } }
     }
 
-    /// Copies each part (all expected new) on its connection, the parts' data interleaved in
-    /// pieces so every server backend works at once; empty sets where every row was copied.
+    /// Copies each part (all expected new) on its connection; empty sets where every row was
+    /// copied. A part's data and end go before the next part begins, and the results are read
+    /// together: while this process blocks sending to one backend (waiting on another writer's
+    /// lock), no other part's transaction is open waiting for it (a cycle through a client, which
+    /// the server cannot see); the backends still work at once, the next part going out while the
+    /// last one's rows are inserted.
     private func copyNew(_ parts: [[PackedSeenKey]], on connections: [PostgresConnection]) -> [Result<Set<SeenKey>, PostgresFailure>] {
-        var failures: [PostgresFailure?] = parts.indices.map { i -> PostgresFailure? in
-            do throws(PostgresFailure) { try connections[i].beginCopy(Self.copyNew); return nil } catch { return error }
-        }
-        let began = failures.map { $0 == nil }
-        var encoders = parts.map { SeenKeyCopyEncoder(scope: scopeNumber, keys: $0) }
-        var sending = true
-        while sending {
-            sending = false
-            for i in parts.indices where failures[i] == nil {
-                guard let piece = encoders[i].nextPiece() else { continue }
-                sending = true
-                failures[i] = piece.withUnsafeBytes { bytes -> PostgresFailure? in
-                    do throws(PostgresFailure) { try connections[i].putCopyData(bytes); return nil } catch { return error }
+        let sent = parts.indices.map { i in
+            Result { () throws(PostgresFailure) in
+                let connection = connections[i]
+                try connection.beginCopy(Self.copyNew)
+                var encoder = SeenKeyCopyEncoder(scope: scopeNumber, keys: parts[i])
+                var failure: PostgresFailure?
+                while failure == nil, let piece = encoder.nextPiece() {
+                    failure = piece.withUnsafeBytes { bytes -> PostgresFailure? in
+                        do throws(PostgresFailure) { try connection.putCopyData(bytes); return nil } catch { return error }
+                    }
                 }
+                guard let failure else { return try connection.sendCopyEnd() }
+                // Nothing of the part is kept; the connection is left with no COPY running.
+                _ = try? connection.endCopy(abort: "corsano: " + failure.message)
+                throw failure
             }
         }
+        let answers = PostgresConnection.receiveAll(parts.indices.compactMap { i in (try? sent[i].get()).map { connections[i] } })
+        var next = answers.makeIterator()
         return parts.indices.map { i in
-            guard began[i] else { return .failure(failures[i]!) }
-            return Result { () throws(PostgresFailure) in
-                let result = try connections[i].endCopy(abort: failures[i].map { "corsano: " + $0.message })
-                if let failure = failures[i] { throw failure }
-                return try claimedAll(result, count: parts[i].count)
-            }
+            sent[i].flatMap { next.next()!.flatMap { result in Result { () throws(PostgresFailure) in try claimedAll(result, count: parts[i].count) } } }
         }
     }
 
