@@ -48,6 +48,30 @@ import Testing
         #expect(again.stderr.hasSuffix("corsano: replay-filter: read 5, written 2, dropped 3 (duplicate 1, stale 2), rejected 0\n"))
     }
 
+    /// Issue 18's rule when the reader closes stdout (`| head -1`): the run still ends at 141
+    /// quietly, but first gives back the claims of the lines the pipe never took, so the next run
+    /// hands on every reading but those (at most what the reader read and the pipe held). It
+    /// ended at once and kept the claims of its whole batch (about 1 MiB of lines) for good.
+    @Test func replayFilterToAClosedPipeIs141AndReleasesTheClaimsOfUnwrittenLines() throws {
+        let directory = try E.directory()
+        let state = directory.appendingPathComponent("state.sqlite3").path
+        let input = directory.appendingPathComponent("in.jsonl")
+        let lines = (0..<20_000).map { i in
+            #"{"systolic":\#(100 + i % 80),"diastolic":\#(60 + i % 20),"pulse":\#(50 + i % 40),"measuredAt":"\#(RFC3339.format(Instant(secondsSinceEpoch: 1_795_000_000 + Int64(i) * 60)))","isManualEntry":false}"#
+        }
+        try (lines.joined(separator: "\n") + "\n").write(to: input, atomically: true, encoding: .utf8)
+        let args = ["replay-filter", "--state", state, "--max-reading-age", "none", input.path]
+        let r = try Shell.run("bash", ["-c", #""$0" "$@" | head -1 >/dev/null; echo "${PIPESTATUS[0]}""#, Corsano.binary.path] + args)
+        #expect(r.stdout == "141\n")
+        #expect(r.stderr == "")
+        let again = try Corsano.run(args)
+        #expect(again.status == 0)
+        let held = lines.count - again.stdout.split(separator: "\n").count
+        // What the reader read (head: one buffer) and what the pipe held when it closed, 64 KiB each at most.
+        let pipeLines = 1 + 2 * 65_536 / lines.map(\.utf8.count).min()!
+        #expect(held >= 1 && held <= pipeLines, "\(held) readings dropped as duplicates, at most \(pipeLines) could reach the reader")
+    }
+
     /// A release that fails too (the store locked by another writer past the busy timeout) is
     /// counted as `unreleased`, still 74.
     @Test func aFailedReleaseIsCountedUnreleased() throws {

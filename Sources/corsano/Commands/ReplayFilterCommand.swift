@@ -26,8 +26,14 @@ enum ReplayFilterCommand {
         var pass = ReplayFilterPass(filter: ReplayFilter(rules: options.rules, seen: seen),
                                     options: options, ctx: ctx, rejects: rejects, interrupt: interrupt)
         InputFile.announceTerminalInput(inputs, command: "replay-filter", ctx)
-        for input in inputs where try pass.process(input) == .stop { break }
-        try pass.finish()
+        // A reader closing stdout (`| head -1`) stops the run as a signal does instead of ending
+        // it at once, so the claims of the lines it never got are given back (issue 18); 141 after.
+        try await OutputWriter.whileFlowRuns(cancel: { interrupt.fire() }) {
+            Result {
+                for input in inputs where try pass.process(input) == .stop { break }
+                try pass.finish()
+            }
+        }.get()
         return signals.exitStatus ?? pass.status
     }
 }

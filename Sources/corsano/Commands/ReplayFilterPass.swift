@@ -95,10 +95,11 @@ struct ReplayFilterPass {
         return finished || ctx.stdout.hasFailed ? .stop : .more
     }
 
-    /// Commits, writes what is pending and the closing counts line.
+    /// Commits, writes what is pending and the closing counts line (none after a reader closed
+    /// stdout: 141 is quiet).
     mutating func finish() throws {
         try commitBatch()
-        ctx.note("replay-filter: " + counts.summary)
+        if !OutputWriter.readerGone { ctx.note("replay-filter: " + counts.summary) }
         output.rejects?.flush()
     }
 
