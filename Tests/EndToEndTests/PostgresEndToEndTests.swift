@@ -141,6 +141,45 @@ import Testing
         #expect(try await BPInitServedTests.plan(of: bracelet) == BraceletPlan("monitoring"))
     }
 
+    /// A stop signal while a claim waits on another writer's lock (here: a session holding the
+    /// seen-set table in SHARE mode) ends the run at once with the signal's status: the claim is
+    /// cancelled on the server, the batch's lines are neither written nor claimed, and a later
+    /// run hands every reading on. Before, the run waited for the other writer, signal or not.
+    @Test func aStopSignalCancelsAClaimWaitingOnAnotherWritersLock() throws {
+        let server = try ThrowawayPostgres.shared()
+        let database = try server.createDatabase()
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("corsano-pgcancel-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("readings.jsonl")
+        try ((0..<10_000).map(Self.reading).joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
+        let args = ["replay-filter", "--state", database.uri, "--max-reading-age", "none", file.path]
+        #expect(try Corsano.run(["replay-filter", "--state", database.uri], stdin: "").status == 0)  // the schema
+
+        let holder = try StreamedProcess(URL(fileURLWithPath: "/usr/bin/psql"), ["-X", "-q", "-v", "ON_ERROR_STOP=1", database.uri])
+        defer { holder.signal(SIGKILL); holder.finish(seconds: 5) }
+        holder.send("BEGIN; LOCK TABLE seen_reading IN SHARE MODE; SELECT 'locked';")
+        #expect(holder.stdout.waitFor("locked"))
+        let run = try StreamedProcess.corsano(args, env: [:])
+        let waiting = Wait.until(seconds: 30) {
+            let rows = try? server.execute("""
+                SELECT count(*) FROM pg_stat_activity WHERE datname = '\(database.name)' AND wait_event_type = 'Lock'
+                """)
+            return rows?.first?.first == "1"
+        }
+        try #require(waiting, "the claim never waited on the lock")
+        run.signal(SIGTERM)
+        #expect(run.finish(seconds: 20) == 143, "\(run.stderr.text)")
+        #expect(run.stdout.lines.isEmpty)
+        #expect(run.stderr.text.contains("replay-filter: stopped while the seen-set waited on the state store"), "\(run.stderr.text)")
+        #expect(run.stderr.text.contains("replay-filter: read "), "\(run.stderr.text)")
+
+        holder.send("ROLLBACK;")
+        let again = try Corsano.run(args)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.lines.count == 10_000, "no claim of the stopped run holds")
+    }
+
     @Test(arguments: ["replay-filter", "bp-init", "history", "state migrate"])
     func aServerThatIsDownIs74NamingItWithoutThePassword(command: String) throws {
         let words = command.split(separator: " ").map(String.init)

@@ -40,6 +40,10 @@ public protocol SeenSet: AnyObject {
     /// The members of `keys` that `contains` would answer true for, asked at once (one query on
     /// a shared store; the default asks `contains` per key). - Throws: store errors.
     func containedKeys(_ keys: [SeenKey]) throws -> Set<SeenKey>
+    /// What stops an operation of this set that waits on others (a claim waiting on another
+    /// writer's lock), callable from any thread (a signal's): the operation then throws and no
+    /// claim of its batch holds. nil when the set never waits on others (the default).
+    var interrupter: (@Sendable () -> Void)? { get }
     /// Claims `key`; false when it is already taken. - Throws: store errors.
     func insert(_ key: SeenKey) throws -> Bool
     /// Makes the open batch's claims durable and visible to other writers, and returns the keys
@@ -54,6 +58,8 @@ public protocol SeenSet: AnyObject {
 }
 
 extension SeenSet {
+    public var interrupter: (@Sendable () -> Void)? { nil }
+
     public func containedKeys(_ keys: [SeenKey]) throws -> Set<SeenKey> {
         var found: Set<SeenKey> = []
         for key in keys where try contains(key) { found.insert(key) }

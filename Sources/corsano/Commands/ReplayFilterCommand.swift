@@ -22,18 +22,32 @@ enum ReplayFilterCommand {
         } else {
             seen = InMemorySeenSet(expectedKeys: expectedLines(inputs))
         }
+        // A stop must not wait on the store (a claim waiting on another writer's lock, a server
+        // gone quiet): the running statement is cancelled, and its batch is neither written nor claimed.
+        let stopWaiting = seen.interrupter
+        if let stopWaiting { signals.onSignal(stopWaiting) }
         let rejects = try options.rejectsPath.map(OutputFile.create)
         var pass = ReplayFilterPass(filter: ReplayFilter(rules: options.rules, seen: seen),
                                     options: options, ctx: ctx, rejects: rejects, interrupt: interrupt)
         InputFile.announceTerminalInput(inputs, command: "replay-filter", ctx)
         // A reader closing stdout (`| head -1`) stops the run as a signal does instead of ending
         // it at once, so the claims of the lines it never got are given back (issue 18); 141 after.
-        try await OutputWriter.whileFlowRuns(cancel: { interrupt.fire() }) {
+        let outcome = await OutputWriter.whileFlowRuns(cancel: { interrupt.fire(); stopWaiting?() }) {
             Result {
                 for input in inputs where try pass.process(input) == .stop { break }
                 try pass.finish()
             }
-        }.get()
+        }
+        if case .failure(is StoreError) = outcome, let stopped = signals.exitStatus ?? (OutputWriter.readerGone ? .brokenPipe : nil) {
+            // The stop cancelled a claim: not a store failure. What was written stays claimed.
+            if stopped != .brokenPipe {
+                ctx.note("replay-filter: stopped while the seen-set waited on the state store; "
+                         + "the lines of that batch were neither written nor claimed")
+                ctx.note("replay-filter: " + pass.counts.summary)
+            }
+            return stopped
+        }
+        try outcome.get()
         return signals.exitStatus ?? pass.status
     }
 }

@@ -13,6 +13,8 @@ final class PostgresConnection {
     let location: String
     /// Passwords that must not appear in any message (from the URI, the environment, .pgpass).
     private let secrets: [String]
+    /// Cancels the statement running on this connection, from any thread.
+    let canceller: PostgresCanceller
 
     /// Connects to `uri` (a libpq URI or key=value string). `applicationName` shows in
     /// pg_stat_activity.
@@ -27,6 +29,7 @@ final class PostgresConnection {
         if let pass = PQpass(conn).map({ String(cString: $0) }), !pass.isEmpty { secrets.append(pass) }
         self.conn = conn
         self.secrets = secrets
+        canceller = PostgresCanceller(conn)
         location = PostgresConnection.effectiveLocation(conn) ?? PostgresURI.redacted(uri)
         guard PQstatus(conn) == CONNECTION_OK else {
             let message = scrub(PostgresConnection.text(PQerrorMessage(conn)))
@@ -176,6 +179,22 @@ final class PostgresConnection {
     func storeError(_ failure: PostgresFailure) -> StoreError {
         if failure.connectionLost { return .failed(path: location, message: "connection lost: " + failure.message) }
         return .failed(path: location, message: failure.message)
+    }
+}
+
+/// libpq's cancel handle of one connection (PQgetCancel): asks the server to cancel the statement
+/// running there, which then fails with 57014 (query_canceled); nothing when none runs. Usable
+/// from any thread, even after the connection closed (libpq "Canceling Queries in Progress").
+final class PostgresCanceller: @unchecked Sendable {
+    private let handle: OpaquePointer?
+
+    init(_ conn: OpaquePointer) { handle = PQgetCancel(conn) }
+    deinit { if let handle { PQfreeCancel(handle) } }
+
+    func cancel() {
+        guard let handle else { return }
+        var message = [CChar](repeating: 0, count: 256)
+        _ = PQcancel(handle, &message, Int32(message.count))
     }
 }
 

@@ -77,6 +77,8 @@ final class PostgresSeenSet: SeenSet {
         scopeNumber = number
     }
 
+    var interrupter: (@Sendable () -> Void)? { { [store] in store.cancelRunningStatements() } }
+
     func contains(_ key: SeenKey) throws -> Bool {
         if pendingKeys.contains(key) || won.contains(key) { return true }
         let seconds = String(key.measuredAt.secondsSinceEpoch)

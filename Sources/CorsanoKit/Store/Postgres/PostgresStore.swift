@@ -1,11 +1,12 @@
 import Foundation
+import Synchronization
 
 /// The state store on a PostgreSQL server, shared by several gateway PCs (DESIGN "State store"):
 /// one seen-set, one plan journal and one audit log for the lab, with `SQLiteStore`'s semantics.
 ///
-/// Claims are `INSERT … ON CONFLICT DO NOTHING RETURNING`, one statement per batch, committed
-/// before a line is written; leases are judged on the server's `now()`. One connection, its use
-/// serialized by a lock. Source: issue 16, libpq "Connection Strings" and "Environment Variables".
+/// Claims are committed before a line is written (`PostgresSeenSet`); leases are judged on the
+/// server's `now()`. One connection, its use serialized by a lock, and a second one for the
+/// seen-set's large batches. Source: issue 16, libpq "Connection Strings" and "Environment Variables".
 public final class PostgresStore: StateStore, @unchecked Sendable {
     let connection: PostgresConnection
     let lock = NSRecursiveLock()
@@ -14,6 +15,8 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
     /// A second connection for the seen-set's large batches, opened on first use; nil when it
     /// could not be opened (the batch then goes on one connection).
     private var side: PostgresConnection??
+    /// The cancel handles of every connection opened, for `cancelRunningStatements` (another thread's).
+    private let cancellers = Mutex<[PostgresCanceller]>([])
 
     public var location: String { connection.location }
 
@@ -23,6 +26,7 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
     public init(uri: String) throws {
         self.uri = uri
         connection = try PostgresConnection(uri: uri)
+        cancellers.withLock { $0 = [connection.canceller] }
         try run { try PostgresSchema.migrate(connection) }
     }
 
@@ -37,6 +41,7 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
     private init(connection: PostgresConnection, uri: String) {
         self.connection = connection
         self.uri = uri
+        cancellers.withLock { $0 = [connection.canceller] }
     }
 
     /// The second connection (opened once; nil when the server refuses another). Call holding `lock`.
@@ -44,7 +49,15 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
         if let side { return side }
         let opened = try? PostgresConnection(uri: uri, applicationName: "corsano")
         side = .some(opened)
+        if let opened { cancellers.withLock { $0.append(opened.canceller) } }
         return opened
+    }
+
+    /// Cancels the statements running on the store's connections (a claim waiting on another
+    /// writer's lock, a slow server), which then throw `StoreError`; safe from any thread (a
+    /// signal's). No claim of a cancelled batch holds (`PostgresSeenSet`).
+    public func cancelRunningStatements() {
+        for canceller in cancellers.withLock({ $0 }) { canceller.cancel() }
     }
 
     /// Runs `body` holding the lock, with libpq failures as `StoreError`.
