@@ -1,5 +1,6 @@
 import CPostgres
 import Foundation
+import Synchronization
 
 /// One libpq connection: connect, run statements with text parameters, map failures to
 /// `StoreError` naming the server — never its password.
@@ -120,6 +121,13 @@ final class PostgresConnection {
         return connections.map { connection in Result { () throws(PostgresFailure) in try connection.receive() } }
     }
 
+    /// Runs `body` with the statements it runs on `connections` open to a stop's cancel
+    /// (`PostgresCanceller`); nothing sent after it returns is cancelled.
+    static func whileCancellable<T>(_ connections: ArraySlice<PostgresConnection>, _ body: () throws -> T) rethrows -> T {
+        guard let first = connections.first else { return try body() }
+        return try first.canceller.whileCancellable { try whileCancellable(connections.dropFirst(), body) }
+    }
+
     /// Starts `COPY … FROM STDIN`: the connection then takes `putCopyData` until `endCopy`.
     /// - Throws: `PostgresFailure` when the server refuses the statement.
     func beginCopy(_ sql: String) throws(PostgresFailure) {
@@ -183,18 +191,36 @@ final class PostgresConnection {
 }
 
 /// libpq's cancel handle of one connection (PQgetCancel): asks the server to cancel the statement
-/// running there, which then fails with 57014 (query_canceled); nothing when none runs. Usable
-/// from any thread, even after the connection closed (libpq "Canceling Queries in Progress").
+/// running there, which then fails with 57014 (query_canceled). Usable from any thread, even
+/// after the connection closed (libpq "Canceling Queries in Progress").
+///
+/// Only a statement run `whileCancellable` is cancelled: the server cancels whatever runs when
+/// the request reaches it, so a request sent as one statement ends could land on the next (the
+/// release of a batch's claims, which must not fail). `cancel` holds the lock until libpq has
+/// handed the request over (the backend is signalled by then, and ignores it while idle), and
+/// `whileCancellable` takes the lock to end, so no statement sent after it is ever hit.
 final class PostgresCanceller: @unchecked Sendable {
     private let handle: OpaquePointer?
+    /// Whether a cancellable statement may run on the connection.
+    private let armed = Mutex(false)
 
     init(_ conn: OpaquePointer) { handle = PQgetCancel(conn) }
     deinit { if let handle { PQfreeCancel(handle) } }
 
+    /// Cancels the statement running on the connection if `whileCancellable` runs it; else nothing.
     func cancel() {
-        guard let handle else { return }
-        var message = [CChar](repeating: 0, count: 256)
-        _ = PQcancel(handle, &message, Int32(message.count))
+        armed.withLock { armed in
+            guard armed, let handle else { return }
+            var message = [CChar](repeating: 0, count: 256)
+            _ = PQcancel(handle, &message, Int32(message.count))
+        }
+    }
+
+    /// Runs `body` with the statements it runs on the connection open to `cancel`.
+    func whileCancellable<T>(_ body: () throws -> T) rethrows -> T {
+        armed.withLock { $0 = true }
+        defer { armed.withLock { $0 = false } }
+        return try body()
     }
 }
 

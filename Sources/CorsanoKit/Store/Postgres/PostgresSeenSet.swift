@@ -165,7 +165,8 @@ final class PostgresSeenSet: SeenSet {
             for (i, field) in Self.wideFields(key).enumerated() { columns[i + 1].appendRaw(field) }
         }
         let wideParameters: [String?] = [scopeID] + columns.map(\.text)
-        return try store.transaction {
+        // A stop may cancel the whole transaction: its claims are then rolled back.
+        return try PostgresConnection.whileCancellable([connection][...]) { try store.transaction {
             var lost: Set<SeenKey> = []
             if !packed.isEmpty { lost = try Self.lostPacked(connection.query(Self.claimPacked, parameters: packedParameters)) }
             let rows = try connection.query(Self.claimWide, wideParameters)
@@ -176,7 +177,7 @@ final class PostgresSeenSet: SeenSet {
                                     diastolic: Int(dia), pulse: has ? Int(p) : nil))
             }
             return lost
-        }
+        } }
     }
 
     /// Keys in a batch from which it is claimed on two connections (a live pipe's small batches
@@ -201,15 +202,19 @@ final class PostgresSeenSet: SeenSet {
     /// `commitPending` promises. - Throws: `PostgresFailure`.
     private func claim(_ parts: [[PackedSeenKey]], on connections: [PostgresConnection]) throws -> Set<SeenKey> {
         let copies = expectsNew(parts.reduce(0) { $0 + $1.count })
-        var outcomes = copies ? copyNew(parts, on: connections) : claimPacked(parts, on: connections)
-        var failure: PostgresFailure?
-        for i in parts.indices {
-            if case .failure(let redo) = outcomes[i], redo.isRetryable || (copies && redo.isUniqueViolation) {
-                conflictSeen = conflictSeen || redo.isUniqueViolation
-                outcomes[i] = Result { () throws(PostgresFailure) in try claimPacked(parameters(parts[i]), on: connections[i]) }
+        // A stop cancels the claims (a half waiting on another writer's lock), never the release below.
+        let outcomes = PostgresConnection.whileCancellable(connections[...]) {
+            var outcomes = copies ? copyNew(parts, on: connections) : claimPacked(parts, on: connections)
+            for i in parts.indices {
+                if case .failure(let redo) = outcomes[i], redo.isRetryable || (copies && redo.isUniqueViolation) {
+                    conflictSeen = conflictSeen || redo.isUniqueViolation
+                    outcomes[i] = Result { () throws(PostgresFailure) in try claimPacked(parameters(parts[i]), on: connections[i]) }
+                }
             }
-            if case .failure(let error) = outcomes[i] { failure = failure ?? error }
+            return outcomes
         }
+        var failure: PostgresFailure?
+        for case .failure(let error) in outcomes { failure = failure ?? error }
         guard let failure else {
             return outcomes.reduce(into: Set<SeenKey>()) { lost, outcome in if case .success(let part) = outcome { lost.formUnion(part) } }
         }
