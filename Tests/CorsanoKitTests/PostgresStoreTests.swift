@@ -326,6 +326,38 @@ import Testing
         }
     }
 
+    /// A stop also cancels a seen-set read waiting on the server (a stale line's duplicate check
+    /// while another session holds the table exclusively: a migration, `LOCK TABLE`), as it does
+    /// a claim; before, only claims could be cancelled and the read waited for the lock.
+    @Test(arguments: [false, true])
+    func aStopCancelsASeenSetReadWaitingOnALock(batch: Bool) throws {
+        let server = try ThrowawayPostgres.shared()
+        let database = try server.createDatabase()
+        let seen = try #require(try PostgresStore(uri: database.uri).seenSet(scope: "s") as? PostgresSeenSet)
+        let writer = try PostgresConnection(uri: database.uri)
+        try writer.execute("BEGIN")
+        try writer.execute("LOCK TABLE seen_reading IN ACCESS EXCLUSIVE MODE")
+        defer { try? writer.execute("ROLLBACK") }
+        let outcome = Mutex<Result<Bool, any Error>?>(nil)
+        let box = UncheckedBox(seen)
+        DispatchQueue.global().async {
+            let key = StateStoreContractTests.key(10)
+            let result = Result { batch ? try !box.value.containedKeys([key]).isEmpty : try box.value.contains(key) }
+            outcome.withLock { $0 = result }
+        }
+        #expect(try Wait.until(seconds: 30) {
+            try !server.execute("""
+                SELECT 1 FROM pg_stat_activity WHERE application_name = 'corsano' AND datname = '\(database.name)'
+                    AND wait_event_type = 'Lock'
+                """).isEmpty
+        }, "the read waits on the lock")
+        let interrupter = try #require(seen.interrupter)
+        interrupter()
+        #expect(Wait.until(seconds: 10) { outcome.withLock { $0 != nil } }, "the stop ends the read")
+        let result = try #require(outcome.withLock { $0 })
+        #expect(throws: StoreError.self) { try result.get() }
+    }
+
     /// A record this process claimed is a duplicate when it comes again later in the run without
     /// asking the server (here: whose connection is gone); once given back it is claimed anew.
     @Test func aKeyThisRunWonIsKnownWithoutTheServerUntilItIsGivenBack() throws {

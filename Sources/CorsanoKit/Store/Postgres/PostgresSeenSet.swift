@@ -82,14 +82,17 @@ final class PostgresSeenSet: SeenSet {
     func contains(_ key: SeenKey) throws -> Bool {
         if pendingKeys.contains(key) || won.contains(key) { return true }
         let seconds = String(key.measuredAt.secondsSinceEpoch)
-        if let word = key.packedWord {
-            return try store.query("SELECT 1 FROM seen_reading WHERE scope = $1 AND seconds = $2 AND packed = $3",
-                                   [scopeID, seconds, String(Int64(bitPattern: word))]).rowCount > 0
+        // A stop may cancel the read (waiting on a lock, a slow server): it holds nothing.
+        return try PostgresConnection.whileCancellable([store.connection][...]) {
+            if let word = key.packedWord {
+                return try store.query("SELECT 1 FROM seen_reading WHERE scope = $1 AND seconds = $2 AND packed = $3",
+                                       [scopeID, seconds, String(Int64(bitPattern: word))]).rowCount > 0
+            }
+            return try store.query("""
+                SELECT 1 FROM seen_reading_wide WHERE scope = $1 AND seconds = $2 AND nanos = $3 AND systolic = $4
+                    AND diastolic = $5 AND has_pulse = $6 AND pulse = $7
+                """, [scopeID, seconds] + Self.wideFields(key)).rowCount > 0
         }
-        return try store.query("""
-            SELECT 1 FROM seen_reading_wide WHERE scope = $1 AND seconds = $2 AND nanos = $3 AND systolic = $4
-                AND diastolic = $5 AND has_pulse = $6 AND pulse = $7
-            """, [scopeID, seconds] + Self.wideFields(key)).rowCount > 0
     }
 
     /// One query for the packed keys the open batch and `won` do not answer; wide keys (rare)
@@ -107,7 +110,9 @@ final class PostgresSeenSet: SeenSet {
             }
         }
         guard !asked.isEmpty else { return found }
-        let rows = try store.run { try store.connection.query(Self.containsPacked, parameters: parameters(asked)) }
+        let rows = try PostgresConnection.whileCancellable([store.connection][...]) {
+            try store.run { try store.connection.query(Self.containsPacked, parameters: parameters(asked)) }
+        }
         return found.union(Self.lostPacked(rows))
     }
 

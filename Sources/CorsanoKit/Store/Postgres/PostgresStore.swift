@@ -53,9 +53,10 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
         return opened
     }
 
-    /// Cancels the claims running on the store's connections (waiting on another writer's lock, a
-    /// slow server), which then throw `StoreError`; safe from any thread (a signal's). No claim of
-    /// a cancelled batch holds (`PostgresSeenSet`); no other statement is hit (`PostgresCanceller`).
+    /// Cancels the seen-set's claims and reads running on the store's connections (waiting on
+    /// another writer's lock, a slow server), which then throw `StoreError`; safe from any thread
+    /// (a signal's). No claim of a cancelled batch holds (`PostgresSeenSet`); no other statement
+    /// (the release of claims) is hit (`PostgresCanceller`).
     public func cancelRunningStatements() {
         for canceller in cancellers.withLock({ $0 }) { canceller.cancel() }
     }
