@@ -141,12 +141,39 @@ final class SignalHandling: @unchecked Sendable {
             defer { s.onSignal = [] }
             return (s.cancel, s.onSignal)
         }
-        guard let first, count == 1 else {
-            if !routed { return }  // hosted by the REPL: the shell stays
-            Self.exitNow(signo)
+        if let first {
+            first.wake.forEach { $0() }
+            first.cancel?()
+            if count == 1 { return }
         }
-        first.wake.forEach { $0() }
-        first.cancel?()
+        if !routed { return }  // hosted by the REPL: the shell stays
+        // Inside `holdingExit` (claims committed, their lines not yet written) the second signal
+        // waits for the section to end; a third exits at once.
+        let deferred = Self.holding.withLock { h -> Bool in
+            guard h.depth > 0, h.pending == nil else { return false }
+            h.pending = signo
+            return true
+        }
+        if !deferred { Self.exitNow(signo) }
+    }
+
+    /// Open `holdingExit` sections, and a second signal waiting for them to end.
+    private static let holding = Mutex<(depth: Int, pending: Int32?)>((0, nil))
+
+    /// Runs `body` (a filter's batch from its commit to its lines written) with a second stop
+    /// signal held until it returns: exiting in between would leave claims committed for lines
+    /// never written, and every later run would drop those readings as duplicates (issue 18).
+    /// A third signal still exits at once (a stdout that blocks must not trap the user).
+    static func holdingExit<T>(_ body: () throws -> T) rethrows -> T {
+        holding.withLock { $0.depth += 1 }
+        defer {
+            let pending = holding.withLock { h -> Int32? in
+                h.depth -= 1
+                return h.depth == 0 ? h.pending : nil
+            }
+            if let pending { exitNow(pending) }
+        }
+        return try body()
     }
 
     private static func exitNow(_ signo: Int32) -> Never {

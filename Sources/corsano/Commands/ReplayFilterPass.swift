@@ -120,7 +120,13 @@ struct ReplayFilterPass {
 
     /// Commits the session's batch and writes what it hands back. - Throws: `StoreError`; the
     /// batch's lines are then never written.
+    /// A second stop signal waits until the batch's lines are written or released
+    /// (`SignalHandling.holdingExit`).
     private mutating func commitBatch() throws {
+        try SignalHandling.holdingExit { try commitAndWriteBatch() }
+    }
+
+    private mutating func commitAndWriteBatch() throws {
         let droppedBefore = ctx.stdout.droppedLines
         try session.commit(to: &output)
         ctx.stdout.flush()
