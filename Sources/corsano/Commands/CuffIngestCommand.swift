@@ -134,7 +134,9 @@ enum CuffIngestCommand {
         }
     }
 
-    /// `--tz ZONE`, else the TZ environment's zone, else the system zone.
+    /// `--tz ZONE`, else the TZ environment's zone, else the system zone. A TZ that is set but
+    /// not readable (a typo, a POSIX rule string) is refused (64), never replaced by the system
+    /// zone: naive stamps would be read hours off while `date` shows the right time.
     static func zone(_ args: ParsedCommand, _ environment: [String: String]) throws -> ZoneReader {
         if let name = args.string("tz") {
             guard let zone = ZoneReader(identifier: name) else {
@@ -142,7 +144,13 @@ enum CuffIngestCommand {
             }
             return zone
         }
-        if let name = environment[EnvironmentVariable.tz.rawValue], let zone = ZoneReader(identifier: name) { return zone }
+        if let name = environment[EnvironmentVariable.tz.rawValue], !name.isEmpty {
+            guard let zone = ZoneReader(identifier: name) ?? ZoneReader(posixTZ: name) else {
+                throw UsageError.badEnvironment(variable: EnvironmentVariable.tz.rawValue, value: name,
+                                                expected: "a tz database zone like Europe/Berlin or UTC, or a fixed offset like UTC0 or <+03>-3 (--tz ZONE overrides it)")
+            }
+            return zone
+        }
         return ZoneReader(zone: TimeZone.current)
     }
 }

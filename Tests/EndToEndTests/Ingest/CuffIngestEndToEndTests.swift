@@ -47,6 +47,26 @@ import Testing
         }
     }
 
+    /// A TZ that names a fixed POSIX offset is read as that offset; one corsano cannot read (a
+    /// rule string, a typo) is refused with 64 naming TZ — never replaced by the system zone,
+    /// which would read naive stamps hours off. `--tz` overrides TZ either way.
+    @Test(arguments: [("<+03>-3", 0, "2026-11-20T04:02:14Z"), ("UTC0", 0, "2026-11-20T07:02:14Z"),
+                      ("CET-1CEST,M3.5.0,M10.5.0/3", 64, nil), ("Europe/Berln", 64, nil)])
+    func tzFromTheEnvironmentIsReadOrRefused(tz: String, status: Int32, measuredAt: String?) throws {
+        let file = Self.fixture("csv/omblepy-user1.csv")
+        let r = try Corsano.run(["cuff", "ingest", file], env: ["TZ": tz])
+        #expect(r.status == status, "\(r.stderr)")
+        if let measuredAt {
+            #expect(r.lines.first?.contains(#""measuredAt":"\#(measuredAt)""#) == true, "\(r.lines.first ?? "")")
+            #expect(r.stderr.contains("naive stamps read in zone \(tz) ("))
+        } else {
+            #expect(r.lines.isEmpty)
+            #expect(r.stderr.hasPrefix("corsano: TZ: bad value '\(tz)': expected a tz database zone"), "\(r.stderr)")
+        }
+        let flag = try Corsano.run(["cuff", "ingest", "--tz", "UTC", file], env: ["TZ": tz])
+        #expect(flag.status == 0 && flag.lines.first?.contains(#""measuredAt":"2026-11-20T07:02:14Z""#) == true)
+    }
+
     /// An anchor pair years apart must not produce a year its own readers reject: the record is
     /// rejected naming deviceTime (65) after the good one is written.
     @Test(arguments: [("0001-01-01T00:00:00", "9999-12-31T23:59:59Z", "9999-12-31T23:59:59"),

@@ -30,6 +30,36 @@ public struct ZoneReader: Sendable {
         self.init(zone: zone)
     }
 
+    /// Creates a reader from a POSIX TZ value without daylight-saving rules (`UTC0`, `EST5`,
+    /// `<+03>-3`, `<-0530>+5:30`): a name (3 or more letters, or anything in `<…>`) and an offset
+    /// *west* of UTC as `[+-]hh[:mm[:ss]]` (POSIX, "TZ"; 0 to 24 hours). nil for anything else,
+    /// rules included (`CET-1CEST,M3.5.0,M10.5.0/3`): a zone with rules is read by its tz
+    /// database name, never guessed from a rule string.
+    public init?(posixTZ value: String) {
+        var rest = Substring(value)
+        if rest.first == "<" {
+            guard let close = rest.firstIndex(of: ">"), rest.distance(from: rest.startIndex, to: close) >= 4 else { return nil }
+            rest = rest[rest.index(after: close)...]
+        } else {
+            let name = rest.prefix { $0.isASCII && $0.isLetter }
+            guard name.count >= 3 else { return nil }
+            rest = rest.dropFirst(name.count)
+        }
+        var sign = 1
+        if let first = rest.first, first == "+" || first == "-" {
+            sign = first == "-" ? -1 : 1
+            rest = rest.dropFirst()
+        }
+        let parts = rest.split(separator: ":", omittingEmptySubsequences: false)
+        guard (1...3).contains(parts.count),
+              parts.allSatisfy({ (1...2).contains($0.count) && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }) else { return nil }
+        let numbers = parts.compactMap { Int($0) }
+        guard numbers.count == parts.count, numbers[0] <= 24, numbers.dropFirst().allSatisfy({ $0 < 60 }) else { return nil }
+        let west = numbers[0] * 3600 + (numbers.count > 1 ? numbers[1] * 60 : 0) + (numbers.count > 2 ? numbers[2] : 0)
+        guard west <= 18 * 3600, let zone = TimeZone(secondsFromGMT: -sign * west) else { return nil }
+        self.init(zone: zone, named: value)
+    }
+
     /// Creates a reader at a fixed offset east of UTC, in seconds (at most 18 hours).
     public init?(offsetSeconds: Int) {
         guard let zone = TimeZone(secondsFromGMT: offsetSeconds) else { return nil }
