@@ -1,6 +1,5 @@
 @testable import CorsanoKit
 import Foundation
-import Synchronization
 import TestSupport
 import Testing
 
@@ -218,10 +217,7 @@ import Testing
         let size = afterAConflict ? 80_000 : 2 * PostgresSeenSet.splitThreshold
         // key(i): seconds go up by one, the word stays: the halves alternate and a < b.
         let keys = (0..<Int64(size)).map { StateStoreContractTests.key(10 + $0) }
-        func parity(_ key: SeenKey) -> UInt64 {
-            (UInt64(bitPattern: key.measuredAt.secondsSinceEpoch) &+ key.packedWord!) & 1
-        }
-        let firstHalf = parity(keys[0]) == 0 ? 0 : 1
+        let firstHalf = Self.half(keys[0]) == 0 ? 0 : 1
         let (a, b) = (keys[firstHalf], keys[firstHalf + 1])
         let other = try #require(try PostgresStore(uri: database.uri).seenSet(scope: "s") as? PostgresSeenSet)
         if afterAConflict {
@@ -245,12 +241,7 @@ import Testing
             .compactMap { $0.text(0, 0) }.joined(separator: ", ")
 
         for key in keys { _ = seen.insert(key) }
-        let outcome = Mutex<Result<Set<SeenKey>, any Error>?>(nil)
-        let box = UncheckedBox(seen)
-        DispatchQueue.global().async {
-            let result = Result { try box.value.commitPending() }
-            outcome.withLock { $0 = result }
-        }
+        let claim = InBackground { try seen.commitPending() }
         // Our first half waits on `a`; then the second is done (idle since), or waits on this
         // process mid-statement (the defect), or was never started (an unused connection).
         let ours = "application_name = 'corsano' AND datname = '\(database.name)' AND pid NOT IN (\(others))"
@@ -276,8 +267,8 @@ import Testing
             try? writer.execute("ROLLBACK")
             got = []
         }
-        #expect(Wait.until(seconds: 30) { outcome.withLock { $0 != nil } }, "the claim returns")
-        #expect(try outcome.withLock { $0 }?.get() == Set(got).union(afterAConflict ? Set(keys).subtracting([a, b]) : []))
+        #expect(Wait.until(seconds: 30) { claim.outcome != nil }, "the claim returns")
+        #expect(try claim.outcome?.get() == Set(got).union(afterAConflict ? Set(keys).subtracting([a, b]) : []))
     }
 
     /// A stop cancels a claim still waiting on another writer's lock, and no claim of that batch
@@ -296,19 +287,13 @@ import Testing
             let seen = try #require(try store.seenSet(scope: "s\(round)") as? PostgresSeenSet)
             let keys = (0..<Int64(size)).map { StateStoreContractTests.key(10 + $0) }
             // The half of parity 0 goes on the store's first connection.
-            func parity(_ key: SeenKey) -> UInt64 { (UInt64(bitPattern: key.measuredAt.secondsSinceEpoch) &+ key.packedWord!) & 1 }
-            let held = try #require(keys.first { parity($0) == 0 })
+            let held = try #require(keys.first { Self.half($0) == 0 })
             let scope = try #require(try server.execute("SELECT id FROM seen_scope WHERE name = 's\(round)'", database: database.name).first?.first ?? nil)
             try writer.execute("BEGIN")
             _ = try writer.query("INSERT INTO seen_reading (scope, seconds, packed) VALUES ($1, $2, $3)",
                                  [scope, String(held.measuredAt.secondsSinceEpoch), String(Int64(bitPattern: held.packedWord!))])
             for key in keys { _ = seen.insert(key) }
-            let outcome = Mutex<Result<Set<SeenKey>, any Error>?>(nil)
-            let box = UncheckedBox(seen)
-            DispatchQueue.global().async {
-                let result = Result { try box.value.commitPending() }
-                outcome.withLock { $0 = result }
-            }
+            let claim = InBackground { try seen.commitPending() }
             let writerPID = try #require(try writer.query("SELECT pg_backend_pid()").text(0, 0))
             let ours = "application_name = 'corsano' AND datname = '\(database.name)' AND pid <> \(writerPID)"
             #expect(try Wait.until(seconds: 30) {
@@ -317,8 +302,8 @@ import Testing
             }, "round \(round): the first half waits on the other writer's key, the second is done")
             let interrupter = try #require(seen.interrupter)
             interrupter()
-            #expect(Wait.until(seconds: 30) { outcome.withLock { $0 != nil } }, "round \(round): the claim returns")
-            let result = try #require(outcome.withLock { $0 })
+            #expect(Wait.until(seconds: 30) { claim.outcome != nil }, "round \(round): the claim returns")
+            let result = try #require(claim.outcome)
             #expect(throws: StoreError.self) { try result.get() }
             try writer.execute("ROLLBACK")
             let claimed = try server.execute("SELECT count(*) FROM seen_reading WHERE scope = \(scope)", database: database.name)
@@ -338,13 +323,8 @@ import Testing
         try writer.execute("BEGIN")
         try writer.execute("LOCK TABLE seen_reading IN ACCESS EXCLUSIVE MODE")
         defer { try? writer.execute("ROLLBACK") }
-        let outcome = Mutex<Result<Bool, any Error>?>(nil)
-        let box = UncheckedBox(seen)
-        DispatchQueue.global().async {
-            let key = StateStoreContractTests.key(10)
-            let result = Result { batch ? try !box.value.containedKeys([key]).isEmpty : try box.value.contains(key) }
-            outcome.withLock { $0 = result }
-        }
+        let key = StateStoreContractTests.key(10)
+        let read = InBackground { batch ? try !seen.containedKeys([key]).isEmpty : try seen.contains(key) }
         #expect(try Wait.until(seconds: 30) {
             try !server.execute("""
                 SELECT 1 FROM pg_stat_activity WHERE application_name = 'corsano' AND datname = '\(database.name)'
@@ -353,8 +333,8 @@ import Testing
         }, "the read waits on the lock")
         let interrupter = try #require(seen.interrupter)
         interrupter()
-        #expect(Wait.until(seconds: 10) { outcome.withLock { $0 != nil } }, "the stop ends the read")
-        let result = try #require(outcome.withLock { $0 })
+        #expect(Wait.until(seconds: 10) { read.outcome != nil }, "the stop ends the read")
+        let result = try #require(read.outcome)
         #expect(throws: StoreError.self) { try result.get() }
     }
 
@@ -451,8 +431,26 @@ import Testing
     }
 }
 
-/// A value handed to another thread by a test that waits for that thread itself.
-private final class UncheckedBox<T>: @unchecked Sendable {
-    let value: T
-    init(_ value: T) { self.value = value }
+extension PostgresStoreTests {
+    /// The half of a large batch `key` is claimed in, by `PostgresSeenSet`'s own rule.
+    static func half(_ key: SeenKey) -> Int {
+        PostgresSeenSet.half(of: PackedSeenKey(seconds: key.measuredAt.secondsSinceEpoch, word: Int64(bitPattern: key.packedWord!)))
+    }
+}
+
+/// `body` run on another thread (a store call that blocks on the server while the test acts on
+/// it); `outcome` once it returned. The test waits for that thread itself.
+private final class InBackground<T>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var result: Result<T, any Error>?
+
+    init(_ body: @escaping () throws -> T) {
+        nonisolated(unsafe) let body = body
+        DispatchQueue.global().async { [self] in
+            let outcome = Result { try body() }
+            lock.withLock { result = outcome }
+        }
+    }
+
+    var outcome: Result<T, any Error>? { lock.withLock { result } }
 }

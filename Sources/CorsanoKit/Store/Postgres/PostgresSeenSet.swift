@@ -196,8 +196,13 @@ final class PostgresSeenSet: SeenSet {
     /// writer splits the same way, so halves on different connections never share a key.
     private static func halves(of keys: [PackedSeenKey]) -> [[PackedSeenKey]] {
         var halves: [[PackedSeenKey]] = [[], []]
-        for key in keys { halves[Int((UInt64(bitPattern: key.seconds) &+ UInt64(bitPattern: key.word)) & 1)].append(key) }
+        for key in keys { halves[half(of: key)].append(key) }
         return halves
+    }
+
+    /// The half (0 or 1) of a large batch `key` is claimed in: the parity of seconds + word.
+    static func half(of key: PackedSeenKey) -> Int {
+        Int((UInt64(bitPattern: key.seconds) &+ UInt64(bitPattern: key.word)) & 1)
     }
 
     /// Claims packed `parts` (each sorted), part i on `connections[i]`, all at once: as a COPY
