@@ -44,12 +44,12 @@ final class TypedReadings: @unchecked Sendable {
     /// - Throws: `UsageError` naming what is wrong, or saying that a command waits for the flow.
     static func reading(_ words: [String]) throws -> CuffReading? {
         guard let first = words.first else { return nil }
-        if words.starts(with: ["cuff", "add"]) { return try CuffQueue.reading(Array(words.dropFirst(2))) }
+        if words.starts(with: ["cuff", "add"]) { return try CuffQueue.reading(Array(words.dropFirst(2)), enteredAt: CommandContext.wallClock()) }
         if first.first?.isLetter == true, CommandTable.lookup(words, in: REPLGrammar.commands) != nil {
             throw UsageError.conflict("'\(first)' cannot run while the flow runs: type a reading like 120/80 72 "
                                       + "(Control-D ends the cuff input, Control-C cancels the flow)")
         }
-        return try CuffQueue.reading(words)
+        return try CuffQueue.reading(words, enteredAt: CommandContext.wallClock())
     }
 
     /// Waits for the prompt loop to end (after `LineEditor.closeFlowPrompts`).
