@@ -71,7 +71,7 @@ struct InteractiveREPL {
         }
         guard !words.isEmpty else { return }
         editor.openFlowPrompts()
-        let typed = TypedReadings(editor: editor, ctx: ctx)
+        let typed = TypedReadings(editor: editor, ctx: ctx, cancelFlow: { running.cancel() })
         let task = Task { [session] in
             try await session.run(words, ctx, feed: .queueThenTyped { pipe in typed.start(feeding: pipe) })
         }
