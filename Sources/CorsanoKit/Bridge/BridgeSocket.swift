@@ -144,12 +144,14 @@ public enum BridgeSocket {
     /// The process on the other end of a connected unix socket, as `pid N, NAME` (SO_PEERCRED and
     /// /proc/N/comm), or `pid N` / `its process cannot be named` when that is all that is known.
     static func describePeer(_ fd: Int32) -> String {
-        var cred = ucred()
-        var size = socklen_t(MemoryLayout<ucred>.size)
-        guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &size) == 0, cred.pid > 0 else { return "its process cannot be named" }
-        guard let comm = try? String(contentsOfFile: "/proc/\(cred.pid)/comm", encoding: .utf8) else { return "pid \(cred.pid)" }
-        let name = comm.trimmingCharacters(in: .whitespacesAndNewlines)
-        return name.isEmpty ? "pid \(cred.pid)" : "pid \(cred.pid), \(name)"
+        // struct ucred { pid_t pid; uid_t uid; gid_t gid; } (Glibc hides it behind _GNU_SOURCE).
+        var cred: [Int32] = [0, 0, 0]
+        var size = socklen_t(MemoryLayout<Int32>.size * 3)
+        guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &size) == 0, cred[0] > 0 else { return "its process cannot be named" }
+        let pid = cred[0]
+        guard let comm = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8) else { return "pid \(pid)" }
+        let name = comm.trimmingCharacters(in: CharacterSet.whitespacesAndNewlines)
+        return name.isEmpty ? "pid \(pid)" : "pid \(pid), \(name)"
     }
 
     static func unavailable(_ what: String) -> BraceletError {

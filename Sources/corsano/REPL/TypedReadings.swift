@@ -26,8 +26,8 @@ final class TypedReadings: @unchecked Sendable {
                 case .interrupted:
                     return
                 case .endOfInput:
+                    // As Control-C: the cuff input stays open (its end would be `noReading`, 3).
                     cancelFlow()
-                    pipe.endInput()
                     return
                 case .line(let line):
                     do {
