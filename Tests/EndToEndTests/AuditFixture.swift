@@ -20,3 +20,10 @@ enum AuditFixture {
                           + "ended_at = \(ended.map(quote) ?? "ended_at") WHERE run = \(quote(run))")
     }
 }
+
+extension String {
+    /// This text without its `"enteredAt":"…"` members (the wall-clock instant a reading was typed
+    /// differs on every run), so a reply can be compared whole; `hasEnteredAt` says one was there.
+    var withoutEnteredAt: String { replacing(/,"enteredAt":"[0-9T:.Z-]+"/, with: "") }
+    var hasEnteredAt: Bool { contains(/"enteredAt":"[0-9T:.Z-]+"/) }
+}
