@@ -40,14 +40,19 @@ import TestSupport
         #expect(plain.status == 0, "\(plain.stderr)")
     }
 
-    /// A store with one calibration, made by root; its directory.
+    /// An auditor's copy of a store with one calibration: a backup made with `VACUUM INTO` (as
+    /// backup tools do: a rollback-journal file, not WAL), alone in its directory, made by root.
     static func store() throws -> (dir: URL, state: String) {
-        let dir = try E.directory()
-        let state = dir.appendingPathComponent("state.sqlite3").path
-        let run = try Corsano.run(["bp-init", "--json", "--state", state] + E.now, stdin: E.ingestedSession)
+        let live = try E.directory().appendingPathComponent("live.sqlite3").path
+        let run = try Corsano.run(["bp-init", "--json", "--state", live] + E.now, stdin: E.ingestedSession)
         #expect(run.status == 0, "\(run.stderr)")
+        let dir = try E.directory()
+        let state = dir.appendingPathComponent("backup.sqlite3").path
+        try SQLiteStore(path: live).execute("VACUUM INTO '\(state)'")
         return (dir, state)
     }
+
+    static func listing(_ dir: URL) throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() }
 
     /// `corsano ARGS` as the user `nobody` (setpriv), in a fresh environment of its own.
     static func asNobody(_ args: [String]) throws -> Corsano.Outcome {
@@ -62,11 +67,13 @@ import TestSupport
     @Test func historyReadsAReadOnlyFileAsAnUnprivilegedUser() throws {
         let (dir, state) = try Self.store()
         chmod(dir.path, 0o777)  // the directory may be written: mode=ro
-        for suffix in ["", "-wal", "-shm"] { chmod(state + suffix, 0o444) }
+        chmod(state, 0o444)
+        let before = try Self.listing(dir)
         let r = try Self.asNobody(["history", "--state", state, "--json"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.lines.count == 1 && r.stdout.contains(#""kind":"success""#), "\(r.stdout)")
         #expect(!r.stderr.contains("readonly"), "\(r.stderr)")
+        #expect(try Self.listing(dir) == before, "reading wrote nothing beside the store")
         let due = try Self.asNobody(["history", "--state", state, "--due", "28"])
         #expect(due.status == 0, "\(due.stderr)")
         #expect(due.stderr.contains("0 of 1 bracelets due"), "\(due.stderr)")
@@ -74,7 +81,7 @@ import TestSupport
 
     @Test func historyReadsAStoreInAReadOnlyDirectoryAsAnUnprivilegedUser() throws {
         let (dir, state) = try Self.store()
-        for suffix in ["", "-wal", "-shm"] { chmod(state + suffix, 0o644) }
+        chmod(state, 0o644)
         chmod(dir.path, 0o555)  // a snapshot or a read-only mount: immutable=1
         defer { chmod(dir.path, 0o755) }
         let r = try Self.asNobody(["history", "--state", state, "--json"])
@@ -84,5 +91,18 @@ import TestSupport
                                   + "(changes a writer makes meanwhile are not seen)"), "\(r.stderr)")
         let due = try Self.asNobody(["history", "--state", state, "--due", "28"])
         #expect(due.status == 0, "\(due.stderr)")
+    }
+
+    /// A snapshot whose WAL file still holds changes cannot be read immutably without missing
+    /// them: refused (74), never read short.
+    @Test func aReadOnlyDirectoryWithAWALFileIsRefusedNotReadShort() throws {
+        let (dir, state) = try Self.store()
+        try Data(repeating: 1, count: 4096).write(to: URL(fileURLWithPath: state + "-wal"))
+        chmod(dir.path, 0o555)
+        defer { chmod(dir.path, 0o755) }
+        let r = try Self.asNobody(["history", "--state", state, "--json"])
+        #expect(r.status == 74, "\(r.stderr)")
+        #expect(r.stderr.contains("\(state)-wal holds changes not yet in the store, which an immutable read would miss"), "\(r.stderr)")
+        #expect(r.stdout.isEmpty)
     }
 }

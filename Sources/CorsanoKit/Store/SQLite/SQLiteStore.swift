@@ -57,6 +57,13 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
     /// without writing). - Throws: `StoreError` naming the path.
     public init(readingOnly path: String, mode: ReadOnlyMode, busyTimeoutMilliseconds: Int32 = 10_000) throws {
         self.path = path
+        // An immutable read ignores the WAL file: committed transactions still in it would be
+        // missing without a word. Fail closed instead (nothing is lost silently).
+        if mode == .immutable, let size = (try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? Int, size > 0 {
+            throw StoreError.cannotOpen(path: path, message: "its directory cannot be written and \(path)-wal holds changes not yet in "
+                                        + "the store, which an immutable read would miss: copy the store with its -wal file to a "
+                                        + "writable directory, or read it as a user who may write there")
+        }
         var handle: OpaquePointer?
         let uri = "file:" + Self.uriPath(path) + (mode == .immutable ? "?immutable=1" : "?mode=ro")
         let rc = sqlite3_open_v2(uri, &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nil)
