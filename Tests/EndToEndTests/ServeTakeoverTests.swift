@@ -1,6 +1,7 @@
 import CorsanoKit
 import Foundation
 import Testing
+import TestSupport
 
 /// `bracelet serve` never takes over a live socket (issue 26): it connects first, each "cannot
 /// listen" case exits 74 with its own message, a stale socket file is replaced, and clients say
@@ -12,13 +13,38 @@ import Testing
         return dir
     }
 
+    /// `corsano ARGS` that must exit by itself within `seconds`; a server still running then is
+    /// stopped (SIGTERM) and reported, so a regression fails instead of hanging the suite.
+    static func serveWithin(seconds: Double, _ args: [String]) throws -> Corsano.Outcome {
+        let dir = try directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("out"), err = dir.appendingPathComponent("err")
+        FileManager.default.createFile(atPath: out.path, contents: nil)
+        FileManager.default.createFile(atPath: err.path, contents: nil)
+        let process = Process()
+        process.executableURL = Corsano.binary
+        process.arguments = args
+        process.environment = Corsano.inherited
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        try process.run()
+        if !Wait.until(seconds: seconds, { !process.isRunning }) {
+            Issue.record("\(args) still running after \(seconds) s")
+            process.terminate()
+        }
+        process.waitUntilExit()
+        return Corsano.Outcome(status: process.terminationStatus, stdout: try String(contentsOf: out, encoding: .utf8),
+                               stderr: try String(contentsOf: err, encoding: .utf8))
+    }
+
     /// A second server on a live server's path exits 74 naming the one there; the first still
     /// answers afterwards, on the same socket file.
     @Test func aSecondServerOnALiveSocketExits74AndTheFirstStillAnswers() async throws {
         let first = try ServedSimulator(.unix)
         defer { first.stop() }
         guard case .unix(let path) = first.address else { Issue.record("not unix"); return }
-        let second = try Corsano.run(["bracelet", "serve", "--listen", "unix:" + path])
+        // Without the check the second server would take the path over and serve on: bounded.
+        let second = try Self.serveWithin(seconds: 15, ["bracelet", "serve", "--listen", "unix:" + path])
         #expect(second.status == 74)
         #expect(second.stderr == "corsano: bracelet serve: cannot listen on unix:\(path): a server is already listening there "
                 + "(pid \(first.process.processIdentifier), corsano)\n", "\(second.stderr)")
