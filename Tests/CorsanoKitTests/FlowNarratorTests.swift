@@ -98,7 +98,7 @@ import Testing
 @Suite struct TypedReadingProblemTests {
     static func problem(_ text: String) -> ManualCuffEntry.Problem? {
         do {
-            _ = try ManualCuffEntry.parse(text, now: Instant(secondsSinceEpoch: 0))
+            _ = try ManualCuffEntry.parse(text, enteredAt: Instant(secondsSinceEpoch: 0))
             return nil
         } catch {
             return error

@@ -23,6 +23,7 @@ import Testing
             }
             let r = try Corsano.run(args, stdin: readings)
             #expect(r.status == (bracelet.hasSuffix("other.json") ? 1 : 0), "\(r.stderr)")
+            try AuditFixture.onRunClock(state: state, events: r.lines)  // a run on that day
         }
         return state
     }
@@ -106,9 +107,10 @@ import Testing
         let bad = try Corsano.run(["history", "--format", "fhir", "--subject", "nobody", "--state", state])
         #expect(bad.status == 64)
         #expect(bad.stderr.contains("--subject"))
+        // A check fails closed (issue 26): --due on a store that does not exist is 66 naming it.
         let due = try Corsano.run(["history", "--due", "28", "--state", state])
-        #expect(due.status == 0)
-        #expect(due.stderr == "corsano: history: no runs recorded (no state store at \(state))\n")
+        #expect(due.status == 66)
+        #expect(due.stderr.hasPrefix("corsano: \(state): no state store there"))
         #expect(!FileManager.default.fileExists(atPath: state))  // reading history never creates a store
     }
 }
@@ -128,10 +130,12 @@ import Testing
         let flow = ["bp-init", "--json", "--state", state, "--gateway", "lab-pc-3"] + E.now
         let done = try Corsano.run(flow, stdin: E.ingestedSession)
         #expect(done.status == 0, "\(done.stderr)")
+        try AuditFixture.onRunClock(state: state, events: done.lines)  // a run on that day
         let live = try LiveCorsano(flow, env: [:])
         #expect(live.waitForLine(containing: #""step":"measuring""#))
         live.signal(SIGKILL)
-        _ = live.finish()
+        let killed = live.finish()
+        try AuditFixture.onRunClock(state: state, events: killed.lines)
         let json = try Corsano.run(["history", "--json", "--state", state])
         let runs = E.events(json.lines).compactMap { $0["run"] as? String }
         #expect(runs.count == 2, "\(json.stdout)")

@@ -111,9 +111,13 @@ import Testing
         #expect(historyA.lines.count == 1)
         #expect(historyA.lines.first?.contains(#""gateway":"gw-a""#) == true)
         #expect(historyA.lines.first?.contains(#""result":null"#) == true, "killed: no result")
+        // B's repair appended the record that A's killed run had its plan restored (issue 26).
         let historyB = try Corsano.run(["history", "--json", "--state", database.uri, "--gateway", "gw-b"])
-        #expect(historyB.lines.count == 1)
-        #expect(historyB.lines.first?.contains(#""kind":"cuffError""#) == true)
+        #expect(historyB.lines.count == 2)
+        #expect(historyB.lines.first?.contains(#""flow":"plan-restore""#) == true, "\(historyB.stdout)")
+        #expect(historyB.lines.last?.contains(#""kind":"cuffError""#) == true)
+        let all = try Corsano.run(["history", "--json", "--state", database.uri])
+        #expect(all.lines.first?.contains(#""planRestored":{"#) == true, "\(all.stdout)")
     }
 
     @Test func aConnectionLostDuringAFlowRestoresThePlanAndExits74AfterTheResult() async throws {

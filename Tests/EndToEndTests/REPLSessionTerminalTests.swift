@@ -64,7 +64,7 @@ import Testing
         #expect(!screen.contains(#"{"reply""#))
         let lines = try String(contentsOf: out, encoding: .utf8).split(separator: "\n").map(String.init)
         #expect(lines.count == 2)
-        #expect(lines.first == #"{"reply":"cuff-add","reading":{"systolic":120,"diastolic":80,"pulse":72,"isManualEntry":true},"queued":1}"#)
+        #expect(lines.first?.withoutEnteredAt == #"{"reply":"cuff-add","reading":{"systolic":120,"diastolic":80,"pulse":72,"isManualEntry":true},"queued":1}"#)
         #expect(lines.last?.hasPrefix(#"{"reply":"status","bracelet":{"serial":"SIM-287-0001","model":"287-2","firmware":"7.4"},"plan":"monitoring""#) == true)
     }
 }

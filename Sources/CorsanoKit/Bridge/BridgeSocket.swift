@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Foundation
 
 /// POSIX sockets for the bridge: connect with a timeout, listen, accept (unix-domain and TCP).
 public enum BridgeSocket {
@@ -15,7 +16,13 @@ public enum BridgeSocket {
             let rc = withUnsafePointer(to: &addr) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
             }
-            guard rc == 0 else { let e = unavailable("unix:\(path)"); Glibc.close(fd); throw e }
+            guard rc == 0 else {
+                // A path that is not a socket gives "Connection refused" (a file) or the like:
+                // say what the path is instead.
+                let e = notASocket(path).map { BraceletError.unavailable("unix:\(path): \($0)") } ?? unavailable("unix:\(path)")
+                Glibc.close(fd)
+                throw e
+            }
             return fd
         case .tcp(let host, let port):
             var lastError = BraceletError.unavailable("tcp:\(host):\(port): no address")
@@ -35,16 +42,20 @@ public enum BridgeSocket {
         }
     }
 
-    /// Binds and listens on `address`; a stale unix socket file is replaced. Returns the socket and
-    /// the address actually bound (`tcp:HOST:0` gets its port). - Throws: `BraceletError.unavailable`.
+    /// Binds and listens on `address`. Returns the socket and the address actually bound
+    /// (`tcp:HOST:0` gets its port).
+    ///
+    /// A unix path is never taken over: a socket file there is connected to first, and only a
+    /// stale one (nobody answers: `ECONNREFUSED`) is replaced; a live server, a regular file, a
+    /// directory or anything else there is refused with its own reason (issue 26).
+    /// - Throws: `BraceletError.unavailable` (`unix:PATH: reason` / `tcp:HOST:PORT: reason`).
     public static func listen(_ address: BraceletAddress) throws -> (fd: Int32, bound: String) {
         switch address {
         case .unix(let path):
             var addr = try unixAddress(path)
+            try clearStaleSocket(path)
             let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             guard fd >= 0 else { throw unavailable("unix:\(path)") }
-            var st = stat()
-            if lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFSOCK { unlink(path) }
             let rc = withUnsafePointer(to: &addr) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
             }
@@ -88,6 +99,59 @@ public enum BridgeSocket {
             if errno == EINTR || errno == ECONNABORTED { continue }
             return nil
         }
+    }
+
+    /// Makes `path` free for a listener, or says why it cannot be: nothing there, or a stale
+    /// socket file (removed), is fine; a socket a server answers on, a regular file, a directory
+    /// or another kind of file is refused, and never removed.
+    /// - Throws: `BraceletError.unavailable("unix:PATH: reason")`.
+    static func clearStaleSocket(_ path: String) throws {
+        var st = stat()
+        guard lstat(path, &st) == 0 else { return }
+        if let what = notASocket(path) { throw BraceletError.unavailable("unix:\(path): \(what)") }
+        let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard probe >= 0 else { throw unavailable("unix:\(path)") }
+        defer { Glibc.close(probe) }
+        var addr = try unixAddress(path)
+        let rc = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        if rc == 0 {
+            throw BraceletError.unavailable("unix:\(path): a server is already listening there (\(describePeer(probe)))")
+        }
+        guard errno == ECONNREFUSED else {
+            // Not known to be stale (e.g. EACCES): removing it could cut off a live server.
+            throw BraceletError.unavailable("unix:\(path): the socket there cannot be checked (\(String(cString: strerror(errno))))")
+        }
+        guard unlink(path) == 0 || errno == ENOENT else { throw unavailable("unix:\(path)") }
+    }
+
+    /// What `path` is when it is there and not a socket (`is a regular file, not a socket`, …); nil
+    /// when it is a socket or cannot be looked at (the caller's own error then says why).
+    public static func notASocket(_ path: String) -> String? {
+        var st = stat()
+        guard lstat(path, &st) == 0 else { return nil }
+        switch st.st_mode & S_IFMT {
+        case S_IFSOCK: return nil
+        case S_IFREG: return "is a regular file, not a socket"
+        case S_IFDIR: return "is a directory, not a socket"
+        case S_IFLNK: return "is a symbolic link, not a socket"
+        case S_IFIFO: return "is a named pipe (FIFO), not a socket"
+        default: return "is a device file, not a socket"
+        }
+    }
+
+    /// The process on the other end of a connected unix socket, as `pid N, NAME` (SO_PEERCRED and
+    /// /proc/N/comm), or `pid N` / `its process cannot be named` when that is all that is known.
+    static func describePeer(_ fd: Int32) -> String {
+        // struct ucred { pid_t pid; uid_t uid; gid_t gid; } (Glibc hides it behind _GNU_SOURCE).
+        var cred: [Int32] = [0, 0, 0]
+        var size = socklen_t(MemoryLayout<Int32>.size * 3)
+        guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &size) == 0, cred[0] > 0 else { return "its process cannot be named" }
+        let pid = cred[0]
+        guard let comm = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8) else { return "pid \(pid)" }
+        let name = comm.trimmingCharacters(in: CharacterSet.whitespacesAndNewlines)
+        return name.isEmpty ? "pid \(pid)" : "pid \(pid), \(name)"
     }
 
     static func unavailable(_ what: String) -> BraceletError {

@@ -15,6 +15,9 @@ public struct FHIRRunInput: Sendable {
     public var gateway: String?
     /// The readings fed to the bracelet, in order.
     public var readingsFed: [FHIRReadingInput]
+    /// For a run without a result: the audit log's later record that it was killed and the plan
+    /// it left was restored (the plan, when, RFC 3339); nil when there is none.
+    public var killedPlanRestored: (plan: String, at: String)?
 
     /// Creates a run input.
     public init(run: String, flow: String, bracelet: BraceletIdentity, startedAt: Instant, endedAt: Instant?,
@@ -79,7 +82,8 @@ extension FHIRExporter {
                                                                    ("valueReference", style.reference($0))]) })))
         }
         members.append(("identifier", .array([identity.identifierJSON, .object([("value", .string(run.run))])])))
-        members.append(("status", .string(Self.procedureStatus(resultKind: run.resultKind))))
+        // A killed run is known to have stopped once its plan was restored: `stopped`, not `unknown`.
+        members.append(("status", .string(run.killedPlanRestored != nil ? "stopped" : Self.procedureStatus(resultKind: run.resultKind))))
         let what = run.flow == "wearing-opt" ? "PPG wearing optimization of a Corsano CardioWatch"
                                              : "NIBP (cuffless blood pressure) calibration of a Corsano CardioWatch against a reference cuff"
         members.append(("code", .object([("text", .string(what))])))
@@ -90,7 +94,8 @@ extension FHIRExporter {
         var period: [(String, JSONValue)] = [("start", .string(RFC3339.format(run.startedAt)))]
         if let end = run.endedAt { period.append(("end", .string(RFC3339.format(end)))) }
         members.append(("performedPeriod", .object(period)))
-        members.append(("outcome", .object([("text", .string(run.resultKind ?? FHIRExporter.unfinishedOutcome))])))
+        let outcome = run.killedPlanRestored.map { "killed: its process ended without a result; plan \($0.plan) restored at \($0.at)" }
+        members.append(("outcome", .object([("text", .string(run.resultKind ?? outcome ?? FHIRExporter.unfinishedOutcome))])))
         members.append(("focalDevice", .array([.object([("manipulated", style.reference(bracelet))])])))
         if !cuffs.isEmpty { members.append(("usedReference", .array(cuffs.map(style.reference)))) }
         return FHIRResource(identity: identity, json: .object(members))

@@ -22,14 +22,19 @@ public struct FHIRExporter: Sendable {
     // MARK: Identities
 
     /// The blood-pressure Observation's identity: source, instant (or cuff-clock stamp), values
-    /// and the manual flag — the same reading always gets the same identifier.
+    /// and the manual flag — the same reading always gets the same identifier. A reading fed in a
+    /// run adds run, attempt and index: two genuine readings with the same values (typed ones
+    /// carry no cuff stamp) are two Observations, and one cuff record fed in two runs is two
+    /// calibration measurements (issue 26; docs/design.md "Export").
     public static func observationIdentity(_ input: FHIRReadingInput) -> FHIRIdentity {
         let r = input.reading
         let when = r.measuredAt.map(RFC3339.format) ?? ("device:" + (r.deviceTime?.description ?? "unstamped"))
-        return FHIRIdentity("Observation", key: [
+        var key = [
             "blood-pressure", input.source, when, "\(r.systolic)/\(r.diastolic)", r.pulse.map(String.init) ?? "-",
             r.meanArterialPressure.map(String.init) ?? "-", r.isManualEntry ? "manual" : "device",
-        ])
+        ]
+        if let fed = input.fed { key += ["fed", fed.run, String(fed.attempt), String(fed.index)] }
+        return FHIRIdentity("Observation", key: key)
     }
 
     /// The heart-rate Observation's identity, derived from its blood-pressure Observation's.
@@ -53,7 +58,7 @@ public struct FHIRExporter: Sendable {
         var out: [FHIRResource] = []
         let cuff = input.cuffAddress.map(Self.cuffIdentity)
         if let address = input.cuffAddress, let cuff { out.append(cuffDevice(cuff, address: address)) }
-        let stamped = r.measuredAt.map(RFC3339.format)
+        let stamped = input.effectiveAt.map(RFC3339.format)
         let heartRate = r.pulse != nil ? Self.heartRateIdentity(of: bp) : nil
 
         var components: [JSONValue] = [

@@ -19,12 +19,40 @@ public struct FHIRReadingInput: Sendable {
     public var source: String
     /// The cuff's Bluetooth address, when known (the cuff becomes a Device identified by it).
     public var cuffAddress: String?
+    /// Its place in a calibration run (run id, attempt, index, 1-based) when it was fed to a
+    /// bracelet: part of its identity, so no two readings of a run share one (issue 26); nil for
+    /// a reading outside a run (`cuff ingest --format fhir`), identified by what it says alone.
+    public var fed: FedPosition?
+
+    /// Where a reading was fed: run, attempt and index (docs/design.md "Events", `measurement`).
+    public struct FedPosition: Hashable, Sendable {
+        public var run: String
+        public var attempt: Int
+        public var index: Int
+
+        /// Creates a position.
+        public init(run: String, attempt: Int, index: Int) {
+            self.run = run
+            self.attempt = attempt
+            self.index = index
+        }
+    }
 
     /// Creates an input.
-    public init(reading: CuffReading, source: String, cuffAddress: String? = nil) {
+    public init(reading: CuffReading, source: String, cuffAddress: String? = nil, fed: FedPosition? = nil) {
         self.reading = reading
         self.source = source
         self.cuffAddress = cuffAddress
+        self.fed = fed
+    }
+
+    /// When the reading was taken: the cuff's `measuredAt`, else for a manual entry the instant
+    /// it was typed (`enteredAt`, docs/design.md "Data on the wire"); nil when neither is known.
+    public var effectiveAt: Instant? {
+        if let measured = reading.measuredAt { return measured }
+        guard let field = reading.provenance.first(where: { $0.name == "enteredAt" }), field.rawJSON.count > 2,
+              field.rawJSON.first == "\"", field.rawJSON.last == "\"" else { return nil }
+        return RFC3339.parseInstant(String(field.rawJSON.dropFirst().dropLast()))
     }
 
     /// The `source` provenance field when it is a Bluetooth address (`cuff listen` writes it).

@@ -4,8 +4,10 @@ extension FHIRRunInput {
     /// The export input for one audit-log run: its stored readings parsed back, a MAP kept only
     /// when the audit log says the cuff reported it (a derived MAP is never exported as measured).
     /// Readings' source is the cuff's Bluetooth address when the reading names one, else the run.
-    /// - Throws: `FHIRExportError.unreadableAudit` when a stored time or reading cannot be read.
-    public init(audit run: AuditRun) throws {
+    /// `planRestored`: the record that the run was killed and its plan restored (its Procedure is
+    /// then `stopped`, issue 26). - Throws: `FHIRExportError.unreadableAudit` when a stored time or
+    /// reading cannot be read.
+    public init(audit run: AuditRun, planRestored: PlanRestoreRecord? = nil) throws {
         guard let started = RFC3339.parseInstant(run.startedAt) else {
             throw FHIRExportError.unreadableAudit(run: run.run, field: "startedAt", value: run.startedAt)
         }
@@ -23,7 +25,8 @@ extension FHIRRunInput {
             if fed.mapReported != true { reading.meanArterialPressure = nil }
             reading.isManualEntry = fed.manual
             let address = FHIRReadingInput.bluetoothAddress(in: reading)
-            return FHIRReadingInput(reading: reading, source: address ?? "run:\(run.run)", cuffAddress: address)
+            return FHIRReadingInput(reading: reading, source: address ?? "run:\(run.run)", cuffAddress: address,
+                                    fed: .init(run: run.run, attempt: fed.attempt, index: fed.index))
         }
         var resultKind: String?
         if let result = run.resultJSON {
@@ -34,6 +37,9 @@ extension FHIRRunInput {
         }
         self.init(run: run.run, flow: run.flow, bracelet: run.bracelet, startedAt: started, endedAt: ended,
                   resultKind: resultKind, gateway: run.gateway, readingsFed: readings)
+        if resultKind == nil, let planRestored {
+            killedPlanRestored = (plan: planRestored.previousPlan, at: planRestored.at)
+        }
     }
 }
 

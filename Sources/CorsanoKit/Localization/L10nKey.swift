@@ -66,5 +66,6 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case errorBraceletUnavailable, errorWrongModel, errorFirmwareTooOld
     // `history` text: a run's header, result and readings; `history --due`
     case historyRunHeader, historyRunGateway, historyNotFinished, historyEnded, historyMeasured
+    case historyKilledPlanRestored, historyPlanRestoreRecord, answersNo, answerYesOrNo
     case historyDue, historyNeverCalibrated
 }

@@ -43,6 +43,14 @@ public struct Localizer: Sendable {
         return accepted.contains { $0.trimmingSpaces.lowercased() == word }
     }
 
+    /// Whether `answer` means no in this locale (its `answersNo` words, or English n/no).
+    public func isNo(_ answer: String) -> Bool {
+        let word = answer.trimmingSpaces.lowercased()
+        guard !word.isEmpty else { return false }
+        let accepted = (self[.answersNo] + "," + StringTables.text(.answersNo, in: .en)).split(separator: ",")
+        return accepted.contains { $0.trimmingSpaces.lowercased() == word }
+    }
+
     /// Fills `{1}`…`{n}` in `template`; a placeholder without an argument stays as written.
     func format(_ template: String, _ args: [String]) -> String {
         guard template.contains("{") else { return template }

@@ -39,6 +39,10 @@ extension StringTables {
         case .retryQuestion: return "Start another attempt? [y/n] "
         /// Words accepted as yes, comma-separated, lower case; y and yes are accepted in every language.
         case .answersYes: return "y,yes"
+        /// Words accepted as no, comma-separated, lower case; n and no are accepted in every language.
+        case .answersNo: return "n,no"
+        /// Said when the y/n question got an answer that is neither yes nor no; the question is asked again.
+        case .answerYesOrNo: return "Please answer y or n."
         case .bpSuccessTitle: return "Calibration complete"
         case .bpSuccessBody: return "The bracelet's blood pressure model is calibrated and its normal monitoring plan is restored."
         case .bpSummaryTitle: return "Calibration summary"
@@ -139,6 +143,10 @@ extension StringTables {
         case .historyRunGateway: return "gateway {1}"
         /// history, a run's result when none was recorded: its process is still running or was killed (the audit log cannot tell which).
         case .historyNotFinished: return "not finished (still running, or killed)"
+        /// history, the result of a run that was killed and whose plan a later command restored: {1} the plan, {2} when (RFC 3339).
+        case .historyKilledPlanRestored: return "killed; plan {1} restored at {2}"
+        /// history, the record that a killed run's plan was restored: {1} the plan, {2} the killed run's id ("-" when none was recorded).
+        case .historyPlanRestoreRecord: return "plan {1} restored for killed run {2}"
         /// history, after a run's result: {1} the time the run ended (RFC 3339).
         case .historyEnded: return "(ended {1})"
         /// history, after a reading the run was fed: {1} the time the cuff took it (RFC 3339, as the cuff reported it).

@@ -36,6 +36,33 @@ public final class AuditLog: @unchecked Sendable {
         try store.auditFinish(run: run, endedAt: RFC3339.format(at), resultJSON: result.serialized)
     }
 
+    /// The `flow` of a plan-restore record (`recordPlanRestored`).
+    public static let planRestoreFlow = "plan-restore"
+
+    /// Appends the record that the plan a killed run left switched on `bracelet` was restored to
+    /// `previousPlan` (by the journal repair of the run `by`, or an operator's `bracelet repair
+    /// --plan`): a run row of flow `plan-restore`, started and ended `at`, whose result is
+    /// `{"kind":"planRestored","previousPlan":…,"why":…,"restoredRun":RUN|null}`. The run it refers
+    /// to is the newest one on that bracelet without a result that no earlier record refers to (the
+    /// one whose switch the journal still held); its own rows are never changed: the audit log only
+    /// grows (issue 26; DESIGN "State store"). Returns the run it refers to, nil when none.
+    /// - Throws: `StoreError`.
+    @discardableResult
+    public func recordPlanRestored(bracelet: BraceletIdentity, previousPlan: BraceletPlan, why: PlanRestoreReason,
+                                   by run: String, at: Instant) throws -> String? {
+        let runs = try store.auditRuns(AuditFilter(serial: bracelet.serial))
+        let referenced = Set(runs.compactMap { $0.planRestore?.restoredRun })
+        let killed = runs.last { $0.resultJSON == nil && $0.run != run && $0.flow != Self.planRestoreFlow && !referenced.contains($0.run) }
+        let record = PlanRestoreRecord(at: RFC3339.format(at), previousPlan: previousPlan.description, why: why.rawValue,
+                                       restoredRun: killed?.run, record: "\(run).planRestored")
+        let stamp = RFC3339.format(at)
+        try store.auditBegin(AuditRun(run: record.record, flow: Self.planRestoreFlow, bracelet: bracelet, startedAt: stamp, endedAt: stamp,
+                                      configJSON: JSONValue.object([("by", .string(run))]).serialized,
+                                      resultJSON: record.resultJSON.serialized, readings: [],
+                                      gateway: gateway.isEmpty ? nil : gateway))
+        return killed?.run
+    }
+
     /// The runs that started at or after `since` (on their run's clock), on bracelet `serial`
     /// and recorded by `gateway` when given, oldest first, each with its readings in order.
     /// - Throws: `StoreError`.
@@ -96,5 +123,54 @@ public struct AuditReading: Equatable, Sendable {
         self.manual = manual
         self.readingJSON = readingJSON
         self.mapReported = mapReported
+    }
+}
+
+/// That the plan a killed run left switched was restored, as the audit log records it
+/// (`AuditLog.recordPlanRestored`): a `plan-restore` row whose result names the run.
+public struct PlanRestoreRecord: Equatable, Sendable {
+    /// When it was restored (wall time, RFC 3339).
+    public var at: String
+    /// The plan given back.
+    public var previousPlan: String
+    /// `journal` (the next command that reached the bracelet) or `operator` (`bracelet repair --plan`).
+    public var why: String
+    /// The killed run whose plan this was; nil when no unfinished run was recorded for it.
+    public var restoredRun: String?
+    /// The record's own id in the audit log.
+    public var record: String
+
+    /// Creates a record.
+    public init(at: String, previousPlan: String, why: String, restoredRun: String?, record: String) {
+        self.at = at
+        self.previousPlan = previousPlan
+        self.why = why
+        self.restoredRun = restoredRun
+        self.record = record
+    }
+
+    /// The stored result object.
+    var resultJSON: JSONValue {
+        .object([("kind", .string("planRestored")), ("previousPlan", .string(previousPlan)), ("why", .string(why)),
+                 ("restoredRun", restoredRun.map(JSONValue.string) ?? .null)])
+    }
+}
+
+extension AuditRun {
+    /// This row as a plan-restore record; nil for a flow's run.
+    public var planRestore: PlanRestoreRecord? {
+        guard flow == AuditLog.planRestoreFlow, let text = resultJSON,
+              let result = try? JSONValue.parse(Array(text.utf8)), result["kind"]?.stringValue == "planRestored" else { return nil }
+        return PlanRestoreRecord(at: endedAt ?? startedAt, previousPlan: result["previousPlan"]?.stringValue ?? "",
+                                 why: result["why"]?.stringValue ?? "", restoredRun: result["restoredRun"]?.stringValue, record: run)
+    }
+}
+
+extension Array where Element == AuditRun {
+    /// The plan-restore record referring to each killed run, by that run's id.
+    public var planRestores: [String: PlanRestoreRecord] {
+        var out: [String: PlanRestoreRecord] = [:]
+        for run in self { if let record = run.planRestore, let killed = record.restoredRun { out[killed] = record } }
+        return out
     }
 }

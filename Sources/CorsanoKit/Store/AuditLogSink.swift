@@ -4,17 +4,25 @@ import Synchronization
 /// `measurement` records each reading fed, `finished` closes it. A run killed mid-way keeps
 /// what was fed so far.
 ///
+/// A run's start and end are recorded on `recordedAt`, the wall clock the command injects: the run
+/// clock may be virtual (`--now`, a simulator), where a whole run takes no time (issue 26). A
+/// `planRestored` event of a repair (`why` other than `flowEnded`) appends the record that the
+/// killed run's plan was restored (`AuditLog.recordPlanRestored`).
+///
 /// `emit` cannot throw, so the first store error is kept in `failure` for the command to
 /// report (exit 74) and later writes are skipped.
 public final class AuditLogSink: EventSink {
     private let log: AuditLog
     private let bracelet: BraceletIdentity
+    private let recordedAt: (@Sendable () -> Instant)?
     private let firstError = Mutex<StoreError?>(nil)
 
-    /// Creates a sink recording runs on `bracelet` into `log`.
-    public init(log: AuditLog, bracelet: BraceletIdentity) {
+    /// Creates a sink recording runs on `bracelet` into `log`, their start and end read from
+    /// `recordedAt` (the wall clock; nil: each event's own instant, as a unit test's virtual clock).
+    public init(log: AuditLog, bracelet: BraceletIdentity, recordedAt: (@Sendable () -> Instant)? = nil) {
         self.log = log
         self.bracelet = bracelet
+        self.recordedAt = recordedAt
     }
 
     /// The first store error met, if any.
@@ -23,15 +31,18 @@ public final class AuditLogSink: EventSink {
     public func emit(_ event: FlowEvent) {
         guard failure == nil else { return }
         do {
+            let at = recordedAt?() ?? event.at
             switch event.payload {
             case .started(let config):
-                try log.begin(run: event.run, flow: event.flow, bracelet: bracelet, at: event.at, config: config.json)
+                try log.begin(run: event.run, flow: event.flow, bracelet: bracelet, at: at, config: config.json)
             case .measurement(let fed):
                 try log.record(run: event.run, attempt: fed.attempt, index: fed.index, accepted: fed.braceletAccepted,
                                manual: fed.reading.isManualEntry, reading: fed.reading.json(includeDerivedMAP: true),
                                mapReported: fed.reading.meanArterialPressure != nil)
             case .finished(let result):
-                try log.finish(run: event.run, at: event.at, result: result.json)
+                try log.finish(run: event.run, at: at, result: result.json)
+            case .planRestored(let previousPlan, let why) where why != .flowEnded:
+                try log.recordPlanRestored(bracelet: bracelet, previousPlan: previousPlan, why: why, by: event.run, at: at)
             default:
                 return
             }

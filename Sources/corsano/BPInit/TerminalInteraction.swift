@@ -2,7 +2,7 @@ import CorsanoKit
 
 /// The person at the terminal (stdin is a terminal): Enter starts the first session, the retry
 /// question takes y/n in the run's language, and the "Pair a cuff" hook waits for Enter.
-/// End of input (Ctrl-D) declines: `cancelledByUser`. Source: seed "Flow reference" 2 and 5.
+/// End of input (Ctrl-D) at any prompt declines: `cancelledByUser` (130). Source: seed "Flow reference" 2 and 5.
 struct TerminalInteraction: BPInitInteraction {
     let lines: TerminalLines
     let localizer: Localizer
@@ -21,24 +21,27 @@ struct TerminalInteraction: BPInitInteraction {
     }
 
     /// The y/n retry question, asked through `ask` until answered: yes in the run's language (or
-    /// English) retries, any other word declines, an empty line asks again, nil (end of input) declines.
+    /// English) retries, no declines; an empty line asks again, and so does any other answer
+    /// ("Please answer y or n." first: a typo must not cancel a calibration, issue 26); nil (end
+    /// of input, Ctrl-D) declines.
     static func askRetry(_ localizer: Localizer, _ ask: (String) async throws -> String?) async rethrows -> Bool {
+        var question = localizer[.retryQuestion]
         while true {
-            guard let text = try await ask(localizer[.retryQuestion]) else { return false }
+            guard let text = try await ask(question) else { return false }
             let answer = text.trimmingSpaces.lowercased()
             if localizer.isYes(answer) { return true }
-            if !answer.isEmpty { return false }
+            if localizer.isNo(answer) { return false }
+            question = answer.isEmpty ? localizer[.retryQuestion] : localizer[.answerYesOrNo] + "\n" + localizer[.retryQuestion]
         }
     }
 }
 
-/// Readings typed at the terminal, `120/80 72`: manual entries stamped with the run clock's now
-/// (DESIGN: exempt from the time rules and deduplication). A typo is named and asked again;
-/// end of input or the `--cuff-timeout` limit is `noReading`.
+/// Readings typed at the terminal, `120/80 72`: manual entries with `enteredAt`, the wall-clock
+/// instant they were typed, and no `measuredAt` (DESIGN: exempt from the time rules and deduplication). A typo is named and asked again;
+/// the `--cuff-timeout` limit is `noReading`; end of input (Ctrl-D) is `cancelledByUser`.
 struct TypedCuffSource: CuffSource {
     let lines: TerminalLines
     let localizer: Localizer
-    let clock: any FlowClock
     let prompts: PromptOutput
     let timeout: Duration?
     /// True when the text narrator already said "Press START on the BP cuff monitor".
@@ -48,14 +51,20 @@ struct TypedCuffSource: CuffSource {
         var prompt = (narrated ? "" : localizer[.bpPressStart] + "\n") + localizer[.promptTypedReading]
         while true {
             switch try await lines.read(prompt: prompt, to: prompts, timeout: timeout) {
-            case .end, .timedOut:
+            case .end:
+                // Ctrl-D at a terminal is the person leaving: cancelled (130), as at every other
+                // prompt of the flow. (A non-terminal stdin never reaches this source: `noReading`.)
+                prompts.writer.write("\n")
+                throw CancellationError()
+            case .timedOut:
                 prompts.writer.write("\n")
                 return .failed(.noReading)
             case .line(let text) where text.trimmingSpaces.isEmpty:
                 prompt = localizer[.promptTypedReading]
             case .line(let text):
                 do {
-                    return .reading(try ManualCuffEntry.parse(text, now: clock.now()))
+                    // Stamped with the wall clock: the instant a person typed it, whatever the run's clock.
+                    return .reading(try ManualCuffEntry.parse(text, enteredAt: CommandContext.wallClock()))
                 } catch {
                     prompts.writer.write("corsano: " + localizer.describe(typedReading: error) + "\n")
                     prompt = localizer[.promptTypedReading]
@@ -88,7 +97,10 @@ struct CommandCuffPairing: CuffPairing {
                 ctx.diagnose("--pair-cmd exited with status \(status)")
             }
         } else if let terminal {
-            _ = try await terminal.lines.read(prompt: terminal.localizer[.bpPairingPrompt] + " ", to: terminal.prompts)
+            // Ctrl-D at the pairing prompt is cancelled, as at every prompt of the flow.
+            if try await terminal.lines.read(prompt: terminal.localizer[.bpPairingPrompt] + " ", to: terminal.prompts) == .end {
+                throw CancellationError()
+            }
         }
     }
 }

@@ -1,5 +1,8 @@
 import CorsanoKit
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Where a command's state store lives (DESIGN "State store"): `--state PATH|URI`, else env
 /// `CORSANO_STATE`, else `$XDG_STATE_HOME/corsano/state.sqlite3` (falling back to
@@ -51,13 +54,26 @@ enum StateLocation {
     /// Opens the store for a command that only reads it: nil when the file does not exist (or the
     /// database holds no corsano schema), so a read never creates a store (or its directory); the
     /// path comes back password-free for messages. `--no-state` gives an empty in-memory one.
+    ///
+    /// A SQLite store this user cannot write is read without writing (issue 26): a read-only file
+    /// in a writable directory opens `mode=ro`; in a directory it cannot write (a snapshot, a
+    /// read-only mount, another user's) it opens `immutable=1`, and `note` says that changes a
+    /// writer makes meanwhile are not seen.
     /// - Throws: `UsageError` (flags), `StoreError` naming the path (exit 74).
-    static func openExisting(_ args: ParsedCommand, environment: [String: String]) throws -> (store: (any StateStore)?, path: String?) {
+    static func openExisting(_ args: ParsedCommand, environment: [String: String],
+                             note: (String) -> Void = { _ in }) throws -> (store: (any StateStore)?, path: String?) {
         guard let path = try path(args, environment: environment) else { return (try SQLiteStore(path: nil), nil) }
         if PostgresURI.isPostgres(path) {
             return (try PostgresStore.openExisting(uri: path), PostgresURI.redacted(path))
         }
         guard FileManager.default.fileExists(atPath: path) else { return (nil, path) }
+        let directory = (path as NSString).deletingLastPathComponent
+        if access(directory.isEmpty ? "." : directory, W_OK) != 0 {
+            note("\(path): its directory cannot be written: reading the store as an immutable snapshot "
+                 + "(changes a writer makes meanwhile are not seen)")
+            return (try SQLiteStore(readingOnly: path, mode: .immutable), path)
+        }
+        if access(path, W_OK) != 0 { return (try SQLiteStore(readingOnly: path, mode: .readOnly), path) }
         return (try SQLiteStore(path: path), path)
     }
 }

@@ -28,7 +28,8 @@ enum BPInitCommand {
             bracelet.target, flow: flow, store: store, ownership: ownership, run: runID,
             events: { session in
                 signals.braceletReached()
-                let log = AuditLogSink(log: AuditLog(store: store, gateway: ownership.owner.gateway), bracelet: session.identity)
+                let log = AuditLogSink(log: AuditLog(store: store, gateway: ownership.owner.gateway), bracelet: session.identity,
+                                           recordedAt: { CommandContext.wallClock() })
                 audit = log
                 var cuffName: String?
                 if case .lines(let file) = choice { cuffName = file.name }
@@ -72,7 +73,7 @@ enum BPInitCommand {
         case .command(let command):
             cuff = CommandCuffSource(command: command, timeout: timeout, ctx: ctx)
         case .typed:
-            cuff = TypedCuffSource(lines: .stdin, localizer: localizer, clock: session.clock, prompts: prompts,
+            cuff = TypedCuffSource(lines: .stdin, localizer: localizer, prompts: prompts,
                                    timeout: timeout, narrated: mode == .text)
         }
         let pairing = CommandCuffPairing(pairedCommand: args.string("cuff-paired-cmd"), pairCommand: args.string("pair-cmd"),

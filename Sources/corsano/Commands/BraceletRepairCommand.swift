@@ -20,10 +20,15 @@ enum BraceletRepairCommand {
         let ownership = try GatewayOptions.ownership(args, environment: ctx.environment)
         let session = try await BraceletSession.connect(bracelet.target, flow: nil)
         let repair: PlanJournal.Repair
+        let audit = AuditLogSink(log: AuditLog(store: store, gateway: ownership.owner.gateway), bracelet: session.identity,
+                                 recordedAt: { CommandContext.wallClock() })
         do {
             repair = try await PlanJournal(store: store).repairOpenEntries(
                 bracelet: session.bracelet, identity: session.identity,
-                sink: BraceletStampedSink(serial: session.identity.serial, next: try EventSinks.stdout(args, ctx)), flow: flow,
+                // The audit log gets the record that the killed run's plan was restored (issue 26).
+                sink: BraceletStampedSink(serial: session.identity.serial, next: EventFanOut([
+                    try EventSinks.stdout(args, ctx), audit,
+                ])), flow: flow,
                 run: RunID.make(), clock: session.clock, notice: { ctx.note($0) }, me: ownership.owner,
                 policy: args.flag("force") ? .always : .unlessRunning)
         } catch {
@@ -31,6 +36,7 @@ enum BraceletRepairCommand {
             throw error
         }
         await session.bracelet.close()
+        if let failure = audit.failure { throw failure }
         let serial = session.identity.serial
         switch repair {
         case .nothingOpen:

@@ -32,6 +32,10 @@ enum BraceletServeCommand {
             // Our own socket that cannot be bound is an I/O error (74), not an absent bracelet (69).
             throw ListenError.cannotListen(listen, reason: why)
         }
+        // The socket file this server made: on exit it removes that one only, never a file that
+        // replaced it meanwhile.
+        var made = stat()
+        if case .unix(let path) = address, lstat(path, &made) != 0 { made = stat() }
         let stop = StopSignal()
         ctx.stdout.line(JSONValue.object([("listening", .string(bound))]).serialized)
         ctx.stdout.flush()
@@ -44,7 +48,10 @@ enum BraceletServeCommand {
         await stop.wait()
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
-        if case .unix(let path) = address { unlink(path) }
+        var now = stat()
+        if case .unix(let path) = address, lstat(path, &now) == 0, now.st_ino == made.st_ino, now.st_dev == made.st_dev {
+            unlink(path)
+        }
         return .success
     }
 

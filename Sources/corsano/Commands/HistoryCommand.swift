@@ -24,7 +24,7 @@ enum HistoryCommand {
         // The FHIR options are checked (and --output-dir made) before the store is read: a bad
         // --subject is 64 even when there is nothing to export.
         let fhir = format == "fhir" ? try FHIROutput(args) : nil
-        let (opened, path) = try StateLocation.openExisting(args, environment: ctx.environment)
+        let (opened, path) = try StateLocation.openExisting(args, environment: ctx.environment, note: { ctx.note("history: " + $0) })
         var runs: [AuditRun] = []
         if let store = opened {
             runs = try AuditLog(store: store).runs(since: since, serial: args.string("bracelet"), gateway: args.string("gateway"))
@@ -32,6 +32,12 @@ enum HistoryCommand {
                 ctx.note("history: no runs recorded" + (since != nil || args.string("bracelet") != nil || args.string("gateway") != nil ? " that match" : "")
                              + " in \(path ?? "the in-memory store")")
             }
+        } else if due != nil {
+            // A check fails closed (issue 26): a mistyped --state, an unset CORSANO_STATE on a cron
+            // host or a database without corsano's tables must not pass as "nothing is due".
+            let what = PostgresURI.isPostgres(path ?? "") ? "the database has no corsano tables" : "no state store there"
+            throw InputError.cannotOpen(path: path ?? "?", reason: what + "; --due cannot tell whether a bracelet is due "
+                                        + "(check --state or CORSANO_STATE)")
         } else {
             // Reading history never creates a store; say why nothing follows (man: EXIT STATUS).
             // An export of nothing is still an export: an empty Bundle, a manifest with no files.
@@ -39,11 +45,13 @@ enum HistoryCommand {
             if fhir == nil { return .success }
         }
         if let due { return dueReport(runs, days: due, now: now ?? CommandContext.wallClock(), format: format, args, ctx) }
+        // A killed run whose plan was repaired is shown with the record that says so (issue 26).
+        let restores = runs.planRestores
         if let limit, runs.count > limit { runs.removeFirst(runs.count - limit) }
         if let fhir {
-            for run in runs {
+            for run in runs where run.planRestore == nil {
                 do {
-                    fhir.add(fhir.exporter.resources(for: try FHIRRunInput(audit: run)), to: ctx.stdout)
+                    fhir.add(fhir.exporter.resources(for: try FHIRRunInput(audit: run, planRestored: restores[run.run])), to: ctx.stdout)
                 } catch let error as FHIRExportError {
                     ctx.diagnose("history: \(error)")
                     return .dataError
@@ -51,10 +59,12 @@ enum HistoryCommand {
             }
             try fhir.finish(stdout: ctx.stdout, request: "corsano history --format fhir", now: CommandContext.wallClock())
         } else if format == "json" {
-            for run in runs { ctx.stdout.line(json(run).serialized) }
+            for run in runs { ctx.stdout.line(json(run, planRestored: restores[run.run]).serialized) }
         } else {
             let localizer = EventSinks.localizer(args, ctx)
-            for (i, run) in runs.enumerated() { ctx.stdout.write((i > 0 ? "\n" : "") + text(run, localizer)) }
+            for (i, run) in runs.enumerated() {
+                ctx.stdout.write((i > 0 ? "\n" : "") + text(run, localizer, planRestored: restores[run.run]))
+            }
         }
         return .success
     }
@@ -106,8 +116,21 @@ enum HistoryCommand {
         RFC3339.parseInstant(stamp).map(wholeSeconds) ?? stamp
     }
 
-    /// One run as a JSON line; stored JSON (config, result, readings) is written as stored.
-    static func json(_ run: AuditRun) -> JSONValue {
+    /// One run as a JSON line; stored JSON (config, result, readings) is written as stored. A
+    /// killed run whose plan was later restored carries `planRestored` (`at`, `previousPlan`,
+    /// `why`, `record`: the appended record's id); its `result` stays null: it never had one.
+    static func json(_ run: AuditRun, planRestored: PlanRestoreRecord? = nil) -> JSONValue {
+        var object = json(run)
+        if let planRestored, case .object(var members) = object {
+            members.append(("planRestored", .object([("at", .string(wholeSeconds(planRestored.at))),
+                                                     ("previousPlan", .string(planRestored.previousPlan)),
+                                                     ("why", .string(planRestored.why)), ("record", .string(planRestored.record))])))
+            object = .object(members)
+        }
+        return object
+    }
+
+    private static func json(_ run: AuditRun) -> JSONValue {
         .object([
             ("run", .string(run.run)), ("flow", .string(run.flow)), ("gateway", run.gateway.map(JSONValue.string) ?? .null),
             ("bracelet", .object([("serial", .string(run.bracelet.serial)), ("model", .string(run.bracelet.model)),
@@ -124,12 +147,17 @@ enum HistoryCommand {
 
     /// One run as a few lines of text: header, result, then one line per reading fed, every word
     /// in `l`'s locale, each line marked right-to-left where the locale is.
-    static func text(_ run: AuditRun, _ l: Localizer) -> String {
+    static func text(_ run: AuditRun, _ l: Localizer, planRestored: PlanRestoreRecord? = nil) -> String {
         var header = l[.historyRunHeader, wholeSeconds(run.startedAt), run.flow, run.bracelet.serial, run.bracelet.model,
                        run.bracelet.firmware, run.run]
         if let gateway = run.gateway { header += "  " + l[.historyRunGateway, gateway] }
         var lines = [header]
-        let result = run.resultJSON.flatMap(parse).map { l.describe(result: $0) } ?? l[.historyNotFinished]
+        var result = run.resultJSON.flatMap(parse).map { l.describe(result: $0) } ?? l[.historyNotFinished]
+        if let record = run.planRestore {
+            result = l[.historyPlanRestoreRecord, record.previousPlan, record.restoredRun ?? "-"]
+        } else if let planRestored, run.resultJSON == nil {
+            result = l[.historyKilledPlanRestored, planRestored.previousPlan, wholeSeconds(planRestored.at)]
+        }
         lines.append("  " + l[.resultHeading, result] + (run.endedAt.map { "  " + l[.historyEnded, wholeSeconds($0)] } ?? ""))
         for r in run.readings {
             let reading = parse(r.readingJSON) ?? .null

@@ -20,7 +20,12 @@ enum ProfilePushCommand {
         let store = try StateLocation.open(args, environment: ctx.environment)
         let run = RunID.make()
         try await BraceletSession.run(bracelet.target, flow: flow, store: store, ownership: ownership, run: run,
-                                      events: { _ in try EventSinks.stdout(args, ctx) }, notice: { ctx.note($0) }) { session, sink in
+                                      events: { session in
+                                          // The audit log records a journal repair this command makes (issue 26).
+                                          EventFanOut([try EventSinks.stdout(args, ctx),
+                                                       AuditLogSink(log: AuditLog(store: store, gateway: ownership.owner.gateway),
+                                                                    bracelet: session.identity, recordedAt: { CommandContext.wallClock() })])
+                                      }, notice: { ctx.note($0) }) { session, sink in
             let push = ProfilePush(bracelet: session.bracelet, clock: session.clock, events: sink,
                                    profileStore: ProfileStore(store: store), run: run)
             _ = try await push.push(profile, serial: session.identity.serial, force: args.flag("force"))

@@ -33,7 +33,8 @@ enum WearingOptCommand {
                 bracelet.target, flow: flow, store: store, ownership: ownership, run: run,
                 events: { session in
                     signals.braceletReached()
-                    let log = AuditLogSink(log: AuditLog(store: store, gateway: ownership.owner.gateway), bracelet: session.identity)
+                    let log = AuditLogSink(log: AuditLog(store: store, gateway: ownership.owner.gateway), bracelet: session.identity,
+                                           recordedAt: { CommandContext.wallClock() })
                     audit = log
                     return EventFanOut([try EventSinks.stdout(args, ctx), log])
                 },

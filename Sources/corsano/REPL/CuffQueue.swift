@@ -19,8 +19,9 @@ final class CuffQueue: @unchecked Sendable {
     /// Parses the operands of `cuff add`: `SYS/DIA PULSE [at TIME]` (also `SYS/DIA/PULSE`-free
     /// spacing like `120 / 80 72`). Without `at` the reading is a manual entry (never
     /// deduplicated or age-checked, DESIGN rule 3/4); with it, a cuff reading measured at TIME.
+    /// A manual entry records `enteredAt`, the wall-clock instant it was typed (issue 26).
     /// - Throws: `UsageError` naming what is wrong.
-    static func reading(_ operands: [String]) throws -> CuffReading {
+    static func reading(_ operands: [String], enteredAt: Instant) throws -> CuffReading {
         var words = operands.joined(separator: " ").split(separator: " ").map(String.init)
         var measuredAt: Instant?
         if let at = words.firstIndex(of: "at") {
@@ -43,7 +44,8 @@ final class CuffQueue: @unchecked Sendable {
         }
         guard sys > dia else { throw UsageError.missing("cuff add: systolic must be above diastolic") }
         return CuffReading(systolic: sys, diastolic: dia, pulse: pulse, measuredAt: measuredAt,
-                           isManualEntry: measuredAt == nil)
+                           isManualEntry: measuredAt == nil,
+                           provenance: measuredAt == nil ? [ManualCuffEntry.enteredAtField(enteredAt)] : [])
     }
 
     /// A pipe carrying the queued readings (the queue is emptied: the next flow takes them all).

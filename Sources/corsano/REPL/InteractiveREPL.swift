@@ -71,7 +71,11 @@ struct InteractiveREPL {
         }
         guard !words.isEmpty else { return }
         editor.openFlowPrompts()
-        let typed = TypedReadings(editor: editor, ctx: ctx)
+        // Control-D at the flow's cuff> prompt cancels it as Control-C does (issue 26).
+        let typed = TypedReadings(editor: editor, ctx: ctx, cancelFlow: {
+            running.cancel()
+            SignalHandling.forwardInterrupt()
+        })
         let task = Task { [session] in
             try await session.run(words, ctx, feed: .queueThenTyped { pipe in typed.start(feeding: pipe) })
         }

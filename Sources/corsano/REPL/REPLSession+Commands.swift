@@ -12,7 +12,7 @@ extension REPLSession {
 
     /// `cuff add SYS/DIA PULSE [at TIME]`.
     func cuffAddCommand(_ operands: [String], _ ctx: CommandContext) throws -> ExitStatus {
-        let reading = try CuffQueue.reading(operands)
+        let reading = try CuffQueue.reading(operands, enteredAt: CommandContext.wallClock())
         cuffQueue.add(reading)
         let waiting = cuffQueue.queued.count
         REPLReply(reply: "cuff-add", fields: [("reading", REPLReply.json(reading)), ("queued", .int(waiting))],

@@ -111,23 +111,24 @@ import TestSupport
     static let now = Instant(secondsSinceEpoch: 1_795_000_000)
 
     @Test(arguments: ["120/80 72", " 120 / 80  72 ", "120/80\t72\r"])
-    func typedReadingIsAManualEntryStampedNow(text: String) throws {
-        let reading = try ManualCuffEntry.parse(text, now: Self.now)
-        #expect(reading == CuffReading(systolic: 120, diastolic: 80, pulse: 72, measuredAt: Self.now, isManualEntry: true))
+    func typedReadingIsAManualEntryWithEnteredAtAndNoMeasuredAt(text: String) throws {
+        let reading = try ManualCuffEntry.parse(text, enteredAt: Self.now)
+        #expect(reading == CuffReading(systolic: 120, diastolic: 80, pulse: 72, measuredAt: nil, isManualEntry: true,
+                                       provenance: [ProvenanceField(name: "enteredAt", rawJSON: #""2026-11-18T11:06:40Z""#)]))
     }
 
     @Test func badTextNamesTheProblem() {
-        #expect(throws: ManualCuffEntry.Problem.notAReading("120 80 72")) { try ManualCuffEntry.parse("120 80 72", now: Self.now) }
-        #expect(throws: ManualCuffEntry.Problem.notAReading("120/80")) { try ManualCuffEntry.parse("120/80", now: Self.now) }
+        #expect(throws: ManualCuffEntry.Problem.notAReading("120 80 72")) { try ManualCuffEntry.parse("120 80 72", enteredAt: Self.now) }
+        #expect(throws: ManualCuffEntry.Problem.notAReading("120/80")) { try ManualCuffEntry.parse("120/80", enteredAt: Self.now) }
         #expect(throws: ManualCuffEntry.Problem.implausible(ValidationIssue(field: "pulse", message: "999 bpm outside 20-250"))) {
-            try ManualCuffEntry.parse("120/80 999", now: Self.now)
+            try ManualCuffEntry.parse("120/80 999", enteredAt: Self.now)
         }
         #expect(throws: ManualCuffEntry.Problem.implausible(
             ValidationIssue(field: "systolic", message: "80 mmHg not above diastolic 120 mmHg"))) {
-            try ManualCuffEntry.parse("80/120 70", now: Self.now)
+            try ManualCuffEntry.parse("80/120 70", enteredAt: Self.now)
         }
         #expect(throws: ManualCuffEntry.Problem.notAReading("99999999999999999999/80 70")) {
-            try ManualCuffEntry.parse("99999999999999999999/80 70", now: Self.now)
+            try ManualCuffEntry.parse("99999999999999999999/80 70", enteredAt: Self.now)
         }
     }
 }

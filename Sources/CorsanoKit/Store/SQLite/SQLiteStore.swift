@@ -41,6 +41,66 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
         }
     }
 
+    /// How a store this user cannot write is opened for reading (`init(readingOnly:mode:)`).
+    public enum ReadOnlyMode: Sendable {
+        /// `mode=ro`: the file cannot be written but its directory can (SQLite still shares the
+        /// WAL index with writers, so their commits are seen).
+        case readOnly
+        /// `immutable=1`: the directory cannot be written either (a snapshot, a read-only mount):
+        /// no lock or WAL index is used, so what a writer changes meanwhile is not seen.
+        case immutable
+    }
+
+    /// Opens an existing store for reading only, in `mode`, writing nothing (no WAL switch, no
+    /// migration): for `history` on a store the user may only read (an auditor, a backup, a
+    /// snapshot; issue 26). Its schema must be this version's (an older one cannot be migrated
+    /// without writing). - Throws: `StoreError` naming the path.
+    public init(readingOnly path: String, mode: ReadOnlyMode, busyTimeoutMilliseconds: Int32 = 10_000) throws {
+        self.path = path
+        // An immutable read ignores the WAL file: committed transactions still in it would be
+        // missing without a word. Fail closed instead (nothing is lost silently).
+        if mode == .immutable, let size = (try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? Int, size > 0 {
+            throw StoreError.cannotOpen(path: path, message: "its directory cannot be written and \(path)-wal holds changes not yet in "
+                                        + "the store, which an immutable read would miss: copy the store with its -wal file to a "
+                                        + "writable directory, or read it as a user who may write there")
+        }
+        var handle: OpaquePointer?
+        let uri = "file:" + Self.uriPath(path) + (mode == .immutable ? "?immutable=1" : "?mode=ro")
+        let rc = sqlite3_open_v2(uri, &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nil)
+        guard rc == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close(handle)
+            throw StoreError.cannotOpen(path: path, message: message)
+        }
+        db = handle
+        sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
+        do {
+            let version = Int(try prepare("PRAGMA user_version").rows().first?.first?.int ?? 0)
+            if version > SQLiteSchema.migrations.count { throw StoreError.newerSchema(path: path, version: version) }
+            if version < SQLiteSchema.migrations.count {
+                throw StoreError.cannotOpen(path: path, message: "schema version \(version) is older than this corsano's "
+                                            + "\(SQLiteSchema.migrations.count) and the store cannot be written to migrate it: "
+                                            + "run any corsano command on it as a user who may write it")
+            }
+        } catch {
+            sqlite3_close(db)
+            throw error
+        }
+    }
+
+    /// `path` for a `file:` URI: `%`, `?` and `#` (and bytes outside printable ASCII) percent-encoded.
+    static func uriPath(_ path: String) -> String {
+        var out = ""
+        for byte in path.utf8 {
+            if byte == UInt8(ascii: "%") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") || byte < 0x21 || byte > 0x7e {
+                out += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            } else {
+                out.append(Character(UnicodeScalar(byte)))
+            }
+        }
+        return out
+    }
+
     static let setUpRetryMilliseconds = 20
 
     /// WAL mode, then migrations. Two processes opening a fresh file at once can get SQLITE_BUSY
@@ -115,4 +175,8 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
         default: return .failed(path: path, message: message)
         }
     }
+}
+
+private extension String {
+    func leftPadded(to width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
 }
