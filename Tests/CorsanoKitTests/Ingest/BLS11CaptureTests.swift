@@ -89,7 +89,7 @@ import Testing
         let r = try BLEReadingConverter.reading(from: m, receivedAt: nil)
         #expect(r.deviceTime?.description == "2026-11-29T10:21:00", "the user-facing time is the cuff's wall clock")
         #expect(r.provenance.map(\.name) == ["userId", "status", "cuffTimeStamp"])
-        // Epoch 1900 (bit 6 clear): 3 913 000 000 s after 1900-01-01 is 2023-12-30T... (checked by arithmetic).
+        // Epoch 1900 (bit 6 clear): seconds counted from 1900-01-01T00:00:00.
         let old = try BloodPressureMeasurement.decodeEnhanced([0x02, 0x78, 0, 0x50, 0, 0x5D, 0] + [0x40, 0x5C, 0x3C, 0xE9])
         #expect(old.timestamp == NaiveDateTime(secondsSinceEpoch: -2_208_988_800 + 0xE93C_5C40))
     }
