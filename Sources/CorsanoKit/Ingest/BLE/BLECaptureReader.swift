@@ -2,8 +2,9 @@
 /// decoded, 0x2B36 record segments put together across lines, nRF Connect log text passed over.
 ///
 /// State is per input: the record being assembled, whether the input is an nRF Connect log
-/// (then a line that is not log text, right after log text that carried no value, continues
-/// that entry: nRF Connect writes a service list or a parsed value over several lines), and
+/// (then a line that is neither log text nor a capture line, right after log text that carried
+/// no value, continues that entry: nRF Connect writes a service list or a parsed value over
+/// several lines; a line that reads as hex is always read, never passed over), and
 /// which other characteristics were already named (each is named once, every line counted).
 public struct BLECaptureReader: Sendable {
     /// What one line is.
@@ -39,8 +40,6 @@ public struct BLECaptureReader: Sendable {
         case .logText:
             inLog = true
             afterValue = false
-            return [.record(.success(.none))]
-        case .untagged(_, let at) where inLog && !afterValue && at == nil:
             return [.record(.success(.none))]
         case .measurement(_, let at), .untagged(_, let at), .enhancedMeasurement(_, let at), .recordSegment(_, let at):
             receivedAt = at
