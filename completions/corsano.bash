@@ -115,9 +115,9 @@ _corsano_reply() {
             _corsano_files; return 0 ;;
         'cuff listen')
             case "$prev" in
-                --device|--adapter|--count|--timeout|--tz) return 0 ;;
+                --device|--adapter|--count|--timeout|--tz|--stored-from) return 0 ;;
             esac
-            _corsano_words '--device --adapter --count --timeout --pair --tz --set-clock --quiet --help'; return 0 ;;
+            _corsano_words '--device --adapter --count --timeout --pair --tz --set-clock --stored --stored-from --quiet --help'; return 0 ;;
         'replay-filter')
             case "$prev" in
                 --requested-at|--backdate|--now|--scope) return 0 ;;

@@ -145,6 +145,8 @@ complete -c corsano -n '__corsano_using cuff listen' -l timeout -x -d 'Stop afte
 complete -c corsano -n '__corsano_using cuff listen' -l pair -d 'Pair first with a NoInputNoOutput agent (OMRON and A&D cuffs need it).'
 complete -c corsano -n '__corsano_using cuff listen' -l tz -x -d 'Zone of naive stamps without an anchor (default TZ).'
 complete -c corsano -n '__corsano_using cuff listen' -l set-clock -d 'Write the host\'s time to the cuff\'s Current Time when its clock is off.'
+complete -c corsano -n '__corsano_using cuff listen' -l stored -d 'Fetch the cuff\'s stored records first (Blood Pressure Service 1.1, RACP).'
+complete -c corsano -n '__corsano_using cuff listen' -l stored-from -x -d 'With --stored: only records from this sequence number on.'
 complete -c corsano -n '__corsano_using cuff listen' -l quiet -d 'No closing counts or notes on stderr; errors and rejected or dropped records are still reported.'
 complete -c corsano -n '__corsano_using cuff listen' -l help -d 'Show help for this command and exit.'
 

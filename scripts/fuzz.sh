@@ -22,7 +22,7 @@ K=Sources/CorsanoKit
 base=("$K"/Model/*.swift "$K"/Time/*.swift "$K"/JSON/JSONValue.swift "$K"/Ingest/IngestIssue.swift
       "$K"/Ingest/ReadingValidator.swift "$K"/Ingest/BLE/*.swift "$K"/Ingest/Time/ClockAnchor.swift)
 case "$target" in
-  ble)  sources=("${base[@]}") ;;
+  ble)  sources=("${base[@]}" "$K"/Ingest/IngestRecord.swift) ;;
   csv)  sources=("${base[@]}" "$K"/Ingest/CSV/*.swift "$K"/Ingest/IngestRecord.swift "$K"/Ingest/Time/ZoneReader.swift) ;;
   json) sources=("${base[@]}" "$K"/JSON/JSONValue+Parse.swift "$K"/JSON/FastReadingScanner.swift "$K"/JSON/ReadingFields.swift "$K"/JSON/ReadingEssentials.swift
                  "$K"/JSON/ReadingLineError.swift "$K"/JSON/ReadingLineParser.swift) ;;
@@ -43,6 +43,8 @@ if target == "ble":
         put(f"{i}", v["hex"].encode())
         put(f"{i}-line", f"2026-11-29T10:00:05Z\t{v['characteristic']} {v['hex']}".encode())
         put(f"{i}-raw", bytes.fromhex(v["hex"]))
+    for name in ("nrf-connect-log.txt", "bls11-records.txt"):
+        put(name, open(os.path.join(fixtures, "ble", name), "rb").read())
 elif target == "csv":
     d = os.path.join(fixtures, "csv")
     for name in sorted(os.listdir(d)):

@@ -148,6 +148,7 @@ public final class CuffIngester {
     private func ingestLines(_ source: any ByteSource, name: String, ble: Bool) throws {
         let reader = LineReader(source: source)
         reader.willRead = { [sink] in try sink.willRead() }
+        var capture = BLECaptureReader()
         while !stopped, let item = try reader.next() {
             switch item {
             case .line(let number, var bytes):
@@ -160,12 +161,28 @@ public final class CuffIngester {
                     try accept(&reading, source: name, line: number) { String(decoding: bytes, as: UTF8.self) }
                     continue
                 }
-                let record = ble ? Self.bleRecord(bytes) : Self.jsonRecord(bytes)
-                try handle(record, source: name, line: number) { String(decoding: bytes, as: UTF8.self) }
+                guard ble else {
+                    try handle(Self.jsonRecord(bytes), source: name, line: number) { String(decoding: bytes, as: UTF8.self) }
+                    continue
+                }
+                for outcome in capture.read(bytes, number: number) {
+                    switch outcome {
+                    case .record(let record):
+                        try handle(record, source: name, line: number) { String(decoding: bytes, as: UTF8.self) }
+                    case .skipped(let why, let message):
+                        counts.read += 1
+                        counts.skipped[why, default: 0] += 1
+                        if let message { try sink.skipped(source: name, lines: number...number, message: message) }
+                    }
+                }
             case .tooLong(let number, let count):
                 try handle(.failure(IngestIssue("line: \(count) bytes, longer than \(reader.maxLineLength)")),
                            source: name, line: number) { "" }
             }
+        }
+        // A 0x2B36 record whose last segment never came is lost data: said, at its first line.
+        if ble, !stopped, let (line, issue) = capture.finish() {
+            try handle(.failure(issue), source: name, line: line) { "" }
         }
     }
 

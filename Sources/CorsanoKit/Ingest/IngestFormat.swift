@@ -2,7 +2,8 @@
 public enum IngestFormat: String, CaseIterable, Sendable {
     /// Reading objects, one per line.
     case jsonl
-    /// 0x2A35 payloads as hex, one per line: `[TIME<TAB>][UUID ]HEX`.
+    /// 0x2A35 (and BLS 1.1 0x2B34, 0x2B36) payloads as hex, one per line: `[TIME<TAB>][UUID ]HEX`,
+    /// or an nRF Connect log (`BLECaptureLine`).
     case ble
     /// A cuff export with a header row.
     case csv

@@ -15,6 +15,9 @@ public enum IngestRecord: Equatable, Sendable {
 public enum SkipReason: String, CaseIterable, Sendable {
     /// A 0x2A36 Intermediate Cuff Pressure line: live inflation values, never a reading.
     case intermediateCuffPressure = "intermediate cuff pressure (0x2A36)"
+    /// A BLE capture value of a characteristic that holds no reading (an nRF Connect log of a
+    /// whole device), named on its first line.
+    case otherCharacteristic = "another characteristic"
     /// A row with no pressure values (e.g. a Withings heart-rate-only row).
     case noPressure = "no pressure values"
     /// A CSV line before the header row (an export's title, user details, another table).

@@ -14,6 +14,21 @@ public final class CuffCollector: Sendable {
     public static let measurement: UInt16 = 0x2A35
     /// Intermediate Cuff Pressure.
     public static let intermediateCuffPressure: UInt16 = 0x2A36
+    /// Enhanced Blood Pressure Measurement (Blood Pressure Service 1.1).
+    public static let enhancedMeasurement: UInt16 = 0x2B34
+    /// Blood Pressure Record (Blood Pressure Service 1.1): stored records, segmented.
+    public static let bloodPressureRecord: UInt16 = 0x2B36
+    /// Record Access Control Point.
+    public static let recordAccessControlPoint: UInt16 = 0x2A52
+
+    /// Which stored records `--stored` asks a Blood Pressure Service 1.1 cuff for.
+    public enum StoredHistory: Equatable, Sendable {
+        /// Every stored record (RACP Report Stored Records, operator All).
+        case all
+        /// Records whose sequence number is at least this (operator Greater than or equal, filter
+        /// type Sequence Number).
+        case from(UInt16)
+    }
 
     /// What to connect to and how.
     public struct Config: Sendable {
@@ -34,14 +49,20 @@ public final class CuffCollector: Sendable {
         /// How long indications must pause before `setClock` writes: the stored records, stamped
         /// by the old clock, arrive first.
         public var settleDelay: Duration
+        /// `--stored`: fetch the cuff's stored records through the Record Access Control Point
+        /// on each connect (after a reconnect only those after the last one received); nil: only
+        /// what the cuff indicates by itself (today's cuffs dump at connect). Opt-in (DESIGN
+        /// "Live cuffs"); never set by `bp-init`, whose host rules would drop them as replayed.
+        public var stored: StoredHistory?
 
         /// Creates a configuration.
         public init(address: String, adapterName: String? = nil, pair: Bool = false, setClock: Bool = false,
                     zone: ZoneReader, retryDelay: Duration = .seconds(2), resolveTimeout: Duration = .seconds(30),
-                    settleDelay: Duration = .seconds(2)) {
+                    settleDelay: Duration = .seconds(2), stored: StoredHistory? = nil) {
             self.address = address.uppercased()
             (self.adapterName, self.pair, self.setClock, self.zone) = (adapterName, pair, setClock, zone)
             (self.retryDelay, self.resolveTimeout, self.settleDelay) = (retryDelay, resolveTimeout, settleDelay)
+            self.stored = stored
         }
     }
 
@@ -59,8 +80,15 @@ public final class CuffCollector: Sendable {
         case clockNotSet(String)
         /// A reading as `cuff ingest` writes it, and a note when something was dropped from it.
         case reading(CuffReading, note: String?)
-        /// A payload that is not a reading, with why (naming the field).
-        case rejected(payload: [UInt8], reason: String)
+        /// A payload of `characteristic` (0x2A35, 0x2B34, 0x2B36) that is not a reading, with why
+        /// (naming the field).
+        case rejected(payload: [UInt8], reason: String, characteristic: UInt16)
+        /// `--stored`: the stored records were asked for (nil: all, else from that sequence number).
+        case storedRequested(from: UInt16?)
+        /// `--stored`: the cuff said it sent them all (`records` readings and rejects came).
+        case storedDone(records: Int)
+        /// `--stored`: no stored history (the cuff has no RACP, or answered with an error), with why.
+        case storedFailed(String)
         /// Intermediate Cuff Pressure (0x2A36): the cuff's pressure now, mmHg (progress, never a reading).
         case pressure(Int)
         case disconnected
@@ -144,6 +172,7 @@ public final class CuffCollector: Sendable {
         if let t = target, t.rssi != nil || t.connected { markSeen() }
         var tryNow = target != nil
         var scanning = false
+        var stored = config.stored
         while true {
             try Task.checkCancellation()
             if !tryNow {
@@ -171,7 +200,7 @@ public final class CuffCollector: Sendable {
                 continue
             }
             markSeen()
-            try await session(device, adapter, &clock, &normalizer, emit)
+            try await session(device, adapter, &clock, &normalizer, &stored, emit)
             emit(.disconnected)
             target?.connected = false
         }
@@ -211,9 +240,11 @@ public final class CuffCollector: Sendable {
         }
     }
 
-    /// One connection: services, clock, indications, then readings until the cuff disconnects.
+    /// One connection: services, clock, indications, the stored records when asked, then readings
+    /// until the cuff disconnects. `stored` moves past each stored record received.
     private func session(_ device: BluetoothDevice, _ adapter: BluetoothAdapter, _ clock: inout LiveCuffClock,
-                         _ normalizer: inout IngestNormalizer, _ emit: @Sendable (Event) -> Void) async throws {
+                         _ normalizer: inout IngestNormalizer, _ stored: inout StoredHistory?,
+                         _ emit: @Sendable (Event) -> Void) async throws {
         guard try await servicesResolved(device, adapter) else { return }
         let characteristics: [GATTCharacteristic]
         do {
@@ -231,8 +262,11 @@ public final class CuffCollector: Sendable {
         let clockCharacteristic = find(CuffClockValue.currentTime) ?? find(CuffClockValue.dateTime)
         let read = try await readClock(clockCharacteristic, into: &clock, emit)
         var pendingWrite = config.setClock ? clockToWrite(clockCharacteristic, read: read, emit) : nil
+        // BLS 1.1 with --stored: live measurements through 0x2B34 when the cuff has it (never both:
+        // a cuff indicates each measurement on every characteristic enabled).
+        let enhanced = stored != nil ? find(Self.enhancedMeasurement) : nil
         do {
-            try await central.startNotifications(measurement.id)
+            try await central.startNotifications((enhanced ?? measurement).id)
         } catch let error as BluetoothError {
             try fatalOnly(error)
             emit(.connectFailed(error.message))
@@ -241,6 +275,9 @@ public final class CuffCollector: Sendable {
         let intermediate = find(Self.intermediateCuffPressure)
         if let intermediate { try? await central.startNotifications(intermediate.id) }
         emit(.connected(name: device.name))
+        let access = stored == nil ? nil : try await requestStored(stored, find, emit)
+        var assembler = BloodPressureRecordAssembler()
+        var storedCount = 0
         var quietFrom = ContinuousClock.now
         while true {
             let wait = pendingWrite.map { _ in max(.zero, quietFrom + config.settleDelay - ContinuousClock.now) }
@@ -250,9 +287,28 @@ public final class CuffCollector: Sendable {
                 continue
             }
             switch event {
-            case .value(measurement.id, let payload):
+            case .value(measurement.id, let payload) where enhanced == nil:
                 quietFrom = ContinuousClock.now
-                emit(reading(payload, &clock, &normalizer))
+                emit(reading(payload, Self.measurement, &clock, &normalizer) {
+                    try BLEValueReader.reading(payload, enhanced: false, receivedAt: $0)
+                })
+            case .value(let id, let payload) where id == enhanced?.id:
+                quietFrom = ContinuousClock.now
+                emit(reading(payload, Self.enhancedMeasurement, &clock, &normalizer) {
+                    try BLEValueReader.reading(payload, enhanced: true, receivedAt: $0)
+                })
+            case .value(let id, let payload) where id == access?.record:
+                quietFrom = ContinuousClock.now
+                for event in storedRecord(payload, &assembler, &clock, &normalizer) {
+                    if case .reading(let reading, _) = event, let sequence = reading.sequence {
+                        stored = .from(sequence == .max ? 0 : sequence + 1)
+                    }
+                    if case .pressure = event {} else { storedCount += 1 }
+                    emit(event)
+                }
+            case .value(let id, let payload) where id == access?.controlPoint:
+                emit(RecordAccess.outcome(of: payload, records: storedCount))
+                storedCount = 0
             case .value(let id, let payload) where id == intermediate?.id:
                 if let pressure = Self.pressure(payload) { emit(.pressure(pressure)) }
             case .deviceChanged(device.id, let change) where change.connected == false:
@@ -338,29 +394,73 @@ public final class CuffCollector: Sendable {
         }
     }
 
-    /// One 0x2A35 payload as `cuff ingest` would write it (the `ble` format), or why it is not one.
-    private func reading(_ payload: [UInt8], _ clock: inout LiveCuffClock, _ normalizer: inout IngestNormalizer) -> Event {
+    /// One value of `characteristic` as `cuff ingest` would write it (the `ble` format), or why
+    /// it is not one; `decode` reads it given the `receivedAt` text.
+    private func reading(_ payload: [UInt8], _ characteristic: UInt16, _ clock: inout LiveCuffClock,
+                         _ normalizer: inout IngestNormalizer, _ decode: (String) throws -> CuffReading) -> Event {
         let arrived = now()
         let receivedAt = RFC3339.format(Instant(secondsSinceEpoch: arrived.secondsSinceEpoch,
                                                 nanoseconds: arrived.nanoseconds / 1_000_000 * 1_000_000))
         var reading: CuffReading
         do {
-            let measurement = try BloodPressureMeasurement.decode(payload)
-            reading = try BLEReadingConverter.reading(from: measurement, receivedAt: receivedAt)
-        } catch let error as BLEDecodeError {
-            return .rejected(payload: payload, reason: error.reason)
-        } catch let issue as IngestIssue {
-            return .rejected(payload: payload, reason: issue.reason)
+            reading = try decode(receivedAt)
         } catch {
-            return .rejected(payload: payload, reason: "\(error)")
+            return .rejected(payload: payload, reason: BLECaptureReader.issue(error).reason, characteristic: characteristic)
         }
         reading.provenance.append(ProvenanceField(name: "source", rawJSON: JSONValue.string(config.address).serialized))
         if config.setClock { clock.remember(reading) }
         normalizer.basis = clock.basis(for: reading)
         switch normalizer.finish(reading: &reading) {
         case .keep(let note): return .reading(reading, note: note)
-        case .reject(let reason): return .rejected(payload: payload, reason: reason)
+        case .reject(let reason): return .rejected(payload: payload, reason: reason, characteristic: characteristic)
         }
+    }
+
+    /// `--stored`: enables the Blood Pressure Record and RACP indications and writes Report Stored
+    /// Records; returns their ids, or nil (with `storedFailed`) when the cuff cannot.
+    private func requestStored(_ stored: StoredHistory?, _ find: (UInt16) -> GATTCharacteristic?,
+                               _ emit: @Sendable (Event) -> Void) async throws -> (record: String, controlPoint: String)? {
+        guard let stored, let record = find(Self.bloodPressureRecord), let racp = find(Self.recordAccessControlPoint) else {
+            emit(.storedFailed("the cuff has no Blood Pressure Record (0x2B36) with a Record Access Control Point (0x2A52): "
+                               + "it keeps no history to fetch (Blood Pressure Service 1.1); what it sends by itself is read"))
+            return nil
+        }
+        do {
+            try await central.startNotifications(record.id)
+            try await central.startNotifications(racp.id)
+            try await central.write(racp.id, value: RecordAccess.reportStoredRecords(stored))
+        } catch let error as BluetoothError {
+            try fatalOnly(error)
+            emit(.storedFailed("asking for the stored records failed: \(error.message)"))
+            return nil
+        }
+        if case .from(let first) = stored { emit(.storedRequested(from: first)) } else { emit(.storedRequested(from: nil)) }
+        return (record.id, racp.id)
+    }
+
+    /// One 0x2B36 segment: nothing yet, or the record's reading (or skip, or why not).
+    private func storedRecord(_ payload: [UInt8], _ assembler: inout BloodPressureRecordAssembler,
+                              _ clock: inout LiveCuffClock, _ normalizer: inout IngestNormalizer) -> [Event] {
+        var out: [Event] = []
+        let record: BloodPressureRecord?
+        do {
+            record = try assembler.add(payload)
+        } catch {
+            out += assembler.takeDropped().map { [.rejected(payload: payload, reason: $0, characteristic: Self.bloodPressureRecord)] } ?? []
+            return out + [.rejected(payload: payload, reason: error.reason, characteristic: Self.bloodPressureRecord)]
+        }
+        out += assembler.takeDropped().map { [.rejected(payload: payload, reason: $0, characteristic: Self.bloodPressureRecord)] } ?? []
+        guard let record else { return out }
+        guard [Self.measurement, Self.enhancedMeasurement].contains(record.characteristic) else {
+            return out + [.rejected(payload: payload, reason: "record: holds 0x\(BLEHex.characteristic(record.characteristic)), not a blood pressure measurement",
+                                    characteristic: Self.bloodPressureRecord)]
+        }
+        return out + [reading(payload, Self.bloodPressureRecord, &clock, &normalizer) { receivedAt in
+            guard case .reading(let reading) = try BLEValueReader.outcome(of: record, receivedAt: receivedAt) else {
+                throw IngestIssue("record: not a blood pressure measurement")
+            }
+            return reading
+        }]
     }
 
     /// The current cuff pressure of a 0x2A36 payload (same layout as 0x2A35, the pressure in the

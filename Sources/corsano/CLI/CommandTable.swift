@@ -141,7 +141,7 @@ enum CommandTable {
         CommandSpec(
             words: ["cuff", "listen"], summary: "Read a Bluetooth cuff live through BlueZ into reading lines.",
             operands: "", operandKind: nil,
-            details: "Scans until the cuff at --device appears, connects (pairing first with --pair), reads its Current Time (0x2A2B) or Date Time (0x2A08) as the clock anchor (else naive stamps are read in --tz), enables Blood Pressure Measurement (0x2A35) indications and writes each as a reading line, as 'cuff ingest' would, plus source (the cuff's address); stored history included. After a disconnect it scans and connects again, until --count readings or --timeout. Connection events go to stderr. Talks to org.bluez on the system bus (\(EnvironmentVariable.dbusSystemBus.rawValue)). Exit: 0 after --count readings, 3 when --timeout passes with fewer, 65 when a payload did not decode, 69 adapter absent or off or cuff never seen, 74 D-Bus failure, 77 BlueZ's policy refuses this user, 130/143 on SIGINT/SIGTERM.",
+            details: "Scans until the cuff at --device appears, connects (pairing first with --pair), reads its Current Time (0x2A2B) or Date Time (0x2A08) as the clock anchor (else naive stamps are read in --tz), enables Blood Pressure Measurement (0x2A35) indications and writes each as a reading line, as 'cuff ingest' would, plus source (the cuff's address); what the cuff dumps at connect included. With --stored (Blood Pressure Service 1.1 cuffs) it first fetches the stored records through the Record Access Control Point (0x2A52; Report Stored Records, never Delete), each with its sequence, then listens for live measurements (0x2B34 when the cuff has it); after a reconnect only records after the last one received. After a disconnect it scans and connects again, until --count readings or --timeout. Connection events go to stderr. Talks to org.bluez on the system bus (\(EnvironmentVariable.dbusSystemBus.rawValue)). Exit: 0 after --count readings, 3 when --timeout passes with fewer, 65 when a payload did not decode, 69 adapter absent or off or cuff never seen, 74 D-Bus failure, 77 BlueZ's policy refuses this user, 130/143 on SIGINT/SIGTERM.",
             options: [
                 OptionSpec("device", .text, placeholder: "MAC", required: true, "The cuff's Bluetooth address, e.g. A0:9E:1A:12:34:56"),
                 adapter,
@@ -150,6 +150,8 @@ enum CommandTable {
                 OptionSpec("pair", "Pair first with a NoInputNoOutput agent (OMRON and A&D cuffs need it)"),
                 tz,
                 OptionSpec("set-clock", "Write the host's time to the cuff's Current Time when its clock is off"),
+                OptionSpec("stored", "Fetch the cuff's stored records first (Blood Pressure Service 1.1, RACP)"),
+                OptionSpec("stored-from", .integer(0...65_535), placeholder: "SEQ", "With --stored: only records from this sequence number on"),
                 help,
             ],
             action: .command(CuffListenCommand.run)),

@@ -19,15 +19,20 @@ enum CuffLinkOptions {
         return address
     }
 
-    /// `--device` (required), `--adapter`, `--pair`, `--set-clock`, `--tz` of `cuff listen`.
-    /// - Throws: `UsageError` naming the flag.
+    /// `--device` (required), `--adapter`, `--pair`, `--set-clock`, `--tz`, `--stored`,
+    /// `--stored-from` of `cuff listen`. - Throws: `UsageError` naming the flag.
     static func config(_ args: ParsedCommand, _ ctx: CommandContext) throws -> CuffCollector.Config {
         guard let device = args.string("device") else {
             throw UsageError.missing("cuff listen: --device MAC is required (the cuff's Bluetooth address; 'cuff scan' in the REPL lists them)")
         }
+        let from = try args.integer("stored-from")
+        if from != nil, !args.flag("stored") {
+            throw UsageError.missing("cuff listen: --stored-from needs --stored (it narrows the stored records fetched)")
+        }
+        let stored: CuffCollector.StoredHistory? = args.flag("stored") ? from.map { .from(UInt16($0)) } ?? .all : nil
         return CuffCollector.Config(address: try address(device, option: "device"), adapterName: args.string("adapter"),
                                     pair: args.flag("pair"), setClock: args.flag("set-clock"),
-                                    zone: try CuffIngestCommand.zone(args, ctx.environment))
+                                    zone: try CuffIngestCommand.zone(args, ctx.environment), stored: stored)
     }
 
     /// A `.seconds` option that must be above 0, nil when not given. - Throws: `UsageError`.
@@ -107,8 +112,14 @@ final class CuffLinkMessages: @unchecked Sendable {
                 out.append("\(address) sends readings without a timestamp: stored history cannot be told from new readings")
             }
             return out
-        case .rejected(let payload, let reason):
-            return ["0x2A35 payload \(BLEHex.string(payload)): \(reason)"]
+        case .rejected(let payload, let reason, let characteristic):
+            return ["0x\(BLEHex.characteristic(characteristic)) payload \(BLEHex.string(payload)): \(reason)"]
+        case .storedRequested(let from):
+            return ["asked for the stored records" + (from.map { " from sequence number \($0)" } ?? "")]
+        case .storedDone(let records):
+            return ["stored records: \(records) received; listening for new measurements"]
+        case .storedFailed(let why):
+            return ["--stored: \(why)"]
         case .pressure:
             return []
         case .disconnected:

@@ -3,7 +3,8 @@ import Synchronization
 
 /// `corsano cuff listen --device MAC`: a Bluetooth cuff read live through BlueZ, one reading
 /// line per 0x2A35 indication as `cuff ingest` writes them (plus `source`), connection events
-/// on stderr (issue 14; DESIGN "Live cuffs").
+/// on stderr (issue 14; DESIGN "Live cuffs"). `--stored` (issue 31) first fetches a Blood
+/// Pressure Service 1.1 cuff's stored records through its Record Access Control Point.
 ///
 /// Exit status: 0 after `--count` readings (or at `--timeout` without `--count`), 3 when the
 /// timeout passes with fewer, 65 when a payload was rejected (after the rest), 69 when the

@@ -230,7 +230,7 @@ final class FakeCentral: BluetoothCentral, @unchecked Sendable {
     @Test func undecodablePayloadsAreRejectedNamingTheField() async throws {
         let central = FakeCentral { $0.dump = [[0x1E, 0x78, 0x00], [0x00, 0xFF, 0x07, 0xFF, 0x07, 0xFF, 0x07], Self.payload(40, 30, 60, "2025-01-01T00:04:00")] }
         let (events, _) = await Self.collect(central, until: { $0.filter { if case .rejected = $0 { true } else { false } }.count == 3 })
-        let rejected = events.compactMap { if case .rejected(let p, let r) = $0 { "\(BLEHex.string(p)): \(r)" } else { nil } }
+        let rejected = events.compactMap { if case .rejected(let p, let r, _) = $0 { "\(BLEHex.string(p)): \(r)" } else { nil } }
         let implausible = Self.payload(40, 30, 60, "2025-01-01T00:04:00")
         #expect(rejected == ["1E7800: payload: 3 bytes, shorter than flags + systolic, diastolic, MAP (7 bytes)",
                              "00FF07FF07FF07: systolic: not a number (SFLOAT NaN)",

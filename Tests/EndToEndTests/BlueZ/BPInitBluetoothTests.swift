@@ -43,6 +43,22 @@ import Testing
         #expect(mock.waitFor("disconnected host"))
     }
 
+    /// Issue 31: bp-init never fetches a BLS 1.1 cuff's stored history (it would all be dropped
+    /// as replayed): no Record Access Control Point write, the live measurements only.
+    @Test func storedHistoryIsNeverFetched() throws {
+        let mock = try BlueZMock(["--bls11", "--history", "133/86/71@172800"])
+        defer { mock.stop() }
+        let run = try Self.bpInit(mock)
+        #expect(mock.waitFor("notifying"))
+        mock.send("reading 128 82 66")
+        #expect(run.stdout.waitFor(#""step":"measuring","attempt":1,"index":2"#))
+        mock.send("reading 124 80 64")
+        #expect(run.finish() == 0, "\(run.stderr.text)")
+        #expect(E.collected(run.stdout.lines) == [[1, 1, 128], [1, 2, 124]])
+        #expect(Self.drops(run.stdout.lines).isEmpty)
+        #expect(!mock.events.contains { $0.hasPrefix("racp") })
+    }
+
     /// The cuff drops the link in the middle of measurement 1's request, after its history and
     /// before the live reading: the run scans, reconnects, and the live reading still arrives.
     @Test func disconnectMidRequestThenTheLiveReadingArrives() throws {

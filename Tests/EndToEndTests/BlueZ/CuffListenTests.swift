@@ -79,6 +79,66 @@ import Testing
         #expect(run.stderr.text.contains("scanning on hci0 for \(BlueZMock.cuff)"))
     }
 
+    static func sequences(_ lines: [String]) -> [Int?] { readings(lines).map { $0["sequence"] as? Int } }
+
+    /// Issue 31: a Blood Pressure Service 1.1 cuff's whole stored history through the Record
+    /// Access Control Point (each record a segmented 0x2B36 indication, then the response code),
+    /// then a live 0x2B34 measurement, then a disconnect, a measurement while away and a
+    /// reconnect, which asks only for the records after the last one received.
+    @Test func storedHistoryThroughRACPThenLiveThenReconnect() throws {
+        let mock = try BlueZMock(["--bls11", "--first-sequence", "40", "--history", "120/80/60@86400", "130/85/70@3600"])
+        defer { mock.stop() }
+        let run = try Self.listen(mock, ["--count", "5", "--stored"])
+        #expect(mock.waitFor("racp 0101"), "Report Stored Records, all: \(mock.events)")
+        #expect(run.stdout.waitFor { $0.count == 2 })
+        #expect(run.stderr.waitFor("stored records: 2 received; listening for new measurements"))
+        Self.liveThenAwayThenBack(mock, run, live: "reading 125 82 66")
+        #expect(Self.systolics(run.stdout.lines) == [120, 130, 125, 125, 124])
+        #expect(Self.sequences(run.stdout.lines) == [40, 41, nil, 42, 43])
+        let lines = Self.readings(run.stdout.lines)
+        for (line, age) in zip(lines, [-86_400.0, -3600, 0, 0, 0]) {
+            #expect(abs((Self.age(line) ?? .infinity) - age) < 5, "\(line)")
+            #expect(line["source"] as? String == BlueZMock.cuff)
+        }
+        // The reconnect asks for sequence >= 42 (operator 0x03, filter 0x01, 42 little-endian).
+        #expect(mock.events.filter { $0.hasPrefix("racp ") } == ["racp 0101", "racp 0103012a00"])
+        #expect(mock.events.contains("notifying-enhanced"))
+        #expect(run.stderr.text.contains("asked for the stored records\n"))
+        #expect(run.stderr.text.contains("asked for the stored records from sequence number 42"))
+    }
+
+    @Test func storedFromAsksOnlyForThoseRecords() throws {
+        let mock = try BlueZMock(["--bls11", "--history", "120/80/60@86400", "130/85/70@3600", "128/84/66@600"])
+        defer { mock.stop() }
+        let run = try Self.listen(mock, ["--count", "2", "--stored", "--stored-from", "1"])
+        #expect(run.finish() == 0, "\(run.stderr.text)")
+        #expect(Self.systolics(run.stdout.lines) == [130, 128])
+        #expect(Self.sequences(run.stdout.lines) == [1, 2])
+        #expect(mock.events.filter { $0.hasPrefix("racp ") } == ["racp 0103010100"])
+    }
+
+    /// Without --stored a BLS 1.1 cuff is read as today: no RACP write, live 0x2A35 only.
+    @Test func withoutStoredNoRecordAccessIsWritten() throws {
+        let mock = try BlueZMock(["--bls11", "--history", "120/80/60@86400"])
+        defer { mock.stop() }
+        let run = try Self.listen(mock, ["--count", "1"])
+        #expect(mock.waitFor("notifying"))
+        mock.send("reading 125 82 66")
+        #expect(run.finish() == 0, "\(run.stderr.text)")
+        #expect(Self.systolics(run.stdout.lines) == [125])
+        #expect(!mock.events.contains { $0.hasPrefix("racp") || $0 == "notifying-enhanced" })
+    }
+
+    /// A cuff without RACP: --stored says so and reads what the cuff sends by itself.
+    @Test func storedFromACuffWithoutRACPSaysSoAndListens() throws {
+        let mock = try BlueZMock(["--history", "120/80/60@600"])
+        defer { mock.stop() }
+        let run = try Self.listen(mock, ["--count", "1", "--stored"])
+        #expect(run.finish() == 0, "\(run.stderr.text)")
+        #expect(Self.systolics(run.stdout.lines) == [120])
+        #expect(run.stderr.text.contains("--stored: the cuff has no Blood Pressure Record (0x2B36) with a Record Access Control Point (0x2A52)"))
+    }
+
     @Test func cuffWithoutAClockIsReadInTheZone() throws {
         let mock = try BlueZMock(["--clock", "none"])
         defer { mock.stop() }
@@ -308,7 +368,9 @@ import Testing
 
     @Test(arguments: [([String](), "cuff listen: missing --device MAC"),
                       (["--device", "A0:9E:1A:00:00"], "--device: bad value 'A0:9E:1A:00:00': expected a Bluetooth address"),
-                      (["--device", "A0:9E:1A:00:00:01", "--timeout", "0"], "--timeout: bad value '0'")])
+                      (["--device", "A0:9E:1A:00:00:01", "--timeout", "0"], "--timeout: bad value '0'"),
+                      (["--device", "A0:9E:1A:00:00:01", "--stored-from", "3"], "--stored-from needs --stored"),
+                      (["--device", "A0:9E:1A:00:00:01", "--stored", "--stored-from", "65536"], "--stored-from: bad value '65536'")])
     func usageErrors(args: [String], message: String) throws {
         let r = try Corsano.run(["cuff", "listen"] + args)
         #expect(r.status == 64)

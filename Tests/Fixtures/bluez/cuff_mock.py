@@ -13,6 +13,7 @@ line, flushed, so the test can wait on them:
 
   commands: reading SYS DIA PULSE [AGE]   measure: store a record stamped AGE s ago on the
                                           cuff's clock; sent at once when indications are on
+                                          (--bls11: as 0x2B34 when that is indicating)
             raw HEX                       send HEX as a 0x2A35 indication
             pressure MMHG                 send a 0x2A36 notification
             disconnect                    the cuff drops the link and stops advertising
@@ -21,7 +22,15 @@ line, flushed, so the test can wait on them:
             power on|off                  switch adapter hci0
             quit
   events:   ready, connect N, paired, agent CAPABILITY, clock-read, clock-written TIME,
-            notifying, dumped N, sent SYS/DIA/PULSE, disconnected, connect-refused
+            notifying, dumped N, sent SYS/DIA/PULSE, disconnected, connect-refused,
+            racp HEX (a Record Access Control Point write), stored-sent N (records indicated)
+
+--bls11 plays a Blood Pressure Service 1.1 cuff: it also exports Enhanced Blood Pressure
+Measurement 0x2B34 (indicate), Blood Pressure Record 0x2B36 (indicate) and the Record Access
+Control Point 0x2A52 (write, indicate); it dumps nothing at StartNotify; a Report Stored Records
+write (all, or >= a sequence number) is answered with each record as 0x2B36 indications (a 0x2B34
+value, split into segments of at most 12 bytes after the segmentation header) and then the
+response code; Delete Stored Records is refused (op code not supported).
 """
 
 import argparse
@@ -64,6 +73,17 @@ def date_time(epoch):
     return [t.tm_year & 0xFF, t.tm_year >> 8, t.tm_mon, t.tm_mday, t.tm_hour, t.tm_min, t.tm_sec]
 
 
+EPOCH_2000 = 946684800
+
+
+def enhanced(systolic, diastolic, pulse, stamp):
+    """A 0x2B34 payload in mmHg: flags (time stamp, pulse, user id, status, user facing time,
+    epoch 2000), sys, dia, MAP, uint32 seconds since 2000, pulse, user 1, status, the same time."""
+    mean = diastolic + (systolic - diastolic) // 3
+    seconds = list(int(stamp - EPOCH_2000).to_bytes(4, 'little'))
+    return [0x7E] + sfloat(systolic) + sfloat(diastolic) + sfloat(mean) + seconds + sfloat(pulse) + [1, 0, 0] + seconds
+
+
 def measurement(systolic, diastolic, pulse, stamp, with_time=True):
     """A 0x2A35 payload in mmHg: flags (time, pulse, user id, status), sys, dia, MAP, ..."""
     flags = 0x1C | (0x02 if with_time else 0)
@@ -87,6 +107,8 @@ class Cuff:
         self.records = []                     # dicts: values, stamp on the cuff's clock, sent
         self.connected = False
         self.notifying = False
+        self.enhanced_notifying = False
+        self.segments = 0                     # the rolling segment counter of 0x2B36
         self.advertising = True
         self.connects = 0
         self.gatt = []
@@ -157,6 +179,7 @@ class Cuff:
             raise dbus.exceptions.DBusException('Not Connected', name='org.bluez.Error.NotConnected')
         self.connected = False
         self.notifying = False
+        self.enhanced_notifying = False
         self.device_update(ServicesResolved=False)
         self.device_update(Connected=False)
         self.remove_gatt()
@@ -180,6 +203,13 @@ class Cuff:
         self.intermediate = f'{service}/char0014'
         self.add_characteristic(self.intermediate, service, 0x2A36, ['notify'])
         self.add_characteristic(f'{service}/char0017', service, 0x2A49, ['read'], read=lambda: [0x00, 0x00])
+        if self.options.bls11:
+            self.enhanced_measurement = f'{service}/char001a'
+            self.add_characteristic(self.enhanced_measurement, service, 0x2B34, ['indicate'], start=self.start_enhanced)
+            self.record = f'{service}/char001d'
+            self.add_characteristic(self.record, service, 0x2B36, ['indicate'])
+            self.racp = f'{service}/char0020'
+            self.add_characteristic(self.racp, service, 0x2A52, ['write', 'indicate'], write=self.racp_write)
         kind = self.options.clock
         if kind != 'none':
             clock = f'{self.path}/service0020'
@@ -260,14 +290,64 @@ class Cuff:
 
     def send(self, record):
         systolic, diastolic, pulse = record['values']
-        self.indicate(measurement(systolic, diastolic, pulse, record['stamp'], not self.options.no_timestamp))
+        if self.enhanced_notifying:
+            self.mock_object(self.enhanced_measurement).UpdateProperties(
+                CHARACTERISTIC, {'Value': dbus.Array(enhanced(systolic, diastolic, pulse, record['stamp']), signature='y')})
+        else:
+            self.indicate(measurement(systolic, diastolic, pulse, record['stamp'], not self.options.no_timestamp))
         record['sent'] = True
         emit('sent', f'{systolic}/{diastolic}/{pulse}')
 
+    def start_enhanced(self):
+        self.enhanced_notifying = True
+        emit('notifying-enhanced')
+        return False
+
+    def racp_write(self, value):
+        """Report Stored Records: all (01 01) or >= a sequence number (01 03 01 LO HI)."""
+        emit('racp', value.hex())
+        if value[:1] != b'\x01':
+            self.racp_respond(value[0] if value else 0, 0x02)
+            return
+        if value[1:2] == b'\x01':
+            first = 0
+        elif value[1:3] == b'\x03\x01' and len(value) == 5:
+            first = value[3] | value[4] << 8
+        else:
+            self.racp_respond(0x01, 0x04)
+            return
+        chosen = [(i + self.options.first_sequence, r) for i, r in enumerate(self.records)
+                  if i + self.options.first_sequence >= first]
+        GLib.idle_add(self.send_stored, chosen)
+
+    def send_stored(self, chosen):
+        for sequence, record in chosen:
+            if not self.connected:
+                return False
+            systolic, diastolic, pulse = record['values']
+            value = list(sequence.to_bytes(2, 'little')) + [0x34, 0x2B] + enhanced(systolic, diastolic, pulse, record['stamp'])
+            parts = [value[i:i + 12] for i in range(0, len(value), 12)]
+            for n, part in enumerate(parts):
+                header = (1 if n == 0 else 0) | (2 if n == len(parts) - 1 else 0) | (self.segments << 2)
+                self.segments = (self.segments + 1) % 64
+                self.mock_object(self.record).UpdateProperties(
+                    CHARACTERISTIC, {'Value': dbus.Array([header] + part, signature='y')})
+            record['sent'] = True
+        emit('stored-sent', len(chosen))
+        self.racp_respond(0x01, 0x01 if chosen else 0x06)
+        return False
+
+    def racp_respond(self, request, code):
+        self.mock_object(self.racp).UpdateProperties(
+            CHARACTERISTIC, {'Value': dbus.Array([0x06, 0x00, request, code], signature='y')})
+
     def start_notify(self):
-        """The cuff dumps its memory once indications are on (A&D: only what it has not sent)."""
+        """The cuff dumps its memory once indications are on (A&D: only what it has not sent);
+        a BLS 1.1 cuff keeps it for the Record Access Control Point."""
         self.notifying = True
         emit('notifying')
+        if self.options.bls11:
+            return False
         dump = [r for r in self.records if not (self.options.only_new and r['sent'])]
         for record in dump:
             if self.connected:
@@ -284,7 +364,7 @@ class Cuff:
         verb, args = words[0], words[1:]
         if verb == 'reading':
             record = self.store(int(args[0]), int(args[1]), int(args[2]), float(args[3]) if len(args) > 3 else 0)
-            if self.connected and self.notifying:
+            if self.connected and (self.notifying or self.enhanced_notifying):
                 self.send(record)
         elif verb == 'raw':
             self.indicate(list(bytes.fromhex(''.join(args))))
@@ -325,6 +405,8 @@ def arguments(argv=None):
     parser.add_argument('--no-timestamp', action='store_true')
     parser.add_argument('--absent', action='store_true', help='the cuff is not known until "appear"')
     parser.add_argument('--adapter-off', action='store_true')
+    parser.add_argument('--bls11', action='store_true', help='a Blood Pressure Service 1.1 cuff (RACP, 0x2B34, 0x2B36)')
+    parser.add_argument('--first-sequence', type=int, default=0, help='sequence number of the first stored record')
     parser.add_argument('--log', default=os.devnull, help="dbusmock's call log (default none)")
     return parser.parse_args(argv)
 

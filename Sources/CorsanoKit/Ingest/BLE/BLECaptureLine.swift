@@ -1,16 +1,35 @@
-/// One line of a BLE capture: `[TIME<TAB>][UUID ]HEX`.
+/// One line of a BLE capture: `[TIME<TAB>][UUID ]HEX`, or a line of an nRF Connect log.
 ///
 /// TIME is when the capture received the payload (RFC 3339, else the line is rejected naming
 /// `receivedAt`): kept as `receivedAt` as written, never as `measuredAt`
 /// (a history dump arrives "now"; DESIGN "Data on the wire"). UUID is the characteristic, as
 /// `2A35`, `0x2A35` or the 128-bit Bluetooth base form; a 16-bit token is only read as a UUID
-/// when it names 0x2A35 or 0x2A36, so a payload grouped in 4-digit words still reads as hex.
-/// HEX may carry `0x` prefixes and space, `-` or `:` separators.
+/// when it names 0x2A35, 0x2A36, 0x2B34 or 0x2B36, so a payload grouped in 4-digit words still
+/// reads as hex. HEX may carry `0x` prefixes and space, `-` or `:` separators.
+///
+/// nRF Connect logs (the form captures reach issue trackers in) are `LEVEL<TAB>HH:MM:SS.mmm<TAB>TEXT`
+/// with LEVEL one of V D I A W E: `I  10:21:03.512  Indication received from 00002a35-0000-1000-8000-00805f9b34fb,
+/// value: (0x) 16-7E-00-…` is a value of that characteristic; the `A` line after it echoes the same
+/// value (or nRF Connect's reading of it) and is never a second reading; the rest (connection
+/// events, the `nRF Connect, DATE` header) is log text. The time of day is not a receive time
+/// (no date, no zone): such values have no `receivedAt`.
 public enum BLECaptureLine: Equatable, Sendable {
-    /// A Blood Pressure Measurement payload and the capture's receive time text, if any.
+    /// A Blood Pressure Measurement (0x2A35) payload, named so, and the receive time text, if any.
     case measurement(payload: [UInt8], receivedAt: String?)
-    /// Intermediate Cuff Pressure (0x2A36): live inflation values, skipped and counted.
+    /// A payload that names no characteristic: 0x2A35 unless only the 0x2B34 layout fits
+    /// (`BLEPayloadLayout`).
+    case untagged(payload: [UInt8], receivedAt: String?)
+    /// An Enhanced Blood Pressure Measurement (0x2B34) payload (BLS 1.1).
+    case enhancedMeasurement(payload: [UInt8], receivedAt: String?)
+    /// One segment of a Blood Pressure Record (0x2B36) (BLS 1.1), reassembled by `BloodPressureRecordAssembler`.
+    case recordSegment(payload: [UInt8], receivedAt: String?)
+    /// Intermediate Cuff Pressure (0x2A36, or 0x2B35 in BLS 1.1): live inflation values, skipped and counted.
     case intermediateCuffPressure
+    /// A value of another characteristic in an nRF Connect log (e.g. `2AF0`, or a vendor UUID as
+    /// written): skipped, naming it.
+    case otherCharacteristic(String)
+    /// nRF Connect log text that carries no value: the header, connection events, an `A` echo.
+    case logText
     /// An empty line or a `#` comment: no record.
     case blank
 
@@ -28,7 +47,7 @@ public enum BLECaptureLine: Equatable, Sendable {
             case .notHex(let c, let col): return "payload: '\(c)' at column \(col) is not a hex digit"
             case .oddDigitCount(let n): return "payload: odd number of hex digits (\(n))"
             case .emptyPayload: return "payload: no hex digits"
-            case .otherCharacteristic(let u): return "uuid: \(u) is not Blood Pressure Measurement (2A35)"
+            case .otherCharacteristic(let u): return "uuid: \(u) is not a blood pressure characteristic (2A35, 2A36, 2B34, 2B35, 2B36)"
             case .badTime(let t): return "receivedAt: '\(t)' (the capture's TIME column) is not an RFC 3339 time"
             }
         }
@@ -41,6 +60,7 @@ public enum BLECaptureLine: Equatable, Sendable {
         var start = 0
         while start < bytes.count, bytes[start] == 32 { start += 1 }
         if start == bytes.count || bytes[start] == UInt8(ascii: "#") { return .blank }
+        if let log = try nRFConnectLine(bytes[start...]) { return log }
         var receivedAt: String?
         if let tab = bytes[start...].firstIndex(of: 9) {
             let time = String(decoding: bytes[start..<tab], as: UTF8.self).trimmingBlanks
@@ -50,15 +70,64 @@ public enum BLECaptureLine: Equatable, Sendable {
             start = tab + 1
             while start < bytes.count, bytes[start] == 32 || bytes[start] == 9 { start += 1 }
         }
+        var named: String?
         if let space = bytes[start...].firstIndex(of: 32) {
-            switch characteristic(String(decoding: bytes[start..<space], as: UTF8.self)) {
-            case .some("2A35"): start = space + 1
-            case .some("2A36"): return .intermediateCuffPressure
-            case .some(let other): throw .otherCharacteristic(other)
-            case .none: break
-            }
+            named = characteristic(String(decoding: bytes[start..<space], as: UTF8.self))
+            if named != nil { start = space + 1 }
         }
-        return .measurement(payload: try BLEHex.decode(bytes[start...]), receivedAt: receivedAt)
+        let hex = bytes[start...]
+        switch named {
+        case nil: return .untagged(payload: try BLEHex.decode(hex), receivedAt: receivedAt)
+        case "2A35": return .measurement(payload: try BLEHex.decode(hex), receivedAt: receivedAt)
+        case "2B34": return .enhancedMeasurement(payload: try BLEHex.decode(hex), receivedAt: receivedAt)
+        case "2B36": return .recordSegment(payload: try BLEHex.decode(hex), receivedAt: receivedAt)
+        case "2A36", "2B35": return .intermediateCuffPressure
+        case let other?: throw .otherCharacteristic(other)
+        }
+    }
+
+    /// The line as nRF Connect log text, or nil when it is not one. - Throws: `ParseError` for a
+    /// value line whose hex is bad.
+    static func nRFConnectLine(_ text: ArraySlice<UInt8>) throws(ParseError) -> BLECaptureLine? {
+        if text.starts(with: Array("nRF Connect, ".utf8)) { return .logText }
+        // LEVEL TAB HH:MM:SS.mmm TAB
+        let b = Array(text.prefix(15))
+        guard b.count == 15, "VDIAWE".utf8.contains(b[0]), b[1] == 9, b[14] == 9 else { return nil }
+        for (i, c) in b[2..<14].enumerated() {
+            let ok: Bool = switch i {
+            case 2, 5: c == UInt8(ascii: ":")
+            case 8: c == UInt8(ascii: ".")
+            default: c >= 48 && c <= 57
+            }
+            if !ok { return nil }
+        }
+        // The `A` (application) line repeats the value just logged: never a second reading.
+        if b[0] == UInt8(ascii: "A") { return .logText }
+        let message = text.dropFirst(15)
+        let from = Array(" received from ".utf8), marker = Array(", value: (0x) ".utf8)
+        guard let at = firstRange(of: from, in: message),
+              let value = firstRange(of: marker, in: message[at.upperBound...]) else { return .logText }
+        let uuid = String(decoding: message[at.upperBound..<value.lowerBound], as: UTF8.self).trimmingBlanks
+        let hex = message[value.upperBound...]
+        switch characteristic(uuid) {
+        case "2A35": return .measurement(payload: try BLEHex.decode(hex), receivedAt: nil)
+        case "2B34": return .enhancedMeasurement(payload: try BLEHex.decode(hex), receivedAt: nil)
+        case "2B36": return .recordSegment(payload: try BLEHex.decode(hex), receivedAt: nil)
+        case "2A36", "2B35": return .intermediateCuffPressure
+        case let other?: return .otherCharacteristic(other)
+        case nil: return .otherCharacteristic(uuid)
+        }
+    }
+
+    /// The indices of the first occurrence of `needle` in `hay`.
+    private static func firstRange(of needle: [UInt8], in hay: ArraySlice<UInt8>) -> Range<Int>? {
+        guard hay.count >= needle.count else { return nil }
+        var i = hay.startIndex
+        while i + needle.count <= hay.endIndex {
+            if hay[i..<i + needle.count].elementsEqual(needle) { return i..<i + needle.count }
+            i += 1
+        }
+        return nil
     }
 
     /// The 16-bit characteristic number named by `token` (`2A35`, `0x2a36`, 128-bit base UUID),
@@ -71,7 +140,7 @@ public enum BLECaptureLine: Equatable, Sendable {
             return short.allSatisfy(\.isHexDigit) ? short : nil
         }
         let short = t.hasPrefix("0X") ? String(t.dropFirst(2)) : t
-        return short == "2A35" || short == "2A36" ? short : nil
+        return ["2A35", "2A36", "2B34", "2B35", "2B36"].contains(short) ? short : nil
     }
 }
 

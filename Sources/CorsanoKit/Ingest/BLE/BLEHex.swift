@@ -47,6 +47,9 @@ public enum BLEHex {
     /// Uppercase hex digits of `bytes`, no separators (`1E7800...`).
     public static func string(_ bytes: [UInt8]) -> String { bytes.map(byte).joined() }
 
+    /// A 16-bit characteristic number as four uppercase hex digits (`2A35`).
+    public static func characteristic(_ number: UInt16) -> String { byte(UInt8(number >> 8)) + byte(UInt8(number & 0xFF)) }
+
     /// Two uppercase hex digits.
     static func byte(_ b: UInt8) -> String {
         let digits = Array("0123456789ABCDEF")

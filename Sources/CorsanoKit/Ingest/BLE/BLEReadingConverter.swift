@@ -21,8 +21,14 @@ public enum BLEReadingConverter {
         var provenance: [ProvenanceField] = []
         if let user = m.knownUserId { provenance.append(ProvenanceField(name: "userId", rawJSON: String(user))) }
         if let status = m.status { provenance.append(ProvenanceField(name: "status", rawJSON: status.json)) }
+        // 0x2B34: the user-facing time is the cuff's wall clock (what 0x2A35's Date Time is); a
+        // different Time Stamp is kept, not lost.
+        let deviceTime = m.userFacingTime ?? m.timestamp
+        if let stamp = m.timestamp, stamp != deviceTime {
+            provenance.append(ProvenanceField(name: "cuffTimeStamp", rawJSON: "\"\(stamp)\""))
+        }
         return CuffReading(systolic: systolic, diastolic: diastolic, pulse: pulse, meanArterialPressure: map,
-                           deviceTime: m.timestamp, receivedAt: receivedAt, provenance: provenance)
+                           deviceTime: deviceTime, receivedAt: receivedAt, provenance: provenance)
     }
 
     private static func pressure(_ value: SFloat, _ factor: Double, _ field: String) throws(IngestIssue) -> Int {

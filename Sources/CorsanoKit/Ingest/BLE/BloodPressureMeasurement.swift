@@ -19,6 +19,10 @@ public struct BloodPressureMeasurement: Equatable, Sendable {
     /// User id as sent; 0xFF means "unknown user" (see `knownUserId`).
     public var userId: UInt8?
     public var status: MeasurementStatus?
+    /// The time shown to the user (0x2B34 only, flags bit 5): the cuff's local wall clock, as
+    /// 0x2A35's Date Time is; the reading's `deviceTime` when present (`timestamp` is then kept
+    /// as `cuffTimeStamp`).
+    public var userFacingTime: NaiveDateTime? = nil
 
     /// The user id, nil when absent or 0xFF (unknown user).
     public var knownUserId: Int? {
@@ -35,6 +39,9 @@ public enum BLEDecodeError: Error, Equatable, Sendable {
     case truncated(byteCount: Int, needed: Int, flags: UInt8)
     /// The Date Time field names no real calendar time (e.g. 2023-02-29, 25:00).
     case invalidTimestamp(String)
+    /// A Blood Pressure Record (0x2B36) segment that does not continue a record, or a record too
+    /// short for its sequence number and UUID; the text names the field.
+    case record(String)
 
     /// One line of explanation naming the field.
     public var reason: String {
@@ -45,6 +52,8 @@ public enum BLEDecodeError: Error, Equatable, Sendable {
             return "payload: \(n) bytes, flags 0x\(BLEHex.byte(flags)) announce \(needed)"
         case .invalidTimestamp(let text):
             return "timestamp: \(text) is not a real calendar time"
+        case .record(let text):
+            return text
         }
     }
 }
@@ -60,7 +69,7 @@ extension BloodPressureMeasurement {
         let flags = b[0]
         let hasTime = flags & 0x02 != 0, hasPulse = flags & 0x04 != 0
         let hasUser = flags & 0x08 != 0, hasStatus = flags & 0x10 != 0
-        let needed = 7 + (hasTime ? 7 : 0) + (hasPulse ? 2 : 0) + (hasUser ? 1 : 0) + (hasStatus ? 2 : 0)
+        let needed = BLEPayloadLayout.measurementLength(flags)
         guard b.count >= needed else { throw .truncated(byteCount: b.count, needed: needed, flags: flags) }
 
         func u16(_ i: Int) -> UInt16 { UInt16(b[i]) | UInt16(b[i + 1]) << 8 }

@@ -51,8 +51,9 @@ public final class BLECuffSource: CuffSource {
                         switch event {
                         case .reading(let reading, _):
                             channel.send(.reading(reading))
-                        case .rejected(let payload, let reason):
-                            channel.send(.invalid(line: BLEHex.string(payload), problem: "0x2A35 payload \(BLEHex.string(payload)): \(reason)"))
+                        case .rejected(let payload, let reason, let characteristic):
+                            channel.send(.invalid(line: BLEHex.string(payload),
+                                                  problem: "0x\(BLEHex.characteristic(characteristic)) payload \(BLEHex.string(payload)): \(reason)"))
                         default:
                             break
                         }
