@@ -10,11 +10,13 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
-        // libpq, linked dynamically; its headers live in pkg-config's include path.
-        .systemLibrary(name: "CPostgres", path: "Sources/CPostgres", pkgConfig: "libpq",
-                       providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CReadline", path: "Sources/CReadline"),
-        .systemLibrary(name: "CDBus", path: "Sources/CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        // libpq (PostgreSQL store) and libdbus-1 (BlueZ) are optional: opened with dlopen when a
+        // command first needs them, declared by corsano itself (no -dev package, nothing linked;
+        // issue 22, docs/design.md "Optional libraries").
+        .target(name: "COptionalLibrary"),
+        .target(name: "CPostgres", dependencies: ["COptionalLibrary"]),
+        .target(name: "CDBus", dependencies: ["COptionalLibrary"]),
         .target(
             name: "CorsanoKit",
             dependencies: ["CSQLite", "CDBus", "CPostgres"]

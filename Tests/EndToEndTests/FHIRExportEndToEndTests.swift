@@ -9,7 +9,7 @@ import Testing
 struct FHIRExportEndToEndTests {
     typealias E = BPInitE2E
 
-    /// The validator's python, from Tests/FHIRValidation/venv.sh (creates .build/fhir-venv once).
+    /// The validator's python, from Tests/FHIRValidation/venv.sh (scripts/venv: .build/venv, made once).
     static let python: Result<String, ValidatorSetupFailed> = {
         let script = Corsano.packageRoot.appendingPathComponent("Tests/FHIRValidation/venv.sh").path
         guard let r = try? Shell.run("bash", [script]), r.status == 0 else {

@@ -1,15 +1,14 @@
 #!/usr/bin/env bash
-# An installed binary needs nothing from the build folder (issue 8): build a release binary
-# with the Swift runtime linked in, copy it alone to an empty directory, move .build away, and
-# run the copy in German, Arabic and Georgian — by --lang and by the locale variables — on a
-# real flow (bp-init and wearing-opt on the embedded simulator, text output), checking that each
-# language's own script appears. .build is put back on every way out.
+# An installed binary needs nothing from the build folder (issue 8): take the release binary
+# (Swift runtime linked in; scripts/release-binary), copy it alone to an empty directory, move
+# .build away, and run the copy in German, Arabic and Georgian — by --lang and by the locale
+# variables — on a real flow (bp-init and wearing-opt on the embedded simulator, text output),
+# checking that each language's own script appears. .build is put back on every way out.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
 
-swift build -c release --static-swift-stdlib
-bin="$(swift build -c release --static-swift-stdlib --show-bin-path)/corsano"
+bin=$(scripts/release-binary)
 
 tmp=$(mktemp -d)
 parked="$root/.build.parked-$$"

@@ -31,8 +31,11 @@ public final class BlueZCentral: BluetoothCentral {
     private init(bus: DBusConnection) { self.bus = bus }
 
     /// Connects to the system bus at `busAddress` and subscribes to BlueZ's signals.
-    /// - Throws: `BluetoothError.bus` when the bus cannot be reached, `.accessDenied`.
+    /// - Throws: `OptionalLibraryError` (exit 69) when libdbus-1 cannot be loaded, decided before
+    ///   the bus is looked up (docs/design.md "Optional libraries"); `BluetoothError.bus` when the
+    ///   bus cannot be reached, `.accessDenied`.
     public static func connect(busAddress: String) throws -> BlueZCentral {
+        try OptionalLibrary.libdbus.require(for: "the system bus at \(busAddress)")
         let bus: DBusConnection
         do {
             bus = try DBusConnection.open(address: busAddress)

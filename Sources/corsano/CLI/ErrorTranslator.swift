@@ -57,7 +57,7 @@ enum ErrorTranslator {
             case .unavailable, .refused: return .unavailable
             case .disconnected, .timeout: return .braceletDisconnected
             }
-        case is BraceletGateError: return .unavailable
+        case is BraceletGateError, is OptionalLibraryError: return .unavailable
         case let e as CuffCollector.Failure:
             if case .bluetooth(let b) = e { return status(of: b) }
             return .unavailable

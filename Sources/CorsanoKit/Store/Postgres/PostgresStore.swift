@@ -22,8 +22,10 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
 
     /// Connects to `uri` (`postgresql://…`, `postgres://…`; PG* environment for the rest) and
     /// migrates the schema under an advisory lock.
-    /// - Throws: `StoreError` naming the server, never its password (exit 74).
+    /// - Throws: `OptionalLibraryError` (exit 69) when libpq cannot be loaded, decided before
+    ///   connecting; `StoreError` naming the server, never its password (exit 74).
     public init(uri: String) throws {
+        try Self.requireLibpq(uri)
         self.uri = uri
         connection = try PostgresConnection(uri: uri)
         cancellers.withLock { $0 = [connection.canceller] }
@@ -31,11 +33,18 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
     }
 
     /// Connects to `uri` for reading: nil when the database holds no corsano schema (a read
-    /// never creates one). - Throws: `StoreError` naming the server.
+    /// never creates one). - Throws: `OptionalLibraryError` (no libpq), `StoreError` naming the server.
     public static func openExisting(uri: String) throws -> PostgresStore? {
+        try requireLibpq(uri)
         let connection = try PostgresConnection(uri: uri)
         let store = PostgresStore(connection: connection, uri: uri)
         return try store.run { try PostgresSchema.exists(connection) } ? store : nil
+    }
+
+    /// libpq is opened here, before any connection (docs/design.md "Optional libraries"); the
+    /// message names the store as other store errors do, without its password.
+    private static func requireLibpq(_ uri: String) throws(OptionalLibraryError) {
+        try OptionalLibrary.libpq.require(for: "state store \(PostgresURI.redacted(uri))")
     }
 
     private init(connection: PostgresConnection, uri: String) {
