@@ -8,6 +8,19 @@ extension BridgeClient: Bracelet {
         try read(try await call("getPlan", timeout: requestTimeout)) { BraceletPlan(try $0.string("plan")) }
     }
 
+    /// `getPlan` with its `holder` while a run holds the calibration plan.
+    public func planStatus() async throws -> PlanStatus {
+        try read(try await call("getPlan", timeout: requestTimeout)) {
+            PlanStatus(plan: BraceletPlan(try $0.string("plan")),
+                       holder: $0.has("holder") ? try BridgeCodec.holder($0.object("holder")) : nil)
+        }
+    }
+
+    /// Every later request names `holder` (docs/bridge-protocol.md "Holders").
+    public func name(holder: BraceletHolder) {
+        self.holder.withLock { $0 = holder }
+    }
+
     public func setPlan(_ plan: BraceletPlan) async throws {
         _ = try await call("setPlan", [("plan", .string(plan.name))], timeout: requestTimeout)
     }
@@ -51,7 +64,7 @@ extension BridgeClient: Bracelet {
     /// A bridge answers at once; a simulator holding the step says so with `working` at a fixed
     /// interval, which restarts the timeout. Silence past the timeout is a disconnect (issue 18).
     public func enterStep(flow: String, step: String) async throws {
-        _ = try await call("enterStep", [("flow", .string(flow)), ("step", .string(step))], timeout: requestTimeout)
+        _ = try await call("enterStep", [("flow", .string(flow)), ("step", .string(step))], timeout: requestTimeout, long: true)
     }
 
     public func announcePosition(_ position: BraceletPosition) async throws {
@@ -76,7 +89,7 @@ extension BridgeClient: Bracelet {
     /// Served simulator only: returns once a call is held at a step (`sim.waitUntilHeld`).
     /// - Throws: `BraceletError`.
     package func simulatorWaitUntilHeld() async throws {
-        _ = try await call("sim.waitUntilHeld", timeout: requestTimeout)
+        _ = try await call("sim.waitUntilHeld", timeout: requestTimeout, long: true)
     }
 
     /// Served simulator only: drops the simulated bracelet's link (`sim.disconnect`); the bridge

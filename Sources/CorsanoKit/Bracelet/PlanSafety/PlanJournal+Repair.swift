@@ -101,7 +101,7 @@ extension PlanJournal {
 
     /// Why a held entry was left alone, for stderr: whose it is and how long its lease has left.
     public static func heldMessage(_ entry: Entry, me: Owner) -> String {
-        var text = "bracelet \(entry.serial) is in plan \(BraceletPlan.nibpCalibration) for \(entry.flow) "
+        var text = "bracelet \(entry.serial) is held by a live run of \(entry.flow) "
             + "(\(describe(entry.owner, me: me)), since \(RFC3339.format(entry.openedAt)))"
         if !(entry.owner.gateway.isEmpty || entry.owner.gateway == me.gateway), let left = entry.leaseRemaining {
             text += ", lease ends in \(Int(left.rounded(.up))) s"

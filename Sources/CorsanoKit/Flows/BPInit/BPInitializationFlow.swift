@@ -39,9 +39,11 @@ public struct BPInitializationFlow: Sendable {
     /// Runs the whole flow and returns its result. Cancelling the task ends it with
     /// `cancelledByUser`; the plan is restored and `readings` and `finished` are emitted on every
     /// outcome.
-    /// - Throws: `StoreError` only when the plan journal cannot be written, before the plan is
-    ///   switched and before any reading was fed (no SDK result fits; the command exits 74).
-    public func run() async throws(StoreError) -> BPInitializationResult {
+    /// - Throws: before the plan is switched and before any reading was fed (no SDK result fits):
+    ///   `StoreError` when the plan journal cannot be written (the command exits 74);
+    ///   `BraceletError.held` / `.unavailable` when another live run holds the bracelet, its
+    ///   plan changed under this run, or it is in the calibration plan nothing records (69).
+    public func run() async throws -> BPInitializationResult {
         let state = BPInitRunState(screen: BPInitCuffScreen(config: config))
         emit(.started(.bpInit(config)))
         var result: BPInitializationResult
@@ -52,6 +54,9 @@ public struct BPInitializationFlow: Sendable {
         } catch is CancellationError {
             result = .cancelledByUser
         } catch let error as StoreError {
+            await restorePlan()
+            throw error
+        } catch let error as BraceletError where error.refusesTheRun {
             await restorePlan()
             throw error
         } catch is BraceletError {

@@ -140,7 +140,7 @@ extension BraceletError {
     /// flow as `braceletDisconnected` (DESIGN "The bracelet port").
     var endsFlowAsDisconnect: Bool {
         switch self {
-        case .disconnected, .unavailable, .timeout: return true
+        case .disconnected, .unavailable, .timeout, .held: return true
         case .refused: return false
         }
     }
