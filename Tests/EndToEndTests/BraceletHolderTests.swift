@@ -141,3 +141,31 @@ import TestSupport
         #expect(try await Self.status(of: server) == PlanStatus(plan: BraceletPlan("monitoring"), holder: nil))
     }
 }
+
+extension BraceletHolderTests {
+    /// The special mode the served bracelet runs, asked over a fresh connection.
+    static func specialMode(of server: ServedSimulator) async throws -> Int? {
+        let client = try await server.client(clock: VirtualClock(start: Instant(secondsSinceEpoch: 1_795_000_000)))
+        defer { client.shutdown() }
+        return try await client.simulatorSpecialMode()
+    }
+
+    /// A wearing optimization killed with SIGKILL while special mode 4 runs: its journal entry
+    /// has the next command that reaches the bracelet stop it (before, it ran on for good).
+    @Test func specialModeFourIsStoppedAfterASIGKILL() async throws {
+        let server = try ServedSimulator(.unix, scenario: Scenario(profile: ScenarioProfile(FaultMatrixTests.profile)))
+        defer { server.stop() }
+        let state = try E.directory().appendingPathComponent("state.sqlite3").path
+        let killed = try LiveCorsano(["wearing-opt", "--bracelet", server.listening, "--state", state, "--clock", "real"], env: [:])
+        #expect(killed.waitForLine(containing: #""event":"progress""#))
+        killed.signal(SIGKILL)
+        _ = killed.finish()
+        #expect(try await Self.specialMode(of: server) == 4)
+        let next = try Corsano.run(["bracelet", "repair", "--bracelet", server.listening, "--state", state])
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(next.stderr.contains("was left in special mode 4 by wearing-opt") && next.stderr.contains("stopped it"),
+                "\(next.stderr)")
+        #expect(try await Self.specialMode(of: server) == nil)
+        #expect(try PlanJournal(store: SQLiteStore(path: state)).openEntries().isEmpty)
+    }
+}

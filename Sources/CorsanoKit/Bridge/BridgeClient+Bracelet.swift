@@ -92,6 +92,13 @@ extension BridgeClient: Bracelet {
         _ = try await call("sim.waitUntilHeld", timeout: requestTimeout, long: true)
     }
 
+    /// Served simulator only: the special mode the served bracelet runs (`sim.specialMode`), nil
+    /// when none. - Throws: `BraceletError`.
+    package func simulatorSpecialMode() async throws -> Int? {
+        let result = try await call("sim.specialMode", timeout: requestTimeout)
+        return result.has("specialMode") ? try? result.int("specialMode") : nil
+    }
+
     /// Served simulator only: drops the simulated bracelet's link (`sim.disconnect`); the bridge
     /// then sends `disconnected`. - Throws: `BraceletError`.
     package func simulatorDisconnect() async throws {

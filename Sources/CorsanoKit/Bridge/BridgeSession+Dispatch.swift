@@ -38,6 +38,8 @@ extension BridgeSession {
         case "sim.waitUntilHeld":
             await b.waitUntilHeld()
             return .object([("steps", .array(b.stepsHeldSoFar.map { .string($0) }))])
+        case "sim.specialMode":
+            return .object([("specialMode", b.state.specialMode.map { .int($0) } ?? .null)])
         case "sim.disconnect":
             b.disconnect()
         default:

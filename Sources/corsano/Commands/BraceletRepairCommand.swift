@@ -62,7 +62,7 @@ enum BraceletRepairCommand {
         case .alreadyLeft(let entry, let current):
             ctx.note("bracelet \(serial) had already left plan \(BraceletPlan.nibpCalibration) (now \(current)); "
                          + "cleared the journal entry of \(entry.flow) (pid \(entry.pid))")
-        case .restored:
+        case .restored, .stoppedSpecialMode:
             break  // the notice said it
         case .heldByLiveProcess(let entry):
             ctx.diagnose(PlanJournal.heldMessage(entry, me: ownership.owner)
