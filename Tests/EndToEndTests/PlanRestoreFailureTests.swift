@@ -98,4 +98,20 @@ import TestSupport
         count.waitUntilExit()
         #expect(String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "1")
     }
+
+    /// A bracelet failure names its cause on stderr, never a bare exit 4: a refused switch to
+    /// the calibration plan (in-process simulator), a malformed answer (raw bridge).
+    @Test func aBraceletFailureNamesItsCause() throws {
+        let dir = try E.directory()
+        let scenario = try E.file(dir, "f.json", #"{"faults":{"failPlanSwitch":{"to":"nibpCalibration"}}}"#)
+        let refused = try Corsano.run(["bp-init", "--bracelet", "sim:" + scenario, "--no-state"] + E.now, stdin: E.sixReadings)
+        #expect(refused.status == 4, "\(refused.stderr)")
+        #expect(refused.stderr.contains("bracelet SIM-287-0001: bracelet refused: switch to plan nibpCalibration failed"),
+                "\(refused.stderr)")
+        let bridge = RawBridge.script(measuring: #"printf '{"jsonrpc":"2.0","id":%s,"result":{}}\n' "$id""#)
+            .replacingOccurrences(of: #"{"accepted":true}"#, with: #"{"accepted":"yes"}"#)
+        let malformed = try Corsano.run(["bp-init", "--bracelet", "exec:" + bridge, "--no-state"] + E.now, stdin: E.sixReadings)
+        #expect(malformed.status == 4, "\(malformed.stderr)")
+        #expect(malformed.stderr.contains("bridge reply to feedCalibrationReading malformed: accepted"), "\(malformed.stderr)")
+    }
 }

@@ -15,6 +15,9 @@ public final class BridgeClient: Sendable {
     /// The request timeout a caller uses when it names none, seconds (`--request-timeout`).
     public static let defaultRequestTimeout: Double = 10
     let clock = Mutex<(any FlowClock)?>(nil)
+    /// Why the link was taken down for a malformed answer, e.g. `bridge reply to getPlan
+    /// malformed: invalid params: plan` (issue 25: each bracelet failure names its cause).
+    let malformedReply = Mutex<String?>(nil)
     /// The run every request names as `holder` once set (docs/bridge-protocol.md "Holders").
     let holder = Mutex<BraceletHolder?>(nil)
     /// The longest a `working` bridge may keep a long method (`enterStep`) waiting, seconds: a
@@ -73,6 +76,9 @@ public final class BridgeClient: Sendable {
 
     /// Sets the clock whose time every later request carries as `at`.
     public func use(clock: any FlowClock) { self.clock.withLock { $0 = clock } }
+
+    /// Why the link went down for a malformed answer, nil when it did not.
+    public var malformedReplyCause: String? { malformedReply.withLock { $0 } }
 
     /// True while the link is up.
     public var isConnected: Bool { state.withLock { $0.linkUp } }

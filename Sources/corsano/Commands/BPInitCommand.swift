@@ -24,7 +24,7 @@ enum BPInitCommand {
         let store = try StateLocation.open(args, environment: ctx.environment)
         let runID = RunID.make()
         var audit: AuditLogSink?
-        let (outcome, signal, journalFailure, leftSwitched) = try await BraceletSession.run(
+        let (outcome, signal, journalFailure, leftSwitched, cause) = try await BraceletSession.run(
             bracelet.target, flow: flow, store: store, ownership: ownership, run: runID,
             events: { session in
                 signals.braceletReached()
@@ -42,6 +42,8 @@ enum BPInitCommand {
         // The result is written; a store lost meanwhile still makes the run 74 (DESIGN "Exit status").
         if let failure = audit?.failure ?? journalFailure { throw failure }
         let result = try outcome.get()
+        // Each bracelet failure names its cause (issue 25), never a bare exit 4.
+        if case .braceletDisconnected = result, let cause { ctx.diagnose(cause) }
         // A failed compensation is a failure (issue 25): the bracelet did not do what it must.
         if let left = leftSwitched {
             ctx.diagnose(left)
@@ -57,7 +59,7 @@ enum BPInitCommand {
         _ args: ParsedCommand, _ ctx: CommandContext, config: BPInitializationConfig, choice: BPInitOptions.CuffChoice,
         timeout: Duration, mode: OutputMode, session: BraceletSession, sink: any EventSink, store: any StateStore,
         ownership: PlanJournal.Ownership, runID: String, signals: SignalHandling
-    ) async throws -> (Result<BPInitializationResult, any Error>, ExitStatus?, StoreError?, String?) {
+    ) async throws -> (Result<BPInitializationResult, any Error>, ExitStatus?, StoreError?, String?, String?) {
         let localizer = EventSinks.localizer(args, ctx)
         let prompts = PromptOutput(writer: mode == .text ? ctx.stdout : ctx.stderr,
                                    layout: EventSinks.promptLayout(args, ctx, mode: mode))
@@ -109,7 +111,10 @@ enum BPInitCommand {
                 + "\(planGuard.previousPlan?.name ?? "?") failed (\(error.message)); restore it with "
                 + "'corsano bracelet repair --plan \(planGuard.previousPlan?.name ?? "PLAN")'"
         }
-        return (outcome, signals.exitStatus, planGuard.storeFailure, leftSwitched)
+        let cause = calibration.braceletFailureCause.map { error in
+            "bracelet \(session.identity.serial): " + ((session.bracelet as? BridgeClient)?.malformedReplyCause ?? error.message)
+        }
+        return (outcome, signals.exitStatus, planGuard.storeFailure, leftSwitched, cause)
     }
 
     /// DESIGN "Exit status": 0, 1 failedAfterRetries, 3 cuffError, 4 braceletDisconnected,

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The NIBP calibration flow of the SDK's `BPInitializationView`, driven only through injected
 /// parts: bracelet, clock, cuff source, pairing check, retry decision and event sink.
 ///
@@ -18,6 +20,11 @@ public struct BPInitializationFlow: Sendable {
     public var runID: String
     /// Switches to the NIBP-calibration plan and back; journaled when built with a journal.
     public var planGuard: PlanGuard
+    /// The bracelet error that ended the run as `braceletDisconnected`, for the command to name
+    /// on stderr (issue 25: a refused switch or a malformed answer is not a silent "disconnected").
+    let braceletFailure = FailureBox()
+    /// What `braceletFailure` holds: the error behind a `braceletDisconnected` result, if any.
+    public var braceletFailureCause: BraceletError? { braceletFailure.value.withLock { $0 } }
 
     /// Creates a flow; by default retries run automatically, a cuff is assumed paired, and the
     /// plan switch is not journaled (pass `planGuard` with a `PlanJournal` to journal it).
@@ -59,8 +66,9 @@ public struct BPInitializationFlow: Sendable {
         } catch let error as BraceletError where error.refusesTheRun {
             await restorePlan()
             throw error
-        } catch is BraceletError {
+        } catch let error as BraceletError {
             // DESIGN "The bracelet port": a dropped link or a request that timed out.
+            braceletFailure.value.withLock { $0 = error }
             result = .braceletDisconnected
         } catch {
             result = .cuffError(.unknown(String(describing: error)))
@@ -120,6 +128,11 @@ public struct BPInitializationFlow: Sendable {
     private func enterTerminal(_ step: BPInitializationStep) async {
         try? await enter(step)
     }
+}
+
+/// The bracelet error a run ended on, shared by the copies of a flow value.
+final class FailureBox: Sendable {
+    let value = Mutex<BraceletError?>(nil)
 }
 
 /// Ends the flow early with a result (a cuff error, a stale reading).
