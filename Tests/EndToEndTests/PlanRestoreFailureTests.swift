@@ -114,4 +114,19 @@ import TestSupport
         #expect(malformed.status == 4, "\(malformed.stderr)")
         #expect(malformed.stderr.contains("bridge reply to feedCalibrationReading malformed: accepted"), "\(malformed.stderr)")
     }
+
+    /// History says a run left the bracelet switched: its result carries `planRestoreFailed`
+    /// beside the verdict, which stays recorded.
+    @Test func historyRecordsAFailedRestore() throws {
+        let dir = try E.directory()
+        let scenario = try E.file(dir, "f.json", #"{"faults":{"failPlanSwitch":{"to":"monitoring"}}}"#)
+        let state = dir.appendingPathComponent("state.sqlite3").path
+        let r = try Corsano.run(["bp-init", "--bracelet", "sim:" + scenario, "--state", state] + E.now, stdin: E.sixReadings)
+        #expect(r.status == 4, "\(r.stderr)")
+        let history = try Corsano.run(["history", "--state", state, "--json"])
+        #expect(history.status == 0, "\(history.stderr)")
+        #expect(history.stdout.contains(#""kind":"success""#), "\(history.stdout)")
+        #expect(history.stdout.contains(#""planRestoreFailed":{"plan":"nibpCalibration","previousPlan":"monitoring""#),
+                "\(history.stdout)")
+    }
 }

@@ -10,6 +10,8 @@ public final class AuditLogSink: EventSink {
     private let log: AuditLog
     private let bracelet: BraceletIdentity
     private let firstError = Mutex<StoreError?>(nil)
+    /// A `planRestoreFailed` of this run, recorded with its result (issue 25: history says so).
+    private let restoreFailed = Mutex<JSONValue?>(nil)
 
     /// Creates a sink recording runs on `bracelet` into `log`.
     public init(log: AuditLog, bracelet: BraceletIdentity) {
@@ -30,8 +32,16 @@ public final class AuditLogSink: EventSink {
                 try log.record(run: event.run, attempt: fed.attempt, index: fed.index, accepted: fed.braceletAccepted,
                                manual: fed.reading.isManualEntry, reading: fed.reading.json(includeDerivedMAP: true),
                                mapReported: fed.reading.meanArterialPressure != nil)
+            case .planRestoreFailed:
+                restoreFailed.withLock { $0 = .object(event.payload.members) }
             case .finished(let result):
-                try log.finish(run: event.run, at: event.at, result: result.json)
+                // The verdict stays as the firmware gave it; a plan left switched is recorded
+                // beside it (`planRestoreFailed`: plan, previousPlan, reason).
+                var json = result.json
+                if let failed = restoreFailed.withLock({ $0 }), case .object(let members) = json {
+                    json = .object(members + [("planRestoreFailed", failed)])
+                }
+                try log.finish(run: event.run, at: event.at, result: json)
             default:
                 return
             }

@@ -140,14 +140,8 @@ public final class PlanGuard: Sendable {
         }
         restoreError.withLock { $0 = nil }
         state.withLock { $0 = .restored(previous: previous) }
-        renewal.withLock { $0?.cancel(); $0 = nil }
-        do {
-            try journal?.close(serial: serial)
-        } catch let error as StoreError {
-            // The plan is back; the entry stays for the next repair (which finds the plan left).
-            remember(error)
-            throw error
-        }
+        // The plan is back; a store error leaves the entry for the next repair (which finds the plan left).
+        try closeEntry()
     }
 
     /// Ends a claim that never switched: clears the journal entry. A no-op once switched (the
@@ -160,6 +154,12 @@ public final class PlanGuard: Sendable {
             return true
         }
         guard wasClaimed else { return }
+        try closeEntry()
+    }
+
+    /// Stops renewing the lease and clears the journal entry; a store error is remembered for
+    /// `storeFailure` and rethrown.
+    private func closeEntry() throws {
         renewal.withLock { $0?.cancel(); $0 = nil }
         do {
             try journal?.close(serial: serial)
