@@ -113,6 +113,10 @@ import TestSupport
         let malformed = try Corsano.run(["bp-init", "--bracelet", "exec:" + bridge, "--no-state"] + E.now, stdin: E.sixReadings)
         #expect(malformed.status == 4, "\(malformed.stderr)")
         #expect(malformed.stderr.contains("bridge reply to feedCalibrationReading malformed: accepted"), "\(malformed.stderr)")
+        let profile = RawBridge.script(readProfile: #"printf '{"jsonrpc":"2.0","id":%s,"result":{"profile":[]}}\n' "$id""#)
+        let wearing = try Corsano.run(["wearing-opt", "--bracelet", "exec:" + profile, "--no-state", "--now", WearingE2E.now])
+        #expect(wearing.status == 4, "\(wearing.stderr)")
+        #expect(wearing.stderr.contains("bracelet RAW-1: bridge reply to readProfile malformed: profile"), "\(wearing.stderr)")
     }
 
     /// History says a run left the bracelet switched: its result carries `planRestoreFailed`

@@ -84,9 +84,15 @@ enum WearingOptCommand {
             let flags = ["wrist": "wrist", "skinTone": "skin-tone", "hairDensity": "hair-density"]
             optimization.missingWithoutProfile = ProfileRules.fields.filter { flags[$0].map(args.flag) != true }
             let flow = optimization
-            return await signals.run { () -> Result<WearingOptimizationResult, any Error> in
+            let outcome = await signals.run { () -> Result<WearingOptimizationResult, any Error> in
                 do { return .success(try await flow.run()) } catch { return .failure(error) }
             }
+            // Each bracelet failure names its cause (issue 25), never a bare exit 4.
+            if case .success(.braceletDisconnected) = outcome, let error = flow.braceletFailureCause {
+                ctx.diagnose("bracelet \(session.identity.serial): "
+                             + ((session.bracelet as? BridgeClient)?.malformedReplyCause ?? error.message))
+            }
+            return outcome
         } catch {
             return .failure(error)
         }
