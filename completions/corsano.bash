@@ -148,13 +148,13 @@ _corsano_reply() {
             _corsano_words '--listen --stdio --scenario --seed --quiet --help'; return 0 ;;
         'bracelet repair')
             case "$prev" in
+                --plan|--seed|--now|--request-timeout|--gateway|--lease) return 0 ;;
                 --bracelet) _corsano_uri 'sim sim: unix: tcp: exec:'; return 0 ;;
-                --seed|--now|--request-timeout|--gateway|--lease) return 0 ;;
                 --clock) _corsano_words 'real virtual'; return 0 ;;
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
                 --state) _corsano_files; return 0 ;;
             esac
-            _corsano_words '--force --bracelet --seed --clock --now --request-timeout --json --text --lang --state --no-state --gateway --lease --quiet --help'; return 0 ;;
+            _corsano_words '--plan --force --bracelet --seed --clock --now --request-timeout --json --text --lang --state --no-state --gateway --lease --quiet --help'; return 0 ;;
         'history')
             case "$prev" in
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;

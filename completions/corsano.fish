@@ -205,6 +205,7 @@ complete -c corsano -n '__corsano_using bracelet serve' -l seed -x -d 'Simulator
 complete -c corsano -n '__corsano_using bracelet serve' -l quiet -d 'No closing counts or notes on stderr; errors and rejected or dropped records are still reported.'
 complete -c corsano -n '__corsano_using bracelet serve' -l help -d 'Show help for this command and exit.'
 
+complete -c corsano -n '__corsano_using bracelet repair' -l plan -x -d 'Set this plan (e.g. monitoring) when nothing records what the bracelet ran before.'
 complete -c corsano -n '__corsano_using bracelet repair' -l force -d 'Restore even when the run that switched still runs.'
 complete -c corsano -n '__corsano_using bracelet repair' -l bracelet -x -a '(__corsano_uri sim sim: unix: tcp: exec:)'
 complete -c corsano -n '__corsano_using bracelet repair' -l bracelet -x -d 'sim, sim:SCENARIO.json, unix:PATH, tcp:HOST:PORT or exec:CMD (default sim).'

@@ -144,14 +144,38 @@ import TestSupport
         #expect(try journal.openEntries() == [])
     }
 
-    @Test func aSecondSwitchKeepsTheOlderPreviousPlan() async throws {
+    /// A second run never adopts a live run's entry (issue 25: both were admitted, and the
+    /// first run's restore pulled the plan from under the second): it is refused, and the first
+    /// run's entry and plan are left as they are.
+    @Test func aSecondRunIsRefusedNotAdopted() async throws {
         let journal = PlanJournal(store: try SQLiteStore(path: path))
         let sim = simulator()
-        try await PlanGuard(bracelet: sim, serial: "SIM-287-0001", journal: journal, flow: "bp-init", clock: clock, owner: PlanJournal.Owner(gateway: "", pid: 1)).enter()
-        let second = PlanGuard(bracelet: sim, serial: "SIM-287-0001", journal: journal, flow: "bp-init", clock: clock, owner: PlanJournal.Owner(gateway: "", pid: 2))
-        #expect(try await second.enter() == BraceletPlan("monitoring"))
-        try await second.restore()
+        let first = PlanGuard(bracelet: sim, serial: "SIM-287-0001", journal: journal, flow: "bp-init", clock: clock,
+                              owner: PlanJournal.Owner.current(gateway: ""))
+        try await first.enter()
+        let second = PlanGuard(bracelet: sim, serial: "SIM-287-0001", journal: journal, flow: "bp-init", clock: clock,
+                               owner: PlanJournal.Owner(gateway: "", pid: 2))
+        await #expect(throws: BraceletError.self) { try await second.enter() }
+        #expect(sim.state.plan == .nibpCalibration)
+        #expect(try journal.openEntries().map(\.owner) == [PlanJournal.Owner.current(gateway: "")])
+        try await first.restore()
         #expect(sim.state.plan == BraceletPlan("monitoring"))
+    }
+
+    /// The journal refuses a claim while another live run's entry is open, with no bridge to
+    /// say so (an in-process bracelet per run): 69's message names that run.
+    @Test func aClaimOnALiveRunsEntryIsRefused() async throws {
+        let journal = PlanJournal(store: try SQLiteStore(path: path))
+        let me = PlanJournal.Owner.current(gateway: "")
+        _ = try journal.open(PlanJournal.Entry(serial: "SIM-287-0001", previousPlan: BraceletPlan("monitoring"), flow: "bp-init",
+                                               owner: me, openedAt: Instant(secondsSinceEpoch: 0)))
+        let other = PlanGuard(bracelet: simulator(), serial: "SIM-287-0001", journal: journal, flow: "bp-init", clock: clock,
+                              owner: PlanJournal.Owner(gateway: "", pid: 2))
+        await #expect { try await other.claim() } throws: { error in
+            guard case BraceletError.unavailable(let message) = error else { return false }
+            return message.contains("held by a live run of bp-init (pid \(me.pid)")
+        }
+        #expect(try journal.openEntries().map(\.owner) == [me])
     }
 }
 

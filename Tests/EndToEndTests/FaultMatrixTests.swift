@@ -155,8 +155,19 @@ import Testing
         let leftSwitched = step.switched && [.disconnect, .silence, .sigkill].contains(fault)
         let plan = try await BPInitServedTests.plan(of: server)
         #expect(plan == (leftSwitched ? .nibpCalibration : BraceletPlan("monitoring")), "\(step) \(fault): plan \(plan)")
+        // A killed run's entry stays open even before the switch: it claimed the bracelet at
+        // the start, and a wearing optimization's entry records special mode 4 (issue 25); the
+        // next command clears it. bp-init's terminal screens come after its restore, which
+        // cleared the entry.
+        let restoredBefore = step.flow == "bp-init" && ["finalSuccess", "finalFailure"].contains(step.name)
+        let claimLeft = fault == .sigkill && !restoredBefore
         let open = try PlanJournal(store: SQLiteStore(path: state)).openEntries()
-        #expect(open.count == (leftSwitched ? 1 : 0), "\(step) \(fault): journal \(open)")
+        #expect(open.count == (leftSwitched || claimLeft ? 1 : 0), "\(step) \(fault): journal \(open)")
+        if claimLeft, !leftSwitched {
+            let repair = try Corsano.run(["bracelet", "repair", "--bracelet", server.listening, "--state", state])
+            #expect(repair.status == 0, "\(repair.stderr)")
+            #expect(try PlanJournal(store: SQLiteStore(path: state)).openEntries().isEmpty)
+        }
         if leftSwitched {
             let repair = try Corsano.run(["bracelet", "repair", "--bracelet", server.listening, "--state", state, "--json"])
             #expect(repair.status == 0, "\(repair.stderr)")

@@ -221,7 +221,8 @@ import Testing
 /// A bridge as a shell loop over its stdin (`exec:` transport) that answers like a served
 /// simulator, except where a test gives its own answer (a printf with the request's `$id`).
 enum RawBridge {
-    static func script(identify: String? = nil, readProfile: String? = nil, measuring: String? = nil) -> String {
+    static func script(identify: String? = nil, readProfile: String? = nil, measuring: String? = nil,
+                       setPlanMonitoring: String? = nil) -> String {
         let ok = #"printf '{"jsonrpc":"2.0","id":%s,"result":{}}\n' "$id""#
         let profile = #"{"profile":{"height":172,"weight":68,"wrist":"left","gender":"female","unit":"metric","birthdate":"1990-04-01","skinTone":3,"hairDensity":"low"}}"#
         return """
@@ -234,6 +235,7 @@ enum RawBridge {
             *'"method":"readProfile"'*) \(readProfile ?? "printf '{\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":\(profile)}\\n' \"$id\"") ;;
             *'"method":"feedCalibrationReading"'*|*'"method":"calibrationVerdict"'*) printf '{"jsonrpc":"2.0","id":%s,"result":{"accepted":true}}\\n' "$id" ;;
             *'"step":"measuring"'*) \(measuring ?? ok) ;;
+            *'"method":"setPlan","params":{"plan":"monitoring"'*) \(setPlanMonitoring ?? ok) ;;
             *) \(ok) ;;
           esac
         done

@@ -92,7 +92,7 @@ import Testing
         let b = ["--gateway", "gw-b", "--lease", "6", "--cuff", "/dev/null"]
         let early = try Corsano.run(common + b)
         #expect(early.status == 69, "\(early.stderr)")
-        #expect(early.stderr.contains("for bp-init (gateway gw-a pid \(entry.owner.pid)"), "\(early.stderr)")
+        #expect(early.stderr.contains("held by a live run of bp-init (gateway gw-a pid \(entry.owner.pid)"), "\(early.stderr)")
         #expect(early.stderr.contains("left alone"))
         #expect(early.lines.isEmpty, "nothing started")
         #expect(try journal.openEntries() == [entry])

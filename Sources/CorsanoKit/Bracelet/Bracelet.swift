@@ -37,11 +37,58 @@ public protocol Bracelet: Sendable {
     func announcePosition(_ position: BraceletPosition) async throws
     /// Closes the link (idempotent).
     func close() async
+    /// The plan the bracelet runs now and, while a run holds the calibration plan through a
+    /// bridge, that run (`getPlan`'s `holder`, docs/bridge-protocol.md). - Throws: `BraceletError`.
+    func planStatus() async throws -> PlanStatus
+    /// Names the run every later request comes from (run id, gateway, pid): a bridge records it
+    /// as the holder of the calibration plan this connection switches to (issue 25).
+    func name(holder: BraceletHolder)
 }
 
 extension Bracelet {
     /// Default: a bracelet that cannot use the announcement ignores it.
     public func announcePosition(_ position: BraceletPosition) async throws {}
+    /// Default: the plan, no holder (a bracelet nothing else reaches).
+    public func planStatus() async throws -> PlanStatus { PlanStatus(plan: try await currentPlan(), holder: nil) }
+    /// Default: a bracelet that cannot record a holder ignores it.
+    public func name(holder: BraceletHolder) {}
+}
+
+/// The run that holds a bracelet's calibration plan, as a bridge reports it: the holder a
+/// request named (docs/bridge-protocol.md "Holders", issue 25).
+public struct BraceletHolder: Equatable, Sendable, CustomStringConvertible {
+    /// The run id (the `run` of its events).
+    public var run: String
+    /// The gateway it runs on (`--gateway`, else the host name; '' when none was given).
+    public var gateway: String
+    /// Its process id on that gateway.
+    public var pid: Int32
+
+    /// Creates a holder.
+    public init(run: String, gateway: String, pid: Int32) {
+        self.run = run
+        self.gateway = gateway
+        self.pid = pid
+    }
+
+    /// `run R (gateway G, pid P)`.
+    public var description: String {
+        "run \(run) (" + (gateway.isEmpty ? "" : "gateway \(gateway), ") + "pid \(pid))"
+    }
+}
+
+/// What `getPlan` says: the plan, and the live run holding it in calibration, if one does.
+public struct PlanStatus: Equatable, Sendable {
+    /// The plan the bracelet runs now.
+    public var plan: BraceletPlan
+    /// The run holding the calibration plan (only while `plan` is `nibpCalibration`).
+    public var holder: BraceletHolder?
+
+    /// Creates a status.
+    public init(plan: BraceletPlan, holder: BraceletHolder?) {
+        self.plan = plan
+        self.holder = holder
+    }
 }
 
 /// What a bracelet says it is.
@@ -122,4 +169,16 @@ public enum BraceletError: Error, Equatable, Sendable {
     case refused(String)
     /// The bracelet cannot be reached at all (connect failed, bad URI); with why.
     case unavailable(String)
+    /// A live run holds the bracelet (bridge error -32005 `held`, or its journal entry): this
+    /// run must not touch it (exit 69). Source: issue 25, docs/bridge-protocol.md.
+    case held(BraceletHolder)
+
+    /// True for the errors that mean this run must not touch the bracelet at all (another live
+    /// run holds it, or its plan cannot be given back): exit 69, never "disconnected".
+    public var refusesTheRun: Bool {
+        switch self {
+        case .held, .unavailable: return true
+        case .disconnected, .timeout, .refused: return false
+        }
+    }
 }

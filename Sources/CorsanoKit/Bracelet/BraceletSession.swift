@@ -106,6 +106,8 @@ public struct BraceletSession: Sendable {
         _ body: (BraceletSession, any EventSink) async throws -> Result
     ) async throws -> Result {
         let session = try await connect(target, flow: flow)
+        // Every later request names this run: a bridge holds the calibration plan for it.
+        session.bracelet.name(holder: BraceletHolder(run: run, gateway: ownership.owner.gateway, pid: ownership.owner.pid))
         do {
             let sink = BraceletStampedSink(serial: session.identity.serial, next: try events(session))
             let repair = try await PlanJournal(store: store, leaseSeconds: ownership.leaseSeconds).repairOpenEntries(

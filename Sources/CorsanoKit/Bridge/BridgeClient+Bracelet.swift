@@ -1,11 +1,24 @@
 /// The `Bracelet` port, one bridge method per call (docs/bridge-protocol.md).
 extension BridgeClient: Bracelet {
     public func identify() async throws -> BraceletIdentity {
-        try read(try await call("identify", timeout: requestTimeout)) { try BridgeCodec.identity($0).0 }
+        try read("identify", try await call("identify", timeout: requestTimeout)) { try BridgeCodec.identity($0).0 }
     }
 
     public func currentPlan() async throws -> BraceletPlan {
-        try read(try await call("getPlan", timeout: requestTimeout)) { BraceletPlan(try $0.string("plan")) }
+        try read("getPlan", try await call("getPlan", timeout: requestTimeout)) { BraceletPlan(try $0.string("plan")) }
+    }
+
+    /// `getPlan` with its `holder` while a run holds the calibration plan.
+    public func planStatus() async throws -> PlanStatus {
+        try read("getPlan", try await call("getPlan", timeout: requestTimeout)) {
+            PlanStatus(plan: BraceletPlan(try $0.string("plan")),
+                       holder: $0.has("holder") ? try BridgeCodec.holder($0.object("holder")) : nil)
+        }
+    }
+
+    /// Every later request names `holder` (docs/bridge-protocol.md "Holders").
+    public func name(holder: BraceletHolder) {
+        self.holder.withLock { $0 = holder }
     }
 
     public func setPlan(_ plan: BraceletPlan) async throws {
@@ -15,7 +28,7 @@ extension BridgeClient: Bracelet {
     public func readProfile() async throws -> UserProfile? {
         // `{"profile":null}` is "no profile"; anything else but a profile object (a result of
         // null, [], a string, a number, no `profile` member) is a malformed answer: a disconnect.
-        try read(try await call("readProfile", timeout: requestTimeout)) {
+        try read("readProfile", try await call("readProfile", timeout: requestTimeout)) {
             guard $0.isObject, $0.contains("profile") else { throw BridgeProtocolError.invalidParams("profile") }
             return try $0.has("profile") ? BridgeCodec.profile($0.object("profile")) : nil
         }
@@ -26,12 +39,12 @@ extension BridgeClient: Bracelet {
     }
 
     public func feedCalibrationReading(_ reading: CuffReading, attempt: Int, index: Int) async throws -> Bool {
-        try read(try await call("feedCalibrationReading", [("reading", BridgeCodec.reading(reading)), ("attempt", .int(attempt)),
+        try read("feedCalibrationReading", try await call("feedCalibrationReading", [("reading", BridgeCodec.reading(reading)), ("attempt", .int(attempt)),
                                                        ("index", .int(index))], timeout: requestTimeout)) { try $0.bool("accepted") }
     }
 
     public func calibrationVerdict(attempt: Int) async throws -> Bool {
-        try read(try await call("calibrationVerdict", [("attempt", .int(attempt))], timeout: requestTimeout)) { try $0.bool("accepted") }
+        try read("calibrationVerdict", try await call("calibrationVerdict", [("attempt", .int(attempt))], timeout: requestTimeout)) { try $0.bool("accepted") }
     }
 
     public func startSpecialMode(value: Int) async throws {
@@ -40,7 +53,7 @@ extension BridgeClient: Bracelet {
 
     /// A poll that times out while the link lives is a missed poll (`.timeout`).
     public func specialModeStatus(type: Int) async throws -> SpecialModeStatus {
-        try read(try await call("specialModeStatus", [("type", .int(type))], timeout: requestTimeout, onTimeout: .timeout),
+        try read("specialModeStatus", try await call("specialModeStatus", [("type", .int(type))], timeout: requestTimeout, onTimeout: .timeout),
                  BridgeCodec.status)
     }
 
@@ -51,7 +64,7 @@ extension BridgeClient: Bracelet {
     /// A bridge answers at once; a simulator holding the step says so with `working` at a fixed
     /// interval, which restarts the timeout. Silence past the timeout is a disconnect (issue 18).
     public func enterStep(flow: String, step: String) async throws {
-        _ = try await call("enterStep", [("flow", .string(flow)), ("step", .string(step))], timeout: requestTimeout)
+        _ = try await call("enterStep", [("flow", .string(flow)), ("step", .string(step))], timeout: requestTimeout, long: true)
     }
 
     public func announcePosition(_ position: BraceletPosition) async throws {
@@ -64,10 +77,16 @@ extension BridgeClient: Bracelet {
     package func shutdown() { linkDown() }
 
     /// Reads a result; a malformed one means the link cannot be trusted: a disconnect.
-    private func read<T>(_ result: BridgeParams, _ body: (BridgeParams) throws -> T) throws -> T {
+    private func read<T>(_ method: String, _ result: BridgeParams, _ body: (BridgeParams) throws -> T) throws -> T {
         do {
             return try body(result)
-        } catch is BridgeProtocolError {
+        } catch let error as BridgeProtocolError {
+            let what: String
+            switch error {
+            case .parse: what = "not JSON-RPC"
+            case .invalidParams(let key): what = "\(key) is missing, mistyped or out of range"
+            }
+            malformedReply.withLock { $0 = $0 ?? "bridge reply to \(method) malformed: \(what)" }
             linkDown()
             throw BraceletError.disconnected
         }
@@ -76,7 +95,14 @@ extension BridgeClient: Bracelet {
     /// Served simulator only: returns once a call is held at a step (`sim.waitUntilHeld`).
     /// - Throws: `BraceletError`.
     package func simulatorWaitUntilHeld() async throws {
-        _ = try await call("sim.waitUntilHeld", timeout: requestTimeout)
+        _ = try await call("sim.waitUntilHeld", timeout: requestTimeout, long: true)
+    }
+
+    /// Served simulator only: the special mode the served bracelet runs (`sim.specialMode`), nil
+    /// when none. - Throws: `BraceletError`.
+    package func simulatorSpecialMode() async throws -> Int? {
+        let result = try await call("sim.specialMode", timeout: requestTimeout)
+        return result.has("specialMode") ? try? result.int("specialMode") : nil
     }
 
     /// Served simulator only: drops the simulated bracelet's link (`sim.disconnect`); the bridge

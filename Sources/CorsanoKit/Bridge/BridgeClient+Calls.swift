@@ -3,11 +3,15 @@ extension BridgeClient {
     /// - Parameters:
     ///   - timeout: seconds to wait (nil: no limit, for simulator holds).
     ///   - onTimeout: what a timeout means; `.disconnected` also takes the link down.
+    ///   - long: a method documented as long (`enterStep`): `working` restarts its timeout, up
+    ///     to `workingCap` in all; any other method's timeout is absolute (issue 25).
     /// - Throws: `BraceletError`, `BridgeProtocolError`, `CancellationError`.
     func call(_ method: String, _ params: [(String, JSONValue)] = [], timeout: Double?,
-              onTimeout: BraceletError = .disconnected) async throws -> BridgeParams {
+              onTimeout: BraceletError = .disconnected, long: Bool = false) async throws -> BridgeParams {
         var params = params
         if let clock = clock.withLock({ $0 }) { params.append(("at", .string(RFC3339.format(clock.now())))) }
+        if let holder = holder.withLock({ $0 }) { params.append(("holder", BridgeCodec.holder(holder))) }
+        let cap = long ? ContinuousClock.now.advanced(by: .seconds(Self.workingCap)) : nil
         let id = state.withLock { s -> Int in
             s.nextID += 1
             return s.nextID
@@ -20,7 +24,7 @@ extension BridgeClient {
                     if Task.isCancelled { return CancellationError() }
                     s.pending[id] = c
                     if let timeout {
-                        s.deadlines[id] = (timeout, onTimeout)
+                        s.deadlines[id] = (timeout, onTimeout, cap)
                         s.timers[id] = timer(id, timeout, onTimeout)
                     }
                     return nil
@@ -44,11 +48,15 @@ extension BridgeClient {
     }
 
     /// The bridge says it still works on call `id` (`working`, sent while a simulator holds a
-    /// step): its timeout starts again. Silence past the timeout stays a disconnect.
+    /// step): the timeout of a long method starts again, never past its cap; other methods'
+    /// timeouts run on. Silence past the timeout stays a disconnect.
     private func stillWorking(on id: Int) {
         let old = state.withLock { s -> Task<Void, Never>? in
-            guard s.pending[id] != nil, let (timeout, onTimeout) = s.deadlines[id] else { return nil }
-            defer { s.timers[id] = timer(id, timeout, onTimeout) }
+            guard s.pending[id] != nil, let (timeout, onTimeout, cap) = s.deadlines[id], let cap else { return nil }
+            let left = ContinuousClock.now.duration(to: cap)
+            guard left > .zero else { return nil }
+            let seconds = min(timeout, Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18)
+            defer { s.timers[id] = timer(id, seconds, onTimeout) }
             return s.timers[id]
         }
         old?.cancel()
@@ -98,7 +106,7 @@ extension BridgeClient {
         timer?.cancel()
         guard let c else { return }  // a late answer to a call that timed out or was cancelled
         if let error = message.error {
-            let braceletError = BridgeErrorCode.decode(code: error.code, message: error.message)
+            let braceletError = BridgeErrorCode.decode(code: error.code, message: error.message, data: message.errorData)
             if braceletError == .disconnected { linkDown() }
             c.resume(throwing: braceletError)
         } else {

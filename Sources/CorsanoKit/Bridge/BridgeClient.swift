@@ -15,14 +15,23 @@ public final class BridgeClient: Sendable {
     /// The request timeout a caller uses when it names none, seconds (`--request-timeout`).
     public static let defaultRequestTimeout: Double = 10
     let clock = Mutex<(any FlowClock)?>(nil)
+    /// Why the link was taken down for a malformed answer, e.g. `bridge reply to getPlan
+    /// malformed: invalid params: plan` (issue 25: each bracelet failure names its cause).
+    let malformedReply = Mutex<String?>(nil)
+    /// The run every request names as `holder` once set (docs/bridge-protocol.md "Holders").
+    let holder = Mutex<BraceletHolder?>(nil)
+    /// The longest a `working` bridge may keep a long method (`enterStep`) waiting, seconds: a
+    /// hard cap however often it says it still works (issue 25, "every wait has a bound").
+    public static let workingCap: Double = 3600
     let state = Mutex(State())
 
     struct State {
         var nextID = 0
         var pending: [Int: CheckedContinuation<BridgeParams, any Error>] = [:]
         var timers: [Int: Task<Void, Never>] = [:]
-        /// Each timed call's timeout and what it means, to restart it on `working`.
-        var deadlines: [Int: (seconds: Double, onTimeout: BraceletError)] = [:]
+        /// Each timed call's timeout and what it means, and until when `working` may restart it
+        /// (nil: it may not — only the methods documented as long are extended, issue 25).
+        var deadlines: [Int: (seconds: Double, onTimeout: BraceletError, extendableUntil: ContinuousClock.Instant?)] = [:]
         var linkUp = true
     }
 
@@ -67,6 +76,9 @@ public final class BridgeClient: Sendable {
 
     /// Sets the clock whose time every later request carries as `at`.
     public func use(clock: any FlowClock) { self.clock.withLock { $0 = clock } }
+
+    /// Why the link went down for a malformed answer, nil when it did not.
+    public var malformedReplyCause: String? { malformedReply.withLock { $0 } }
 
     /// True while the link is up.
     public var isConnected: Bool { state.withLock { $0.linkUp } }

@@ -1,5 +1,20 @@
 /// The bracelet port's values as bridge JSON (field names as in DESIGN and the SDK).
 enum BridgeCodec {
+    /// `{"run":"...","gateway":"...","pid":N}`: who a request comes from (docs/bridge-protocol.md "Holders").
+    static func holder(_ h: BraceletHolder) -> JSONValue {
+        .object([("run", .string(h.run)), ("gateway", .string(h.gateway)), ("pid", .int(Int(h.pid)))])
+    }
+
+    /// Reads a holder. - Throws: `BridgeProtocolError.invalidParams` naming `holder.FIELD`.
+    static func holder(_ p: BridgeParams) throws -> BraceletHolder {
+        do {
+            guard let pid = Int32(exactly: try p.int("pid")) else { throw BridgeProtocolError.invalidParams("pid") }
+            return BraceletHolder(run: try p.string("run"), gateway: try p.string("gateway"), pid: pid)
+        } catch BridgeProtocolError.invalidParams(let key) {
+            throw BridgeProtocolError.invalidParams("holder." + key)
+        }
+    }
+
     static func reading(_ r: CuffReading) -> JSONValue {
         var members: [(String, JSONValue)] = [("systolic", .int(r.systolic)), ("diastolic", .int(r.diastolic))]
         if let pulse = r.pulse { members.append(("pulse", .int(pulse))) }

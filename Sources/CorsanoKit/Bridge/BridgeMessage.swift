@@ -8,6 +8,8 @@ struct BridgeMessage: Sendable {
     var params: BridgeParams
     var result: JSONValue?
     var error: (code: Int, message: String)?
+    /// The error's `data` member, if any (`-32005`'s `holder`).
+    var errorData: JSONValue?
 
     /// Parses one line. - Throws: `BridgeProtocolError.parse` when it is not a JSON-RPC object.
     init(line: String) throws {
@@ -20,6 +22,7 @@ struct BridgeMessage: Sendable {
             let code: Int = if case .int(let c)? = e["code"] { c } else { -32603 }
             let message: String = if case .string(let m)? = e["message"] { m } else { "bridge error" }
             error = (code, message)
+            errorData = e["data"]
         }
     }
 
@@ -37,34 +40,41 @@ struct BridgeMessage: Sendable {
     }
 
     /// An error response line (`id` null when the request could not be read).
-    static func errorResponse(id: Int?, code: Int, message: String) -> String {
-        JSONValue.object([("jsonrpc", .string("2.0")), ("id", id.map { .int($0) } ?? .null),
-                          ("error", .object([("code", .int(code)), ("message", .string(message))]))]).serialized
+    static func errorResponse(id: Int?, code: Int, message: String, data: JSONValue? = nil) -> String {
+        var error: [(String, JSONValue)] = [("code", .int(code)), ("message", .string(message))]
+        if let data { error.append(("data", data)) }
+        return JSONValue.object([("jsonrpc", .string("2.0")), ("id", id.map { .int($0) } ?? .null),
+                                 ("error", .object(error))]).serialized
     }
 }
 
 /// Error codes of the bridge protocol: JSON-RPC's own, and the bracelet's in the server range.
 enum BridgeErrorCode {
     static let parse = -32700, invalidRequest = -32600, methodNotFound = -32601, invalidParams = -32602
-    static let disconnected = -32001, timeout = -32002, refused = -32003, unavailable = -32004
+    static let disconnected = -32001, timeout = -32002, refused = -32003, unavailable = -32004, held = -32005
 
-    /// The wire form of a bracelet error.
-    static func encode(_ error: BraceletError) -> (code: Int, message: String) {
+    /// The wire form of a bracelet error (`data` carries `-32005`'s holder).
+    static func encode(_ error: BraceletError) -> (code: Int, message: String, data: JSONValue?) {
         switch error {
-        case .disconnected: return (disconnected, "bracelet disconnected")
-        case .timeout: return (timeout, "bracelet did not answer")
-        case .refused(let m): return (refused, m)
-        case .unavailable(let m): return (unavailable, m)
+        case .disconnected: return (disconnected, "bracelet disconnected", nil)
+        case .timeout: return (timeout, "bracelet did not answer", nil)
+        case .refused(let m): return (refused, m, nil)
+        case .unavailable(let m): return (unavailable, m, nil)
+        case .held(let h): return (held, "held", .object([("holder", BridgeCodec.holder(h))]))
         }
     }
 
     /// The bracelet error a bridge error stands for; other codes are refusals naming the code.
-    static func decode(code: Int, message: String) -> BraceletError {
+    /// A `-32005` without a readable `data.holder` is a refusal naming what it said.
+    static func decode(code: Int, message: String, data: JSONValue? = nil) -> BraceletError {
         switch code {
         case disconnected: return .disconnected
         case timeout: return .timeout
         case refused: return .refused(message)
         case unavailable: return .unavailable(message)
+        case held:
+            if let h = data?["holder"], let holder = try? BridgeCodec.holder(BridgeParams(h)) { return .held(holder) }
+            return .refused("bridge error \(code) (held, no readable data.holder): \(message)")
         default: return .refused("bridge error \(code): \(message)")
         }
     }

@@ -8,7 +8,8 @@ extension BridgeSession {
         case "identify":
             return BridgeCodec.identity(try await b.identify(), simulated: true)
         case "getPlan":
-            return .object([("plan", .string(try await b.currentPlan().name))])
+            let status = try await b.planStatus()
+            return .object([("plan", .string(status.plan.name))] + (status.holder.map { [("holder", BridgeCodec.holder($0))] } ?? []))
         case "setPlan":
             try await b.setPlan(BraceletPlan(try p.string("plan")))
         case "readProfile":
@@ -37,6 +38,8 @@ extension BridgeSession {
         case "sim.waitUntilHeld":
             await b.waitUntilHeld()
             return .object([("steps", .array(b.stepsHeldSoFar.map { .string($0) }))])
+        case "sim.specialMode":
+            return .object([("specialMode", b.state.specialMode.map { .int($0) } ?? .null)])
         case "sim.disconnect":
             b.disconnect()
         default:

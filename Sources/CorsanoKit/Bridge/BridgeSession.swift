@@ -42,6 +42,13 @@ final class BridgeSession: Sendable {
             }
             advance(to: instant)
         }
+        if message.params.has("holder") {
+            guard let holder = try? BridgeCodec.holder(message.params.object("holder")) else {
+                reply(BridgeMessage.errorResponse(id: id, code: BridgeErrorCode.invalidParams, message: "invalid params: holder"))
+                return
+            }
+            bracelet.name(holder: holder)
+        }
         let silence = SimulatedSilence()
         let task = Task { [self] in
             let line = await SimulatedSilence.$current.withValue(silence) {
@@ -81,8 +88,8 @@ final class BridgeSession: Sendable {
         do {
             return BridgeMessage.response(id: id, result: try await dispatch(method, params))
         } catch let error as BraceletError {
-            let (code, message) = BridgeErrorCode.encode(error)
-            return BridgeMessage.errorResponse(id: id, code: code, message: message)
+            let (code, message, data) = BridgeErrorCode.encode(error)
+            return BridgeMessage.errorResponse(id: id, code: code, message: message, data: data)
         } catch BridgeProtocolError.invalidParams(let key) {
             return BridgeMessage.errorResponse(id: id, code: BridgeErrorCode.invalidParams, message: "invalid params: \(key)")
         } catch BridgeSessionError.unknownMethod {
@@ -108,6 +115,9 @@ final class BridgeSession: Sendable {
         }
         running.forEach { $0.cancel() }
         for task in running { await task.value }
+        // A hold ends with its connection (a SIGKILLed client frees the bracelet; the plan stays
+        // for the journal, or for `bracelet repair --plan`).
+        bracelet.releaseHold()
     }
 }
 

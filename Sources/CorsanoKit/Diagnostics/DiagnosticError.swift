@@ -36,6 +36,7 @@ extension BraceletError: DiagnosticError {
         case .refused(let why): return "bracelet refused: \(why)"
         case .disconnected: return "bracelet disconnected"
         case .timeout: return "bracelet did not answer"
+        case .held(let holder): return "bracelet held by a live run: \(holder) holds it in plan \(BraceletPlan.nibpCalibration); left alone"
         }
     }
 

@@ -83,6 +83,9 @@ public enum FlowEventPayload: Equatable, Sendable {
     case profile(ProfileEvent)
     /// The bracelet's previous plan was restored.
     case planRestored(previousPlan: BraceletPlan, why: PlanRestoreReason)
+    /// Restoring the previous plan failed (refused, timed out, the link died): the bracelet was
+    /// left in `plan` (issue 25: a failed compensation is a failure, exit 4).
+    case planRestoreFailed(plan: BraceletPlan, previousPlan: BraceletPlan, reason: String)
 
     /// The event's name on the wire.
     public var name: String {
@@ -97,6 +100,7 @@ public enum FlowEventPayload: Equatable, Sendable {
         case .progress: return "progress"
         case .profile: return "profile"
         case .planRestored: return "planRestored"
+        case .planRestoreFailed: return "planRestoreFailed"
         }
     }
 
@@ -126,6 +130,8 @@ public enum FlowEventPayload: Equatable, Sendable {
             return profile.members
         case .planRestored(let plan, let why):
             return [("previousPlan", .string(plan.name)), ("why", .string(why.rawValue))]
+        case .planRestoreFailed(let plan, let previous, let reason):
+            return [("plan", .string(plan.name)), ("previousPlan", .string(previous.name)), ("reason", .string(reason))]
         }
     }
 }
@@ -358,6 +364,9 @@ public enum PlanRestoreReason: String, Equatable, Sendable {
     case flowEnded
     /// The journal repair restored what an earlier run left (DESIGN "Plan safety").
     case journal
+    /// A person set the plan with `corsano bracelet repair --plan PLAN`: nothing recorded what
+    /// the bracelet ran before (issue 25).
+    case `operator`
 }
 
 /// Where a flow's events go: JSON lines, localized text, a test recorder, the audit log.

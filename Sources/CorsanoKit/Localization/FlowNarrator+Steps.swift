@@ -25,9 +25,10 @@ extension FlowNarrator {
         case .bpInit(.retryPrompt):
             return [.title(l[.retryTitle]), .text(l[.bpRetryBody], tone: .plain)]
         case .bpInit(.finalSuccess):
-            return [.title(l[.bpSuccessTitle]), .text(l[.bpSuccessBody], tone: .success)]
+            // The body says the monitoring plan is restored: never when it was not (issue 25).
+            return [.title(l[.bpSuccessTitle])] + (planLeftSwitched ? [] : [.text(l[.bpSuccessBody], tone: .success)])
         case .bpInit(.finalFailure):
-            return [.title(l[.bpSummaryTitle]), .text(l[.bpSummaryBody], tone: .plain)]
+            return [.title(l[.bpSummaryTitle])] + (planLeftSwitched ? [] : [.text(l[.bpSummaryBody], tone: .plain)])
         }
     }
 

@@ -13,6 +13,8 @@ public struct FlowNarrator: Sendable {
     var measurementsThisAttempt = 0
     /// Verdicts by "attempt.index", from `measurement` events.
     var verdicts: [String: Bool] = [:]
+    /// True once a `planRestoreFailed` came: the terminal screen then claims no restore.
+    var planLeftSwitched = false
 
     /// Creates a narrator for one run.
     public init(localizer: Localizer) { self.localizer = localizer }
@@ -43,6 +45,11 @@ public struct FlowNarrator: Sendable {
         case .profile(let profile): return self.profile(profile)
         case .planRestored(let plan, let why):
             return [.text(l[why == .journal ? .planRestoredJournal : .planRestored, plan.name], tone: .note)]
+        case .planRestoreFailed:
+            // Said on stderr by the command (bracelet, plan, repair command); here only the
+            // terminal screen's claim that the plan is restored is withheld.
+            planLeftSwitched = true
+            return []
         }
     }
 

@@ -16,6 +16,8 @@ public final class AuditLogSink: EventSink {
     private let bracelet: BraceletIdentity
     private let recordedAt: (@Sendable () -> Instant)?
     private let firstError = Mutex<StoreError?>(nil)
+    /// A `planRestoreFailed` of this run, recorded with its result (issue 25: history says so).
+    private let restoreFailed = Mutex<JSONValue?>(nil)
 
     /// Creates a sink recording runs on `bracelet` into `log`, their start and end read from
     /// `recordedAt` (the wall clock; nil: each event's own instant, as a unit test's virtual clock).
@@ -39,8 +41,16 @@ public final class AuditLogSink: EventSink {
                 try log.record(run: event.run, attempt: fed.attempt, index: fed.index, accepted: fed.braceletAccepted,
                                manual: fed.reading.isManualEntry, reading: fed.reading.json(includeDerivedMAP: true),
                                mapReported: fed.reading.meanArterialPressure != nil)
+            case .planRestoreFailed:
+                restoreFailed.withLock { $0 = .object(event.payload.members) }
             case .finished(let result):
-                try log.finish(run: event.run, at: at, result: result.json)
+                // The verdict stays as the firmware gave it; a plan left switched is recorded
+                // beside it (`planRestoreFailed`: plan, previousPlan, reason).
+                var json = result.json
+                if let failed = restoreFailed.withLock({ $0 }), case .object(let members) = json {
+                    json = .object(members + [("planRestoreFailed", failed)])
+                }
+                try log.finish(run: event.run, at: at, result: json)
             case .planRestored(let previousPlan, let why) where why != .flowEnded:
                 try log.recordPlanRestored(bracelet: bracelet, previousPlan: previousPlan, why: why, by: event.run, at: at)
             default:

@@ -193,8 +193,10 @@ enum CommandTable {
         CommandSpec(
             words: ["bracelet", "repair"], summary: "Restore a plan a run left switched (journal repair).",
             operands: "", operandKind: nil,
-            details: "Every command that reaches a bracelet restores the plan a run left switched once that run (pid, start time and boot id) is gone; this one also does so when the run cannot be confirmed gone or running, and with --force even when it still runs. Exit: 0 repaired or nothing to do, 69 the run still holds the bracelet (without --force) or bracelet unavailable, 74 state store.",
-            options: [OptionSpec("force", "Restore even when the run that switched still runs")] + bracelet + output + state + journal + [help],
+            details: "Every command that reaches a bracelet restores the plan a run left switched once that run (pid, start time and boot id) is gone; this one also does so when the run cannot be confirmed gone or running, and with --force even when it still runs. A bracelet left in nibpCalibration that no journal knows (a run killed without a state store, a failed restore) is set to the plan --plan names, and only so. Exit: 0 repaired or nothing to do, 64 --plan nibpCalibration, 69 a live run still holds the bracelet (without --force), it is in nibpCalibration and nothing records its plan (without --plan), or bracelet unavailable, 74 state store.",
+            options: [OptionSpec("plan", .text, placeholder: "PLAN",
+                                 "Set this plan (e.g. monitoring) when nothing records what the bracelet ran before"),
+                      OptionSpec("force", "Restore even when the run that switched still runs")] + bracelet + output + state + journal + [help],
             action: .command(BraceletRepairCommand.run)),
         CommandSpec(
             words: ["history"], summary: "Print the audit log of calibration runs.",

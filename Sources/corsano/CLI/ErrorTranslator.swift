@@ -54,7 +54,7 @@ enum ErrorTranslator {
             }
         case let e as BraceletError:
             switch e {
-            case .unavailable, .refused: return .unavailable
+            case .unavailable, .refused, .held: return .unavailable
             case .disconnected, .timeout: return .braceletDisconnected
             }
         case is BraceletGateError, is OptionalLibraryError: return .unavailable

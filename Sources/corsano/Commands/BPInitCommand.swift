@@ -24,7 +24,7 @@ enum BPInitCommand {
         let store = try StateLocation.open(args, environment: ctx.environment)
         let runID = RunID.make()
         var audit: AuditLogSink?
-        let (outcome, signal, journalFailure) = try await BraceletSession.run(
+        let (outcome, signal, journalFailure, leftSwitched, cause) = try await BraceletSession.run(
             bracelet.target, flow: flow, store: store, ownership: ownership, run: runID,
             events: { session in
                 signals.braceletReached()
@@ -42,7 +42,15 @@ enum BPInitCommand {
         }
         // The result is written; a store lost meanwhile still makes the run 74 (DESIGN "Exit status").
         if let failure = audit?.failure ?? journalFailure { throw failure }
-        return try status(of: outcome.get(), signal: signal)
+        let result = try outcome.get()
+        // Each bracelet failure names its cause (issue 25), never a bare exit 4.
+        if case .braceletDisconnected = result, let cause { ctx.diagnose(cause) }
+        // A failed compensation is a failure (issue 25): the bracelet did not do what it must.
+        if let left = leftSwitched {
+            ctx.diagnose(left)
+            return .braceletDisconnected
+        }
+        return status(of: result, signal: signal)
     }
 
     /// The calibration on a connected, gated and repaired bracelet, with the cuff source and
@@ -52,7 +60,7 @@ enum BPInitCommand {
         _ args: ParsedCommand, _ ctx: CommandContext, config: BPInitializationConfig, choice: BPInitOptions.CuffChoice,
         timeout: Duration, mode: OutputMode, session: BraceletSession, sink: any EventSink, store: any StateStore,
         ownership: PlanJournal.Ownership, runID: String, signals: SignalHandling
-    ) async throws -> (Result<BPInitializationResult, StoreError>, ExitStatus?, StoreError?) {
+    ) async throws -> (Result<BPInitializationResult, any Error>, ExitStatus?, StoreError?, String?, String?) {
         let localizer = EventSinks.localizer(args, ctx)
         let prompts = PromptOutput(writer: mode == .text ? ctx.stdout : ctx.stderr,
                                    layout: EventSinks.promptLayout(args, ctx, mode: mode))
@@ -82,20 +90,32 @@ enum BPInitCommand {
         let interaction: any BPInitInteraction = terminal
             ?? ctx.ask.map { REPLRetryInteraction(ask: $0, localizer: localizer) as any BPInitInteraction } ?? NonInteractive()
         let planGuard = session.planGuard(store: store, ownership: ownership, flow: flow)
+        // Claimed before anything else touches the bracelet (issue 25): a live run's hold or
+        // journal entry, or a calibration plan nothing records, is 69 here, with no flow events.
+        try await planGuard.claim()
         let calibration = BPInitializationFlow(
             config: config, bracelet: session.bracelet, clock: session.clock, cuff: cuff, sink: sink,
             interaction: interaction, pairing: pairing,
             planGuard: planGuard, runID: runID)
 
-        let outcome = await signals.run { () -> Result<BPInitializationResult, StoreError> in
-            do throws(StoreError) {
+        let outcome = await signals.run { () -> Result<BPInitializationResult, any Error> in
+            do {
                 return .success(try await calibration.run())
             } catch {
                 return .failure(error)
             }
         }
         await bluetooth?.close()
-        return (outcome, signals.exitStatus, planGuard.storeFailure)
+        try? planGuard.release()
+        let leftSwitched = planGuard.restoreFailure.map { error in
+            "bracelet \(session.identity.serial) was left in plan \(BraceletPlan.nibpCalibration): restoring plan "
+                + "\(planGuard.previousPlan?.name ?? "?") failed (\(error.message)); restore it with "
+                + "'corsano bracelet repair --plan \(planGuard.previousPlan?.name ?? "PLAN")'"
+        }
+        let cause = calibration.braceletFailureCause.map { error in
+            "bracelet \(session.identity.serial): " + ((session.bracelet as? BridgeClient)?.malformedReplyCause ?? error.message)
+        }
+        return (outcome, signals.exitStatus, planGuard.storeFailure, leftSwitched, cause)
     }
 
     /// DESIGN "Exit status": 0, 1 failedAfterRetries, 3 cuffError, 4 braceletDisconnected,

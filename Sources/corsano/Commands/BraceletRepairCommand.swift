@@ -18,7 +18,19 @@ enum BraceletRepairCommand {
         let store = try StateLocation.open(args, environment: ctx.environment)
         // This gateway decides whose processes it can judge (another gateway's entry: its lease).
         let ownership = try GatewayOptions.ownership(args, environment: ctx.environment)
+        let plan = try args.string("plan").map { name -> BraceletPlan in
+            guard !name.isEmpty, name != BraceletPlan.nibpCalibration.name else {
+                throw UsageError.badValue(option: "--plan", value: name, expected: "the plan to give back, not \(BraceletPlan.nibpCalibration)")
+            }
+            return BraceletPlan(name)
+        }
         let session = try await BraceletSession.connect(bracelet.target, flow: nil)
+        let runID = RunID.make()
+        session.bracelet.name(holder: BraceletHolder(run: runID, gateway: ownership.owner.gateway, pid: ownership.owner.pid))
+        if let plan {
+            defer { Task { await session.bracelet.close() } }
+            return try await setPlan(plan, args, ctx, session: session, store: store, ownership: ownership, run: runID)
+        }
         let repair: PlanJournal.Repair
         let audit = AuditLogSink(log: AuditLog(store: store, gateway: ownership.owner.gateway), bracelet: session.identity,
                                  recordedAt: { CommandContext.wallClock() })
@@ -29,22 +41,34 @@ enum BraceletRepairCommand {
                 sink: BraceletStampedSink(serial: session.identity.serial, next: EventFanOut([
                     try EventSinks.stdout(args, ctx), audit,
                 ])), flow: flow,
-                run: RunID.make(), clock: session.clock, notice: { ctx.note($0) }, me: ownership.owner,
+                run: runID, clock: session.clock, notice: { ctx.note($0) }, me: ownership.owner,
                 policy: args.flag("force") ? .always : .unlessRunning)
         } catch {
             await session.bracelet.close()
             throw error
         }
+        let serial = session.identity.serial
+        if case .nothingOpen = repair {
+            // No journal knows this bracelet: in the calibration plan it is not monitoring, and
+            // there is no default plan to guess (issue 25).
+            let status = try await withClosing(session) { try await session.bracelet.planStatus() }
+            if status.plan == .nibpCalibration {
+                if let holder = status.holder {
+                    throw BraceletError.held(holder)
+                }
+                ctx.diagnose(PlanGuard.unrecordedMessage(serial: serial))
+                return .unavailable
+            }
+        }
         await session.bracelet.close()
         if let failure = audit.failure { throw failure }
-        let serial = session.identity.serial
         switch repair {
         case .nothingOpen:
             ctx.note("bracelet \(serial): no plan was left switched; nothing to repair")
         case .alreadyLeft(let entry, let current):
             ctx.note("bracelet \(serial) had already left plan \(BraceletPlan.nibpCalibration) (now \(current)); "
                          + "cleared the journal entry of \(entry.flow) (pid \(entry.pid))")
-        case .restored:
+        case .restored, .stoppedSpecialMode:
             break  // the notice said it
         case .heldByLiveProcess(let entry):
             ctx.diagnose(PlanJournal.heldMessage(entry, me: ownership.owner)
@@ -53,6 +77,56 @@ enum BraceletRepairCommand {
         case .ownerUnconfirmed:
             break  // not with this policy
         }
+        return .success
+    }
+
+    /// Runs `body`, closing the bracelet when it throws.
+    private static func withClosing<T>(_ session: BraceletSession, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch {
+            await session.bracelet.close()
+            throw error
+        }
+    }
+
+    /// `--plan PLAN`: sets the plan a person names, journaled (an entry of this run is written
+    /// before the switch and cleared after it, so a kill between is repaired like any other) and
+    /// said as `planRestored` with `why: "operator"`. A live run holding the bracelet (a bridge's
+    /// holder, or a journal entry of a run that still runs) is left alone unless `--force`.
+    private static func setPlan(
+        _ plan: BraceletPlan, _ args: ParsedCommand, _ ctx: CommandContext, session: BraceletSession,
+        store: any StateStore, ownership: PlanJournal.Ownership, run: String
+    ) async throws -> ExitStatus {
+        let serial = session.identity.serial
+        let journal = PlanJournal(store: store, leaseSeconds: ownership.leaseSeconds)
+        let force = args.flag("force")
+        let status = try await session.bracelet.planStatus()
+        if let holder = status.holder, !force {
+            ctx.diagnose("bracelet \(serial) is held by a live run: \(holder); left alone (stop it, or repair with --force)")
+            return .unavailable
+        }
+        if let entry = try journal.entry(serial: serial), !force {
+            switch PlanJournal.ownerState(entry, me: ownership.owner, probe: .system) {
+            case .gone: break
+            case .running, .unconfirmed:
+                ctx.diagnose(PlanJournal.heldMessage(entry, me: ownership.owner) + " (stop it, or repair with --force)")
+                return .unavailable
+            }
+        }
+        // The operator's plan supersedes any entry: written first, so a kill mid-way leaves it.
+        try journal.close(serial: serial)
+        _ = try journal.open(PlanJournal.Entry(serial: serial, previousPlan: plan, flow: flow, owner: ownership.owner,
+                                               openedAt: session.clock.now()))
+        try await session.bracelet.setPlan(plan)
+        try journal.close(serial: serial)
+        ctx.note("bracelet \(serial) was in plan \(status.plan); set plan \(plan) (--plan)")
+        // Audited as every repair is (issue 26): an appended record, `why: "operator"`.
+        let audit = AuditLogSink(log: AuditLog(store: store, gateway: ownership.owner.gateway), bracelet: session.identity,
+                                 recordedAt: { CommandContext.wallClock() })
+        let sink = BraceletStampedSink(serial: serial, next: EventFanOut([try EventSinks.stdout(args, ctx), audit]))
+        sink.emit(FlowEvent(flow: flow, run: run, at: session.clock.now(), .planRestored(previousPlan: plan, why: .operator)))
+        if let failure = audit.failure { throw failure }
         return .success
     }
 }

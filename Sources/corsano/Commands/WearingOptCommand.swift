@@ -41,7 +41,7 @@ enum WearingOptCommand {
                 notice: { ctx.note($0) }
             ) { session, sink in
                 await optimize(args, ctx, config: config, mode: mode, session: session, sink: sink, store: store,
-                               given: given, run: run, signals: signals)
+                               ownership: ownership, given: given, run: run, signals: signals)
             }
         } catch {
             outcome = .failure(error)
@@ -55,10 +55,17 @@ enum WearingOptCommand {
     /// from, the interaction the terminal calls for, the flow under `signals`.
     private static func optimize(
         _ args: ParsedCommand, _ ctx: CommandContext, config: WearingOptimizationConfig, mode: OutputMode,
-        session: BraceletSession, sink: any EventSink, store: any StateStore, given: UserProfile?, run: String,
-        signals: SignalHandling
+        session: BraceletSession, sink: any EventSink, store: any StateStore, ownership: PlanJournal.Ownership,
+        given: UserProfile?, run: String, signals: SignalHandling
     ) async -> Result<WearingOptimizationResult, any Error> {
+        // Journaled like bp-init's plan (issue 25): the entry claims the bracelet for this run
+        // and records that special mode 4 may run, so a run killed mid-optimization has it
+        // stopped by the next command that reaches the bracelet. A bracelet found in the
+        // calibration plan nothing records is refused (69).
+        let planGuard = session.planGuard(store: store, ownership: ownership, flow: flow)
+        defer { try? planGuard.release() }
         do {
+            try await planGuard.claim()
             let profiles = ProfileStore(store: store)
             let profile = try given ?? profiles.load(serial: session.identity.serial)
             let interaction: any WearingOptInteraction = ctx.stdinIsTerminal
@@ -78,9 +85,15 @@ enum WearingOptCommand {
             let flags = ["wrist": "wrist", "skinTone": "skin-tone", "hairDensity": "hair-density"]
             optimization.missingWithoutProfile = ProfileRules.fields.filter { flags[$0].map(args.flag) != true }
             let flow = optimization
-            return await signals.run { () -> Result<WearingOptimizationResult, any Error> in
+            let outcome = await signals.run { () -> Result<WearingOptimizationResult, any Error> in
                 do { return .success(try await flow.run()) } catch { return .failure(error) }
             }
+            // Each bracelet failure names its cause (issue 25), never a bare exit 4.
+            if case .success(.braceletDisconnected) = outcome, let error = flow.braceletFailureCause {
+                ctx.diagnose("bracelet \(session.identity.serial): "
+                             + ((session.bracelet as? BridgeClient)?.malformedReplyCause ?? error.message))
+            }
+            return outcome
         } catch {
             return .failure(error)
         }

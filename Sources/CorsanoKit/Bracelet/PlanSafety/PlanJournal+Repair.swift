@@ -8,6 +8,9 @@ extension PlanJournal {
         case restored(Entry)
         /// The bracelet had already left the calibration plan (now `current`); the entry was cleared.
         case alreadyLeft(Entry, current: BraceletPlan)
+        /// A wearing optimization's entry: special mode 4 was stopped (stderr notice), the plan
+        /// checked as for any entry, and the entry cleared.
+        case stoppedSpecialMode(Entry)
         /// The entry belongs to a run that still lives (a process on this gateway — same pid,
         /// start time and boot — or a lease another gateway renews); left alone.
         case heldByLiveProcess(Entry)
@@ -52,10 +55,17 @@ extension PlanJournal {
             case .unconfirmed: break
             }
         }
+        if entry.flow == Self.specialModeFlow {
+            // A wearing optimization journals special mode 4 as bp-init journals the plan: a
+            // killed one left it running (issue 25).
+            try await bracelet.stopSpecialMode()
+            notice("bracelet \(entry.serial) was left in special mode 4 by \(entry.flow) "
+                   + "(\(Self.describe(entry.owner, me: me)), \(RFC3339.format(entry.openedAt))); stopped it")
+        }
         let current = try await bracelet.currentPlan()
         guard current == .nibpCalibration else {
             try close(serial: entry.serial)
-            return .alreadyLeft(entry, current: current)
+            return entry.flow == Self.specialModeFlow ? .stoppedSpecialMode(entry) : .alreadyLeft(entry, current: current)
         }
         try await bracelet.setPlan(entry.previousPlan)
         try close(serial: entry.serial)
@@ -64,6 +74,10 @@ extension PlanJournal {
         sink.emit(FlowEvent(flow: flow, run: run, at: clock.now(), .planRestored(previousPlan: entry.previousPlan, why: .journal)))
         return .restored(entry)
     }
+
+    /// The flow whose journal entries mean "special mode 4 may run" (wearing optimization; seed
+    /// wearing-optimization: `startSpecialModeCustom(value: 4)`).
+    public static let specialModeFlow = "wearing-opt"
 
     /// Whether `entry`'s run still lives, as judged by `me`: on the same gateway (or an entry from
     /// before gateways) by its process — `me` itself never holds one against itself; on another
@@ -101,7 +115,7 @@ extension PlanJournal {
 
     /// Why a held entry was left alone, for stderr: whose it is and how long its lease has left.
     public static func heldMessage(_ entry: Entry, me: Owner) -> String {
-        var text = "bracelet \(entry.serial) is in plan \(BraceletPlan.nibpCalibration) for \(entry.flow) "
+        var text = "bracelet \(entry.serial) is held by a live run of \(entry.flow) "
             + "(\(describe(entry.owner, me: me)), since \(RFC3339.format(entry.openedAt)))"
         if !(entry.owner.gateway.isEmpty || entry.owner.gateway == me.gateway), let left = entry.leaseRemaining {
             text += ", lease ends in \(Int(left.rounded(.up))) s"

@@ -119,6 +119,22 @@ public struct PlanJournal: Sendable {
         try store.journalOpen(entry, leaseSeconds: leaseSeconds)
     }
 
+    /// Claims bracelet `entry.serial` for `entry.owner` in one statement (the insert of the
+    /// journal row, which the store keys by serial): the entry in effect is this one, or an
+    /// older one whose run is gone (its previous plan is the true one, and it is kept).
+    /// - Returns: the entry in effect.
+    /// - Throws: `BraceletError.unavailable` (exit 69) when a run that still lives (or cannot
+    ///   be confirmed over) holds it — never adopted (issue 25); `StoreError`.
+    public func claim(_ entry: Entry, probe: OwnerProbe = .system) throws -> Entry {
+        let inEffect = try open(entry)
+        guard inEffect.owner != entry.owner else { return inEffect }
+        switch Self.ownerState(inEffect, me: entry.owner, probe: probe) {
+        case .gone: return inEffect
+        case .running: throw BraceletError.unavailable(Self.heldMessage(inEffect, me: entry.owner))
+        case .unconfirmed(let why): throw BraceletError.unavailable(Self.unconfirmedMessage(inEffect, me: entry.owner, why: why))
+        }
+    }
+
     /// The open entry of bracelet `serial`, if any. - Throws: `StoreError`.
     public func entry(serial: String) throws -> Entry? {
         try store.journalEntries(serial: serial).first

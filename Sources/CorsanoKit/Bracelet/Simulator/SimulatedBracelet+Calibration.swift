@@ -30,6 +30,7 @@ extension SimulatedBracelet {
             s.modeStartedAt = now
             s.pollCount = 0
         }
+        state.specialMode = value
     }
 
     public func specialModeStatus(type: Int) async throws -> SpecialModeStatus {
@@ -64,5 +65,6 @@ extension SimulatedBracelet {
     public func stopSpecialMode() async throws {
         try link.check()
         session.withLock { $0.modeStartedAt = nil }
+        state.specialMode = nil
     }
 }

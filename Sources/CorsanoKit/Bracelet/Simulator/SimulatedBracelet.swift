@@ -15,6 +15,11 @@ public final class SimulatedBracelet: Bracelet {
     /// Tells the person what a fault does that they would otherwise wait on (a hold).
     let notice: @Sendable (String) -> Void
     let session: Mutex<Session>
+    /// This connection's number, which a hold of the calibration plan names.
+    let connection = SimulatedBracelet.connections.add(1, ordering: .relaxed).newValue
+    private static let connections = Atomic<Int>(0)
+    /// The run this connection's requests name (`holder`); an unnamed one when none did.
+    private let holder = Mutex(BraceletHolder(run: "unnamed", gateway: "", pid: 0))
 
     struct Session {
         var rng: SplitMix64
@@ -53,6 +58,20 @@ public final class SimulatedBracelet: Bracelet {
         return state.plan
     }
 
+    public func planStatus() async throws -> PlanStatus {
+        try link.check()
+        return state.planStatus
+    }
+
+    public func name(holder: BraceletHolder) {
+        self.holder.withLock { $0 = holder }
+    }
+
+    /// Ends this connection's hold of the calibration plan (its connection closed).
+    public func releaseHold() {
+        state.releaseHold(connection: connection)
+    }
+
     public func setPlan(_ plan: BraceletPlan) async throws {
         try link.check()
         let n = session.withLock { s in
@@ -62,7 +81,7 @@ public final class SimulatedBracelet: Bracelet {
         if let fault = scenario.faults.failPlanSwitch, fault.to == plan.name, fault.occurrence.map({ $0 == n }) ?? true {
             throw BraceletError.refused("switch to plan \(plan.name) failed")
         }
-        state.plan = plan
+        try state.switchPlan(to: plan, connection: connection, holder: holder.withLock { $0 })
     }
 
     public func readProfile() async throws -> UserProfile? {
@@ -96,7 +115,10 @@ public final class SimulatedBracelet: Bracelet {
         session.withLock { $0.position = position }
     }
 
-    public func close() async { link.drop() }
+    public func close() async {
+        link.drop()
+        releaseHold()
+    }
 
     /// Drops the link now: held and later calls fail with `.disconnected` (the BLE link dropped).
     @discardableResult

@@ -14,6 +14,11 @@ public final class SimulatedBraceletState: Sendable {
         var profile: UserProfile?
         var calibrated = false
         var stepCounts: [String: Int] = [:]
+        /// The connection holding the calibration plan, and the run it named.
+        var hold: (connection: Int, holder: BraceletHolder)?
+        /// The special mode running (4 = wearing optimization), kept with the bracelet: a client
+        /// killed mid-optimization leaves it running until a command stops it.
+        var specialMode: Int?
     }
 
     /// Creates the state a scenario starts with.
@@ -26,6 +31,38 @@ public final class SimulatedBraceletState: Sendable {
     public var plan: BraceletPlan {
         get { stored.withLock { $0.plan } }
         set { stored.withLock { $0.plan = newValue } }
+    }
+
+    /// The plan and the run holding it in calibration (docs/bridge-protocol.md "Holders").
+    public var planStatus: PlanStatus {
+        stored.withLock { PlanStatus(plan: $0.plan, holder: $0.hold?.holder) }
+    }
+
+    /// Switches to `plan` for `connection`, atomically: the calibration plan is held by the
+    /// connection that switched to it, and refused to any other while held (`-32005`); any
+    /// other plan ends the hold. Source: issue 25 (one flow per bracelet at a time).
+    /// - Throws: `BraceletError.held` naming the live holder.
+    func switchPlan(to plan: BraceletPlan, connection: Int, holder: BraceletHolder) throws {
+        try stored.withLock { s in
+            if plan == .nibpCalibration {
+                if let hold = s.hold, hold.connection != connection { throw BraceletError.held(hold.holder) }
+                s.hold = (connection, holder)
+            } else {
+                s.hold = nil
+            }
+            s.plan = plan
+        }
+    }
+
+    /// Ends `connection`'s hold, if it holds one (its connection closed); the plan stays.
+    func releaseHold(connection: Int) {
+        stored.withLock { s in if s.hold?.connection == connection { s.hold = nil } }
+    }
+
+    /// The special mode running on the bracelet, nil when none.
+    public var specialMode: Int? {
+        get { stored.withLock { $0.specialMode } }
+        set { stored.withLock { $0.specialMode = newValue } }
     }
 
     /// The profile the bracelet holds.

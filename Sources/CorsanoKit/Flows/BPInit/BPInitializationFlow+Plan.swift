@@ -11,9 +11,19 @@ extension BPInitializationFlow {
     /// a plan given back whose entry could not be cleared (store gone) is still reported, and the
     /// store error waits in `planGuard.storeFailure` for the exit status.
     func restorePlan() async {
-        guard let previous = planGuard.previousPlan, !planGuard.isRestored else { return }
-        // Left to PlanJournal.repairOpenEntries at the next command that reaches this bracelet.
-        try? await planGuard.restore()
+        // A claim that never switched only clears its journal entry (a store error waits in
+        // `planGuard.storeFailure`).
+        try? planGuard.release()
+        guard let previous = planGuard.previousPlan, !planGuard.isRestored, planGuard.restoreFailure == nil else { return }
+        do {
+            try await planGuard.restore()
+        } catch let error as BraceletError {
+            // A failed compensation is a failure (issue 25): said as an event; the command says
+            // it on stderr and exits 4. The journal entry (with a store) stays for the repair.
+            emit(.planRestoreFailed(plan: .nibpCalibration, previousPlan: previous, reason: error.message))
+        } catch {
+            // A store error after the plan came back: kept in `planGuard.storeFailure`.
+        }
         if planGuard.isRestored {
             emit(.planRestored(previousPlan: previous, why: .flowEnded))
         }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The NIBP calibration flow of the SDK's `BPInitializationView`, driven only through injected
 /// parts: bracelet, clock, cuff source, pairing check, retry decision and event sink.
 ///
@@ -18,6 +20,11 @@ public struct BPInitializationFlow: Sendable {
     public var runID: String
     /// Switches to the NIBP-calibration plan and back; journaled when built with a journal.
     public var planGuard: PlanGuard
+    /// The bracelet error that ended the run as `braceletDisconnected`, for the command to name
+    /// on stderr (issue 25: a refused switch or a malformed answer is not a silent "disconnected").
+    let braceletFailure = FailureBox()
+    /// What `braceletFailure` holds: the error behind a `braceletDisconnected` result, if any.
+    public var braceletFailureCause: BraceletError? { braceletFailure.value.withLock { $0 } }
 
     /// Creates a flow; by default retries run automatically, a cuff is assumed paired, and the
     /// plan switch is not journaled (pass `planGuard` with a `PlanJournal` to journal it).
@@ -39,9 +46,11 @@ public struct BPInitializationFlow: Sendable {
     /// Runs the whole flow and returns its result. Cancelling the task ends it with
     /// `cancelledByUser`; the plan is restored and `readings` and `finished` are emitted on every
     /// outcome.
-    /// - Throws: `StoreError` only when the plan journal cannot be written, before the plan is
-    ///   switched and before any reading was fed (no SDK result fits; the command exits 74).
-    public func run() async throws(StoreError) -> BPInitializationResult {
+    /// - Throws: before the plan is switched and before any reading was fed (no SDK result fits):
+    ///   `StoreError` when the plan journal cannot be written (the command exits 74);
+    ///   `BraceletError.held` / `.unavailable` when another live run holds the bracelet, its
+    ///   plan changed under this run, or it is in the calibration plan nothing records (69).
+    public func run() async throws -> BPInitializationResult {
         let state = BPInitRunState(screen: BPInitCuffScreen(config: config))
         emit(.started(.bpInit(config)))
         var result: BPInitializationResult
@@ -54,8 +63,12 @@ public struct BPInitializationFlow: Sendable {
         } catch let error as StoreError {
             await restorePlan()
             throw error
-        } catch is BraceletError {
+        } catch let error as BraceletError where error.refusesTheRun {
+            await restorePlan()
+            throw error
+        } catch let error as BraceletError {
             // DESIGN "The bracelet port": a dropped link or a request that timed out.
+            braceletFailure.value.withLock { $0 = error }
             result = .braceletDisconnected
         } catch {
             result = .cuffError(.unknown(String(describing: error)))
@@ -115,6 +128,11 @@ public struct BPInitializationFlow: Sendable {
     private func enterTerminal(_ step: BPInitializationStep) async {
         try? await enter(step)
     }
+}
+
+/// The bracelet error a run ended on, shared by the copies of a flow value.
+final class FailureBox: Sendable {
+    let value = Mutex<BraceletError?>(nil)
 }
 
 /// Ends the flow early with a result (a cuff error, a stale reading).

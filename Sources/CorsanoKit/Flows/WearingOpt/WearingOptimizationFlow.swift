@@ -44,6 +44,12 @@ public struct WearingOptimizationFlow: Sendable {
 
     static let flowName = "wearing-opt"
 
+    /// The bracelet error that ended the run as `braceletDisconnected`, shared by copies of the
+    /// flow value, for the command to name on stderr (issue 25).
+    let braceletFailure = FailureBox()
+    /// The error behind a `braceletDisconnected` result, if any.
+    public var braceletFailureCause: BraceletError? { braceletFailure.value.withLock { $0 } }
+
     /// Runs the whole flow and returns its result; cancellation of the task is `cancelledByUser`.
     /// - Throws: `WearingOptError.noProfile` before anything starts (no `started`) when there is no
     ///   profile to push; `BraceletError.refused` when the bracelet refuses the profile;
@@ -56,6 +62,7 @@ public struct WearingOptimizationFlow: Sendable {
             do {
                 profile = try await bracelet.readProfile()
             } catch let error as BraceletError where error.endsFlowAsDisconnect {
+                braceletFailure.value.withLock { $0 = error }
                 readFailure = .braceletDisconnected
             } catch is CancellationError {
                 readFailure = .cancelledByUser
@@ -75,6 +82,7 @@ public struct WearingOptimizationFlow: Sendable {
         } catch is CancellationError {
             result = .cancelledByUser
         } catch let error as BraceletError where error.endsFlowAsDisconnect {
+            braceletFailure.value.withLock { $0 = $0 ?? error }
             result = .braceletDisconnected
         } catch FlowStop.declined {
             result = .cancelledByUser
@@ -140,7 +148,7 @@ extension BraceletError {
     /// flow as `braceletDisconnected` (DESIGN "The bracelet port").
     var endsFlowAsDisconnect: Bool {
         switch self {
-        case .disconnected, .unavailable, .timeout: return true
+        case .disconnected, .unavailable, .timeout, .held: return true
         case .refused: return false
         }
     }

@@ -173,10 +173,14 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
                    extract(epoch FROM lease_until - now())::float8
             FROM plan_journal WHERE $1::text IS NULL OR serial = $1 ORDER BY serial
             """, [serial])
-        return (0..<rows.rowCount).compactMap { r in
+        return try (0..<rows.rowCount).map { r in
+            // A row that cannot be read is corruption, never skipped (issue 25).
             guard let serial = rows.text(r, 0), let plan = rows.text(r, 1), let flow = rows.text(r, 2),
                   let gateway = rows.text(r, 3), let pid = rows.int(r, 4),
-                  let at = rows.text(r, 7).flatMap(RFC3339.parseInstant) else { return nil }
+                  let at = rows.text(r, 7).flatMap(RFC3339.parseInstant) else {
+                throw StoreError.corrupt(path: location, message: "plan_journal row of serial \(rows.text(r, 0) ?? "?") is unreadable "
+                                         + "(left as it is; fix or delete it, then run 'corsano bracelet repair')")
+            }
             let owner = PlanJournal.Owner(gateway: gateway, pid: Int32(truncatingIfNeeded: pid),
                                           startTime: rows.int(r, 5).map { UInt64(bitPattern: $0) }, bootID: rows.text(r, 6))
             return PlanJournal.Entry(serial: serial, previousPlan: BraceletPlan(plan), flow: flow, owner: owner,
