@@ -121,6 +121,7 @@ complete -c corsano -n '__corsano_using cuff ingest' -l encoding -x -d 'Text enc
 complete -c corsano -n '__corsano_using cuff ingest' -l header-line -x -d 'Line of the CSV header row (default the first row naming systolic and diastolic).'
 complete -c corsano -n '__corsano_using cuff ingest' -l date-order -x -a 'dmy mdy ymd'
 complete -c corsano -n '__corsano_using cuff ingest' -l date-order -x -d 'Day/month order of numeric CSV dates (default decided from the rows).'
+complete -c corsano -n '__corsano_using cuff ingest' -l column -x -d 'Role of one CSV column (N from 1, or its exact name); ROLE is one of systolic, diastolic, pulse, map, date, time, datetime, zone, manual, ignore (default the header\'s names, then the cells).'
 complete -c corsano -n '__corsano_using cuff ingest' -l anchor-device -x -d 'Cuff clock at connect (naive YYYY-MM-DDTHH:MM:SS).'
 complete -c corsano -n '__corsano_using cuff ingest' -l anchor-phone -x -d 'Real time at that moment (RFC 3339).'
 complete -c corsano -n '__corsano_using cuff ingest' -l tz -x -d 'Zone of naive stamps without an anchor (default TZ).'

@@ -50,6 +50,7 @@ private func read(_ bytes: [UInt8], chunk: Int) -> [String] {
                 }
             case .skipped(let lines, let count, let why, _): out.append("\(lines) skip \(count) \(why.rawValue)")
             case .header(let table): out.append("\(table.line) header \(table.layout) \(table.ignored)")
+            case .note(let line, let message): out.append("\(line) note \(message)")
             }
         }
         pending.removeAll()

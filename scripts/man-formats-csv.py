@@ -24,6 +24,7 @@ roles = [("systolic", "systolic, mmHg (kPa when the unit says so)"), ("diastolic
          ("time", "the time of day, with a date column"), ("unixMilliseconds", "Unix time in milliseconds"),
          ("zone", "the row's zone: an IANA name or a UTC offset"), ("userId", "the cuff's user, kept as userId")]
 
+roles_words = re.findall(r'\("([a-z]+)", (?:\.[A-Za-z]+|nil)\)', (root / "Sources/CorsanoKit/Ingest/CSV/CSVColumnAssignment.swift").read_text())
 out = ['.\\" BEGIN csv-tables (written by scripts/man-formats-csv.py from the Swift tables)',
        ".Ss CSV layouts",
        "Vendor layouts found by their header (or required with",
@@ -40,11 +41,26 @@ out += [".El", ".Ss CSV column names",
         "dotted namespace",
         ".Pq Li com.samsung.health.blood_pressure.\\&",
         "is dropped.",
-        "Names in English and in the languages of the 17 locales:",
+        "Names in English, in the languages of the 17 locales and in the 15 of the",
+        "OMRON connect e-mailed logbook:",
         ".Bl -tag -width Ds"]
 for role, what in roles:
     out += [f".It Li {role}", what + ":", ".Bd -literal", ", ".join(dict.fromkeys(aliases.get(role, []))), ".Ed"]
-out += [".El", '.\\" END csv-tables']
+out += [".El",
+        "Whatever the names, a column no name maps whose cells hold dates, times of",
+        "day, date-times or Unix seconds or milliseconds (2000 to 2099) in most of the",
+        "first 16 rows is a stamp column: with no stamp column mapped, the header is",
+        "refused (exit 65) naming it and the",
+        ".Fl -column",
+        "that reads it.",
+        ".Pp",
+        ".Fl -column Ar ROLE Ns = Ns Ar N | NAME",
+        "(of",
+        ".Xr corsano-cuff-ingest 1 )",
+        "names one column's role by its position from 1 or its exact name, over the",
+        "names above and a layout's mapping; roles:",
+        ".Cm " + " , ".join(w for w in roles_words) + " .",
+        '.\\" END csv-tables']
 
 page = root / "man/corsano-formats.5"
 lines = page.read_text().split("\n")

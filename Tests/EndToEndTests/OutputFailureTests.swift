@@ -90,7 +90,7 @@ import Testing
     @Test func bpInitToAFullDiskIs74() throws {
         let r = try Self.toFullDisk(["bp-init", "--no-state"] + E.now, stdin: E.sixReadings)
         #expect(r.status == 74)
-        #expect(r.stderr == Self.enospc + "\n")
+        #expect(r.stderr == "corsano: bp-init: read 2, fed 2, dropped 0\n" + Self.enospc + "\n")
     }
 
     @Test func usageErrorKeepsItsStatusBeforeTheFullDisk() throws {

@@ -44,6 +44,20 @@ import Testing
         }
     }
 
+    /// Issue 29: readings with no time (exempt from the age rule) and manual entries are
+    /// counted in the closing line.
+    @Test func unstampedAndManualReadingsAreCounted() throws {
+        let input = [
+            #"{"systolic":120,"diastolic":80,"pulse":60}"#,
+            #"{"systolic":122,"diastolic":81,"pulse":61,"measuredAt":"2026-11-29T19:00:40Z","isManualEntry":true}"#,
+            Self.line("2026-11-29T19:00:40Z"),
+        ].joined(separator: "\n") + "\n"
+        let r = try Corsano.run(["replay-filter", "--no-state", "--max-reading-age", "none"], stdin: input)
+        #expect(r.status == 0)
+        #expect(r.stdout == input)
+        #expect(r.stderr.hasSuffix("corsano: replay-filter: read 3, written 3, dropped 0, rejected 0, unstamped 1, manual 1\n"), "\(r.stderr)")
+    }
+
     @Test func instantEqualityIsOneKeyAndLinesPassByteForByte() throws {
         let first = #"{ "systolic": 120,"diastolic":80, "pulse":60,"measuredAt":"2026-11-29T19:00:40Z","userId":7,"meta":{"b":[1,2]}}"#
         let input = [

@@ -19,8 +19,12 @@ import Testing
         let started = Date()
         let r = try Corsano.run(["bp-init", "--bracelet", Self.scenario, "--no-state", "--json"], stdin: Self.readings)
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stderr == "corsano: simulator: holding bp-init at step measuring (entry 2, faults.holdAtStep) "
-                + "for 2 s (faults.holdAtStep.seconds), then goes on\n")
+        // Typed readings without a time: said once to be exempt from the age rule, and counted (issue 29).
+        #expect(r.stderr == "corsano: bp-init: a cuff reading without a time (no measuredAt, no deviceTime) was fed: "
+                + "unstamped readings are exempt from the age rule (--max-reading-age)\n"
+                + "corsano: simulator: holding bp-init at step measuring (entry 2, faults.holdAtStep) "
+                + "for 2 s (faults.holdAtStep.seconds), then goes on\n"
+                + "corsano: bp-init: read 4, fed 4, dropped 0, unstamped 4\n")
         #expect(Date().timeIntervalSince(started) >= 2)
         #expect(r.lines.filter { $0.contains(#""event":"attempt""#) }.map { $0.contains(#""succeeded":true"#) } == [false, true])
         #expect(r.lines.last?.contains(#""bracelet":"SIM-287-0042","result":{"kind":"success","measurementCount":2}"#) == true)

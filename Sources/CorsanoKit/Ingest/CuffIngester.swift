@@ -69,10 +69,14 @@ public final class CuffIngester {
             if format == nil {
                 let (prefix, lines) = try sniff(&input, name: name)
                 input = PrefixedByteSource(prefix: prefix, rest: input)
+                // Not text (issue 29): said once, bytes escaped, never echoed raw to a terminal (65).
+                if validateUTF8, IngestFormat.isBinary(prefix) {
+                    throw IngestError.notText(source: name, firstBytes: IngestFormat.escaped(prefix.prefix(32)))
+                }
                 guard let firstLine = lines.first else { return }
                 guard let detected = IngestFormat.detect(firstLine: firstLine)
                     ?? (lines.dropFirst().contains { IngestFormat.detect(firstLine: $0) == .csv } ? .csv : nil) else {
-                    throw IngestError.unknownFormat(source: name, firstLine: String(decoding: firstLine.prefix(80), as: UTF8.self))
+                    throw IngestError.unknownFormat(source: name, firstLine: IngestFormat.escaped(firstLine.prefix(80)))
                 }
                 chosen = detected
             }
@@ -291,6 +295,8 @@ public final class CuffIngester {
             if !table.ignored.isEmpty {
                 try sink.note(source: source, line: table.line, message: "columns ignored: " + table.ignored.joined(separator: ", "))
             }
+        case .note(let line, let message):
+            try sink.note(source: source, line: line, message: message)
         }
     }
 
@@ -325,6 +331,7 @@ public final class CuffIngester {
             if let note { try sink.note(source: source, line: line, message: note) }
             try sink.write(reading)
             counts.written += 1
+            counts.origins.count(reading)
         case .reject(let reason):
             try reject(reason, source: source, line: line, raw: raw)
         }

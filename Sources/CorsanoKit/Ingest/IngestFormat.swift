@@ -20,8 +20,46 @@ public enum IngestFormat: String, CaseIterable, Sendable {
         if first == UInt8(ascii: "{") { return .jsonl }
         if let parsed = try? BLECaptureLine.parse(line), parsed != .blank { return .ble }
         let record = Array(line)
-        let header = CSVHeader(cells: CSVFields.split(record, delimiter: CSVFields.detectDelimiter(record)).cells)
-        return header.namesPressures ? .csv : nil
+        let cells = CSVFields.split(record, delimiter: CSVFields.detectDelimiter(record)).cells
+        let header = CSVHeader(cells: cells)
+        if header.namesPressures { return .csv }
+        // Recognizably a CSV header that lacks a column (issue 29): cells split by a delimiter,
+        // every one a name (not a number, not empty), one or more of them a name the alias table
+        // knows. The CSV reader then says, once, what it lacks (65) instead of a usage error.
+        let named = cells.count >= 2 && cells.allSatisfy { c in
+            let t = c.trimmingBlanks
+            return !t.isEmpty && t.unicodeScalars.contains { $0.properties.isAlphabetic }
+        }
+        return named && !header.columns.isEmpty ? .csv : nil
+    }
+
+    /// True when `bytes` (the first bytes of an input) are not text: a NUL, or control bytes
+    /// (other than tab, line ends and form feed) in more than 1 of 20 bytes. Text in another
+    /// 8-bit encoding (windows-1252 from Excel) is text: the UTF-8 check names its offset.
+    public static func isBinary(_ bytes: [UInt8]) -> Bool {
+        if bytes.contains(0) { return true }
+        let controls = bytes.reduce(0) { n, b in n + ((b < 0x20 && b != 9 && b != 10 && b != 12 && b != 13) || b == 0x7F ? 1 : 0) }
+        return controls * 20 > bytes.count
+    }
+
+    /// `bytes` as text with every byte that is not printable UTF-8 written `\xNN` (for messages
+    /// about input that is not text: never raw bytes to a terminal).
+    public static func escaped(_ bytes: some Collection<UInt8>) -> String {
+        var out = ""
+        var rest = Array(bytes)[...]
+        while let first = rest.first {
+            let length = first < 0x80 ? 1 : first >= 0xF0 ? 4 : first >= 0xE0 ? 3 : first >= 0xC2 ? 2 : 0
+            if length > 0, rest.count >= length, let s = String(validating: rest.prefix(length), as: UTF8.self),
+               let scalar = s.unicodeScalars.first, !(scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format
+                                                       || scalar.properties.generalCategory == .unassigned) {
+                out += s
+                rest = rest.dropFirst(length)
+            } else {
+                out += "\\x" + String(first, radix: 16, uppercase: true).leftPadded(2)
+                rest = rest.dropFirst()
+            }
+        }
+        return out
     }
 }
 
@@ -33,4 +71,12 @@ public enum IngestError: Error, Equatable, Sendable {
     case unreadable(source: String, errno: Int32)
     /// Bytes at `offset` are not text in the input's encoding (exit 65, naming `--encoding`).
     case undecodable(source: String, offset: Int, detail: String)
+    /// The input is not text at all (a NUL, bytes that are no UTF-8): exit 65, its first bytes
+    /// shown with the unprintable ones escaped.
+    case notText(source: String, firstBytes: String)
+}
+
+extension String {
+    /// The string with `0`s in front up to `width` characters.
+    func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
 }

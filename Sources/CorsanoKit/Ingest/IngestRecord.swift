@@ -24,4 +24,6 @@ public enum SkipReason: String, CaseIterable, Sendable {
     case beforeHeader = "before the header"
     /// A CSV line after the reading table ended (a blank line, then another section).
     case afterTable = "after the table"
+    /// CSV lines under a header row that cannot be read (its one error says why).
+    case unusableHeader = "under an unusable header"
 }

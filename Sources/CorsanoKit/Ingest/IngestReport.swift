@@ -27,12 +27,16 @@ public struct IngestReject: Equatable, Sendable {
     }
 }
 
-/// The counts a run ends with: records read, written, skipped (by reason), rejected.
+/// The counts a run ends with: records read, written, skipped (by reason), rejected, and of
+/// the written readings those with no time and those typed in by a person.
 public struct IngestCounts: Equatable, Sendable {
     public var read = 0
     public var written = 0
     public var skipped: [SkipReason: Int] = [:]
     public var rejected = 0
+    /// Of the written readings, those with no time (issue 29: never from an export whose rows
+    /// carry a time; exempt from the age rule downstream, so counted) and the manual entries.
+    public var origins = ReadingOrigins()
 
     /// Creates zero counts.
     public init() {}
@@ -45,7 +49,7 @@ public struct IngestCounts: Equatable, Sendable {
         var text = "read \(read), written \(written), skipped \(skippedTotal)"
         let reasons = SkipReason.allCases.compactMap { r in skipped[r].map { "\(r.rawValue): \($0)" } }
         if !reasons.isEmpty { text += " (" + reasons.joined(separator: ", ") + ")" }
-        return text + ", rejected \(rejected)"
+        return text + ", rejected \(rejected)" + origins.suffix
     }
 }
 
@@ -64,4 +68,29 @@ public protocol IngestSink: AnyObject {
     func skipped(source: String, lines: ClosedRange<Int>, message: String) throws
     /// Called before every read of the input that could block: flush output here.
     func willRead() throws
+}
+
+/// `, unstamped N, manual M` for a closing counts line (each only when not zero): the readings
+/// that carry no time (neither `measuredAt` nor `deviceTime`) and the manual entries, which
+/// `cuff ingest`, `replay-filter` and `bp-init` all report (issue 29).
+public struct ReadingOrigins: Equatable, Sendable {
+    public var unstamped = 0
+    public var manual = 0
+
+    /// Creates counts.
+    public init(unstamped: Int = 0, manual: Int = 0) {
+        self.unstamped = unstamped
+        self.manual = manual
+    }
+
+    /// Counts one reading.
+    public mutating func count(_ reading: CuffReading) {
+        if reading.measuredAt == nil && reading.deviceTime == nil { unstamped += 1 }
+        if reading.isManualEntry { manual += 1 }
+    }
+
+    /// `, unstamped 2, manual 1`; empty when both are zero.
+    public var suffix: String {
+        (unstamped > 0 ? ", unstamped \(unstamped)" : "") + (manual > 0 ? ", manual \(manual)" : "")
+    }
 }

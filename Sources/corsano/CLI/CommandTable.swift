@@ -130,6 +130,10 @@ enum CommandTable {
                            "Line of the CSV header row"),
                 OptionSpec("date-order", .choice(CSVDateOrder.allCases.map(\.rawValue)), default: .rule("decided from the rows"),
                            "Day/month order of numeric CSV dates"),
+                OptionSpec("column", .text, placeholder: "ROLE=N|NAME", default: .rule("the header's names, then the cells"),
+                           repeatable: true,
+                           "Role of one CSV column (N from 1, or its exact name); ROLE is one of "
+                           + CSVColumnAssignment.roles.map(\.word).joined(separator: ", ")),
                 OptionSpec("anchor-device", .time, "Cuff clock at connect (naive YYYY-MM-DDTHH:MM:SS)"),
                 OptionSpec("anchor-phone", .time, "Real time at that moment (RFC 3339)"),
                 tz,

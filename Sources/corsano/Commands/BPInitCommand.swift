@@ -33,7 +33,8 @@ enum BPInitCommand {
                 audit = log
                 var cuffName: String?
                 if case .lines(let file) = choice { cuffName = file.name }
-                return EventFanOut([try EventSinks.stdout(args, ctx), log, DroppedLineDiagnostics(ctx: ctx, cuffName: cuffName)])
+                return EventFanOut([try EventSinks.stdout(args, ctx), log, DroppedLineDiagnostics(ctx: ctx, cuffName: cuffName),
+                                    CuffCountsLine(ctx: ctx)])
             },
             notice: { ctx.note($0) }
         ) { session, sink in
@@ -137,6 +138,49 @@ extension BPInitOptions.CuffChoice {
     var readsStdinLines: Bool {
         if case .lines(let file) = self { return file.fd == 0 }
         return false
+    }
+}
+
+/// bp-init's closing counts on stderr (issue 29), in the shape of `cuff ingest`'s and
+/// `replay-filter`'s: `bp-init: read 4, fed 2, dropped 2 (replayed 1, duplicate 1), unstamped 1`
+/// (not with `--quiet`). The first fed reading without a time (neither `measuredAt` nor
+/// `deviceTime`) is said once to be exempt from the age rule (seed: the age rule reads the
+/// reading's time; a reading without one is never age-checked), no new event.
+final class CuffCountsLine: EventSink, @unchecked Sendable {
+    let ctx: CommandContext
+    private let lock = NSLockLite()
+    private var fed = 0
+    private var dropped: [DroppedCuffItem.Reason: Int] = [:]
+    private var origins = ReadingOrigins()
+
+    init(ctx: CommandContext) { self.ctx = ctx }
+
+    func emit(_ event: FlowEvent) {
+        switch event.payload {
+        case .measurement(let m):
+            let first = lock.locked { () -> Bool in
+                let before = origins.unstamped
+                fed += 1
+                origins.count(m.reading)
+                return before == 0 && origins.unstamped == 1
+            }
+            if first {
+                ctx.note("bp-init: a cuff reading without a time (no measuredAt, no deviceTime) was fed: unstamped readings are exempt from the age rule (--max-reading-age)")
+            }
+        case .cuffReadingDropped(let drop):
+            lock.locked { dropped[drop.reason, default: 0] += 1 }
+        case .finished:
+            let line = lock.locked { () -> String? in
+                let total = dropped.values.reduce(0, +)
+                guard fed + total > 0 else { return nil }  // no cuff reading came: nothing to count
+                let reasons = [DroppedCuffItem.Reason.unanchored, .replayed, .duplicate, .invalid, .incomplete]
+                    .compactMap { r in dropped[r].map { "\(r.rawValue) \($0)" } }
+                return "bp-init: read \(fed + total), fed \(fed), dropped \(total)"
+                    + (reasons.isEmpty ? "" : " (" + reasons.joined(separator: ", ") + ")") + origins.suffix
+            }
+            if let line { ctx.note(line) }
+        default: return
+        }
     }
 }
 

@@ -16,7 +16,8 @@ enum CuffIngestCommand {
         let (format, layout) = try inputFormat(args)
         let options = CuffIngester.Options(
             csv: CSVOptions(headerLine: try args.integer("header-line"),
-                            dateOrder: try args.string("date-order").map(dateOrder), layout: layout),
+                            dateOrder: try args.string("date-order").map(dateOrder), layout: layout,
+                            columns: try args.strings("column").map(columnAssignment)),
             encoding: try args.string("encoding").map(encoding))
         let basis = NaiveTimeBasis(anchor: try anchor(args), zone: try zone(args, ctx.environment))
         let inputs = try InputFile.openAll(args.operands)
@@ -115,6 +116,16 @@ enum CuffIngestCommand {
             throw UsageError.badValue(option: "date-order", value: raw, expected: "one of dmy, mdy, ymd")
         }
         return order
+    }
+
+    /// `--column ROLE=N|NAME`: a role word and a column; which column the header has is for the
+    /// CSV reader to say (65), a word that is no role is a usage error (64).
+    static func columnAssignment(_ raw: String) throws -> CSVColumnAssignment {
+        guard let assignment = CSVColumnAssignment(raw) else {
+            throw UsageError.badValue(option: "column", value: raw,
+                                      expected: "ROLE=N or ROLE=NAME with ROLE one of " + CSVColumnAssignment.roles.map(\.word).joined(separator: ", "))
+        }
+        return assignment
     }
 
     static func encoding(_ raw: String) throws -> TextEncoding {

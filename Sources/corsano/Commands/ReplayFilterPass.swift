@@ -107,7 +107,13 @@ struct ReplayFilterPass {
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return .more }  // blank: no record
         output.counts.read += 1
         switch try session.judge(line: bytes, number: line, now: now) {
-        case .keep: return options.first ? .stop : .more
+        case .keep(let key):
+            // No claim: a manual entry or an unstamped reading (exempt from the age rule), counted
+            // for the closing line (issue 29); rare, so parsed again here, off the common path.
+            if key == nil, case .success(.reading(let reading)) = ReadingLineParser.parse(bytes) {
+                output.counts.origins.count(reading)
+            }
+            return options.first ? .stop : .more
         case .cuffFailure, .drop: return .more
         case .malformed: return malformed()
         }

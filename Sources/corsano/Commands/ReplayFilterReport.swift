@@ -55,6 +55,8 @@ struct ReplayFilterCounts {
     var unwritten = 0
     /// Claims of unwritten lines given back to the seen-set, and those whose release failed.
     var released = 0, unreleased = 0
+    /// Kept readings with no time, and manual entries (issue 29).
+    var origins = ReadingOrigins()
 
     /// `read 5, written 2, dropped 3 (replayed 2, duplicate 1), rejected 0`: the shape of
     /// `cuff ingest`'s counts (read, written, set aside by reason, rejected as malformed).
@@ -65,6 +67,6 @@ struct ReplayFilterCounts {
         var lost = unwritten > 0 ? ", unwritten \(unwritten)" : ""
         if released > 0 { lost += ", released \(released)" }
         if unreleased > 0 { lost += ", unreleased \(unreleased)" }
-        return "read \(read), written \(emitted), dropped \(total)\(detail), rejected \(malformed)\(lost)"
+        return "read \(read), written \(emitted), dropped \(total)\(detail), rejected \(malformed)\(lost)" + origins.suffix
     }
 }

@@ -28,7 +28,7 @@ func readCSV(_ bytes: [UInt8], chunk: Int, options: CSVOptions = CSVOptions()) -
         case .row(_, _, .success, _): break
         case .row(let line, _, .failure(let issue), _): out.append(.reject(line, issue.reason))
         case .skipped(let lines, _, let why, _): out.append(.skip(lines.lowerBound, why))
-        case .header: break
+        case .header, .note: break
         }
     }
     let record: (CSVRawRecord) -> Void = { reader.read($0, take) }

@@ -85,7 +85,7 @@ import Testing
         ])
         #expect(sink.rejects[2].raw == "not json")
         #expect(sink.notes == ["in:7: meanArterialPressure: 150 mmHg not between diastolic 80 and systolic 120; dropped as not reported"])
-        #expect(ingester.counts.summary == "read 7, written 3, skipped 0, rejected 4")
+        #expect(ingester.counts.summary == "read 7, written 3, skipped 0, rejected 4, unstamped 1")
     }
 
     @Test func strictStopsAtTheFirstReject() throws {

@@ -76,6 +76,55 @@ import Testing
         #expect(r.stdout.isEmpty)
     }
 
+    /// Issue 29: one message per problem. A Withings export cut to its first three columns
+    /// (`cut -d, -f1-3`) is one error naming the missing column and the layout it nearly
+    /// matches, with or without --from; its rows are counted once.
+    @Test(arguments: [[], ["--from", "csv"]])
+    func aCSVExportMissingAColumnIsOneError(_ from: [String]) throws {
+        let rows = (0..<2000).map { i in "\"2026-11-\(10 + i % 18) 0\(i % 10):00:00\",6\(i % 10),12\(i % 10)" }
+        let csv = "Date,\"Heart rate\",Systolic\n" + rows.joined(separator: "\n") + "\n"
+        let r = try Corsano.run(["cuff", "ingest", "--tz", "UTC"] + from, stdin: csv)
+        #expect(r.status == 65, "\(r.stderr)")
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr == """
+            <stdin>:1: header: no diastolic column (columns: Date, Heart rate, Systolic); it comes nearest to the withings layout, which also has Diastolic, Comments; no row names systolic and diastolic columns; see corsano-formats(5) for the column names read, or give --header-line N
+            <stdin>:2-2001: skipped: 2000 lines under an unusable header (line 1 is not a header corsano can read; see the error for it)
+            corsano: cuff ingest: read 2001, written 0, skipped 2000 (under an unusable header: 2000), rejected 1
+
+            """)
+    }
+
+    /// Input that is not text: named as such, its bytes escaped, exit 65 (not a usage error,
+    /// never raw bytes on the terminal).
+    @Test func binaryInputIsNamedNotTextWithItsBytesEscaped() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("i29-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("capture.bin")
+        try Data([0x1F, 0x8B, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0x1B, 0x5B, 0x32, 0x4A, 0xFF, 0x0A]).write(to: file)
+        let r = try Corsano.run(["cuff", "ingest", file.path])
+        #expect(r.status == 65)
+        #expect(r.stderr.contains("\(file.path): not text (it starts '\\x1F\\x8B\\x08\\x00"), "\(r.stderr)")
+        #expect(!r.stderr.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0 }, "raw bytes on stderr")
+        #expect(r.stdout.isEmpty)
+    }
+
+    /// A plain English export whose stamp column is called `When`: refused by its cells (65),
+    /// read with the --column the refusal names.
+    @Test func aStampColumnCalledWhenIsRefusedThenReadWithColumn() throws {
+        let csv = "When,Systolic,Diastolic,Pulse\n2026-11-21 21:12,128,81,63\n2026-11-21 07:05,119,77,58\n"
+        let refused = try Corsano.run(["cuff", "ingest", "--tz", "UTC"], stdin: csv)
+        #expect(refused.status == 65)
+        #expect(refused.stdout.isEmpty)
+        #expect(refused.stderr.contains("<stdin>:1: header: column 'When' (1) holds date-times"))
+        #expect(refused.stderr.contains("--column datetime=When"))
+        let read = try Corsano.run(["cuff", "ingest", "--tz", "UTC", "--column", "datetime=When"], stdin: csv)
+        #expect(read.status == 0, "\(read.stderr)")
+        #expect(read.lines.count == 2 && read.lines.allSatisfy { $0.contains(#""measuredAt":"2026-11-21T"#) })
+        let bad = try Corsano.run(["cuff", "ingest", "--column", "height=1"], stdin: csv)
+        #expect(bad.status == 64 && bad.stderr.contains("--column"))
+    }
+
     /// corsano-formats(5) lists every layout with its header and every column name of the table.
     @Test func formatsPageListsEveryLayoutAndColumnName() throws {
         let path = Corsano.packageRoot.appendingPathComponent("man/corsano-formats.5").path

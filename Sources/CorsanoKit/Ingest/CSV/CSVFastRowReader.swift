@@ -23,7 +23,7 @@ public struct CSVFastRowReader {
     /// A fast path for rows under `header`, or nil when the header has columns it does not
     /// cover (user ids, Unix milliseconds, kPa units).
     public init?(header: CSVHeader, delimiter: UInt8, layout: CSVLayout?) {
-        guard header.problem == nil, header.columns[.userId] == nil, header.columns[.unixMilliseconds] == nil,
+        guard header.problem == nil, header.columns[.userId] == nil, header.columns[.unixMilliseconds] == nil, header.columns[.manual] == nil,
               header.kPaColumns.isEmpty, header.names.count <= 256 else { return nil }
         var slots = [Slot](repeating: .none, count: header.names.count)
         let map: [(CSVHeader.Role, Slot)] = [(.systolic, .systolic), (.diastolic, .diastolic), (.pulse, .pulse),

@@ -3,13 +3,19 @@
 ///
 /// Names are compared after `normalize`: case folded, punctuation dropped, a unit in
 /// parentheses (`(mmHg)`, `(bpm)`) set apart, a bracketed qualifier kept (`Blood Pressure
-/// [Systolic]` is systolic), a dotted namespace stripped. Two columns of one meaning, or a
-/// column that looks like a date or time while no stamp column is known, make the header
-/// unusable: a reading is never read from the wrong column or left unstamped by accident.
+/// [Systolic]` is systolic), a dotted namespace stripped. `--column ROLE=N|NAME`
+/// (`CSVColumnAssignment`) overrides the table for one column. Two columns of one meaning make
+/// the header unusable: a reading is never read from the wrong column. Whether an unmapped
+/// column holds the readings' time is decided by its cells (`CSVStampSampler`), not its name.
 public struct CSVHeader: Equatable, Sendable {
     /// A reading field a column can hold.
     public enum Role: String, CaseIterable, Sendable {
         case systolic, diastolic, pulse, meanArterialPressure, dateTime, date, time, unixMilliseconds, userId, zone
+        /// Whether the row was typed in by a person (`isManualEntry`): only by `--column manual=...`.
+        case manual
+
+        /// True for the roles that stamp a row by themselves (a time column needs a date).
+        public var stamps: Bool { self == .dateTime || self == .date || self == .unixMilliseconds }
     }
 
     /// Two columns that mean the same field (or two stamp columns that compete).
@@ -31,8 +37,10 @@ public struct CSVHeader: Equatable, Sendable {
     public private(set) var duplicates: [Duplicate] = []
     /// Named columns that hold no reading field (reported once per input).
     public private(set) var ignored: [Int] = []
-    /// Unmapped columns whose name looks like a date or time.
-    public private(set) var timeLike: [Int] = []
+    /// Columns whose role `--column` gave (never sampled for stamps).
+    public private(set) var assigned: Set<Int> = []
+    /// `--column` assignments naming a column this header does not have.
+    public private(set) var unresolved: [CSVColumnAssignment] = []
 
     static let aliases: [String: Role] = {
         var map: [String: Role] = [:]
@@ -50,24 +58,36 @@ public struct CSVHeader: Equatable, Sendable {
     /// The source of every alias entry.
     public static var aliasSources: [String] { CSVHeaderAliases.all.map(\.source) }
 
-    /// Keys of the date and time aliases long enough to recognise inside another name.
-    static let timeWords: [String] = aliases.filter { [.date, .time, .dateTime].contains($0.value) && $0.key.count >= 5 }
-        .map(\.key).sorted()
-
     /// Unit words a header may give in parentheses (normalized: `/min` is `min`).
     static let units: Set<String> = ["mmhg", "kpa", "bpm", "min", "1min", "countmin", "beatsmin", "pulsemin", "spm", "ppm"]
 
-    /// Maps header cells to roles.
-    public init(cells: [String]) {
+    /// Maps header cells to roles through the alias table, then applies `assignments`
+    /// (`--column`): an assigned column takes its role (or none, for `ignore`), and a column the
+    /// table gave the same role (any stamp role, for a stamp) is ignored instead.
+    public init(cells: [String], assignments: [CSVColumnAssignment] = []) {
         names = cells
-        for (index, cell) in cells.enumerated() {
+        var roles: [Role?] = []
+        var units: [String?] = []
+        for cell in cells {
             let (key, unit) = Self.normalize(cell)
             fullKeys.append(Self.normalize(cell, keepNamespace: true).key)
-            guard let role = Self.aliases[key] else {
-                if !key.isEmpty {
-                    ignored.append(index)
-                    if Self.looksLikeTime(key) { timeLike.append(index) }
+            roles.append(Self.aliases[key])
+            units.append(unit)
+        }
+        for assignment in assignments {
+            guard let index = assignment.index(in: cells) else { unresolved.append(assignment); continue }
+            if let role = assignment.role {
+                for i in roles.indices where !assigned.contains(i) && i != index
+                    && (roles[i] == role || (role.stamps && roles[i]?.stamps == true)) {
+                    roles[i] = nil
                 }
+            }
+            roles[index] = assignment.role
+            assigned.insert(index)
+        }
+        for (index, role) in roles.enumerated() {
+            guard let role else {
+                if !Self.normalize(cells[index]).key.isEmpty || assigned.contains(index) { ignored.append(index) }
                 continue
             }
             if let first = columns[role] {
@@ -75,7 +95,7 @@ public struct CSVHeader: Equatable, Sendable {
                 continue
             }
             columns[role] = index
-            if unit == "kpa" { kPaColumns.insert(index) }
+            if units[index] == "kpa" { kPaColumns.insert(index) }
         }
         // Two ways of stamping a row compete just like two systolic columns do.
         let stamps = [Role.unixMilliseconds, .dateTime, .date].compactMap { r in columns[r].map { (r, $0) } }
@@ -87,33 +107,39 @@ public struct CSVHeader: Equatable, Sendable {
     /// True when the row names systolic and diastolic columns: the header of a reading table.
     public var namesPressures: Bool { columns[.systolic] != nil && columns[.diastolic] != nil }
 
+    /// Why a header whose unmapped columns hold no stamps still cannot stamp its rows, or nil.
+    public var timeWithoutDate: IngestIssue? {
+        guard !hasStamp, let t = columns[.time] else { return nil }
+        return IngestIssue("header: column '\(names[t])' holds a time of day but no column holds the date")
+    }
+
+    /// The mapped stamp column(s) as `'Name' (N)`, for notes.
+    var stampColumnName: String {
+        [Role.unixMilliseconds, .dateTime, .date, .time].compactMap { columns[$0] }
+            .map { "'\(names[$0].trimmingBlanks)' (\($0 + 1))" }.joined(separator: " and ")
+    }
+
     /// True when some column stamps the rows.
     public var hasStamp: Bool { columns[.dateTime] != nil || columns[.date] != nil || columns[.unixMilliseconds] != nil }
 
     /// Why this header cannot map readings, or nil.
     public var problem: IngestIssue? {
+        if let a = unresolved.first {
+            return IngestIssue("header: --column \(a.text): \(a.column.description) is not a column of this header (columns: \(names.joined(separator: ", ")))")
+        }
         let missing = [Role.systolic, .diastolic].filter { columns[$0] == nil }.map(\.rawValue)
         if !missing.isEmpty {
-            return IngestIssue("header: no \(missing.joined(separator: " or ")) column (columns: \(names.joined(separator: ", ")))")
+            let near = CSVLayout.nearest(self).map { "; it comes nearest to the \($0.layout.name) layout, which also has \($0.missing.joined(separator: ", "))" } ?? ""
+            return IngestIssue("header: no \(missing.joined(separator: " or ")) column (columns: \(names.joined(separator: ", ")))\(near)")
         }
         if let d = duplicates.first {
             return IngestIssue("header: columns '\(names[d.first])' (\(d.first + 1)) and '\(names[d.second])' (\(d.second + 1)) both mean \(d.role == .date || d.role == .dateTime || d.role == .unixMilliseconds ? "the time of the reading" : d.role.rawValue); remove one")
-        }
-        if !hasStamp, columns[.time] != nil {
-            return IngestIssue("header: column '\(names[columns[.time]!])' holds a time of day but no column holds the date")
-        }
-        if !hasStamp, let t = timeLike.first {
-            return IngestIssue("header: column '\(names[t])' looks like a date or time but its name is not known; readings would come out unstamped (see corsano-formats(5) for the names read)")
         }
         return nil
     }
 
     /// The names of the ignored columns, for `columns ignored: ...`.
     public var ignoredNames: [String] { ignored.map { names[$0].trimmingBlanks } }
-
-    static func looksLikeTime(_ key: String) -> Bool {
-        timeWords.contains { key.hasPrefix($0) || key.hasSuffix($0) }
-    }
 
     /// The comparison key of a column name and the unit of its suffix, both lowercased:
     /// `Systolic (mmHg)` → (`systolic`, `mmhg`), `Blood Pressure [Systolic] (mmHg)` →

@@ -24,7 +24,7 @@ enum CSVHeaderAliases {
     static let all: [CSVHeaderAlias] = systolic + diastolic + pulse + map + stamps + zone + user
 
     static let systolic: [CSVHeaderAlias] =
-        a(.systolic, "OMRON connect e-mailed CSV (en, de, fr, es)", "SYS")
+        a(.systolic, "OMRON connect e-mailed logbook (en, de, fr, it, es, nl, pl, sv, tr, pt)", "SYS")
         + a(.systolic, "OMRON connect app CSV", "SYS(mmHg)")
         + a(.systolic, "OMRON connect report (en)", "Systolic (mmHg)")
         + a(.systolic, "Withings bp.csv; Blood Pressure Monitor app; Samsung Health", "Systolic")
@@ -33,7 +33,8 @@ enum CSVHeaderAliases {
         + a(.systolic, "Health Auto Export (Apple Health)", "Blood Pressure [Systolic] (mmHg)")
         + a(.systolic, "Beurer BM-58 tool (en, de); bplog", "Systole")
         + a(.systolic, "Garmin FIT blood_pressure message", "systolic_pressure")
-        + a(.systolic, "OMRON connect e-mailed CSV (ja, zh)", "最高血圧（mmHg）", "收縮壓(mmHg)", "高压")
+        + a(.systolic, "OMRON connect e-mailed logbook (ja, zh, zh-Hans)", "最高血圧（mmHg）", "收縮壓(mmHg)", "高压")
+        + a(.systolic, "OMRON connect e-mailed logbook (ko, vi)", "최고혈압 (mmHg)", "Huyết áp tâm thu")
         + a(.systolic, "English variants", "SBP", "Systolic BP", "Systolic blood pressure", "Blood pressure systolic", "Syst")
         + a(.systolic, "locale: de", "Systolisch", "Systolischer Blutdruck")
         + a(.systolic, "locale: fr", "Systolique", "Pression systolique", "Tension systolique")
@@ -51,7 +52,7 @@ enum CSVHeaderAliases {
         + a(.systolic, "locale: ka", "სისტოლური", "სისტოლური წნევა")
 
     static let diastolic: [CSVHeaderAlias] =
-        a(.diastolic, "OMRON connect e-mailed CSV (en, de, fr, es)", "DIA")
+        a(.diastolic, "OMRON connect e-mailed logbook (en, de, fr, it, es, nl, pl, sv, tr, pt)", "DIA")
         + a(.diastolic, "OMRON connect app CSV", "DIA(mmHg)")
         + a(.diastolic, "OMRON connect report (en)", "Diastolic (mmHg)")
         + a(.diastolic, "Withings bp.csv; Blood Pressure Monitor app; Samsung Health", "Diastolic")
@@ -60,7 +61,8 @@ enum CSVHeaderAliases {
         + a(.diastolic, "Health Auto Export (Apple Health)", "Blood Pressure [Diastolic] (mmHg)")
         + a(.diastolic, "Beurer BM-58 tool (en, de); bplog", "Diastole")
         + a(.diastolic, "Garmin FIT blood_pressure message", "diastolic_pressure")
-        + a(.diastolic, "OMRON connect e-mailed CSV (ja, zh)", "最低血圧（mmHg）", "舒張壓(mmHg)", "低压")
+        + a(.diastolic, "OMRON connect e-mailed logbook (ja, zh, zh-Hans)", "最低血圧（mmHg）", "舒張壓(mmHg)", "低压")
+        + a(.diastolic, "OMRON connect e-mailed logbook (ko, vi)", "최저혈압 (mmHg)", "Huyết áp tâm trương")
         + a(.diastolic, "English variants", "DBP", "Diastolic BP", "Diastolic blood pressure", "Blood pressure diastolic", "Diast")
         + a(.diastolic, "locale: de", "Diastolisch", "Diastolischer Blutdruck")
         + a(.diastolic, "locale: fr", "Diastolique", "Pression diastolique", "Tension diastolique")
@@ -78,16 +80,17 @@ enum CSVHeaderAliases {
         + a(.diastolic, "locale: ka", "დიასტოლური", "დიასტოლური წნევა")
 
     static let pulse: [CSVHeaderAlias] =
-        a(.pulse, "OMRON connect e-mailed CSV (en, de, fr)", "Pulse")
+        a(.pulse, "OMRON connect e-mailed logbook (en, de, fr, it, nl, pl, sv, tr, pt)", "Pulse")
         + a(.pulse, "OMRON connect app CSV", "Pulse(bpm)")
         + a(.pulse, "OMRON connect report (en)", "Pulse (bpm)")
         + a(.pulse, "Withings bp.csv", "Heart rate")
         + a(.pulse, "omblepy", "bpm")
         + a(.pulse, "SilverCrest SBM69 tool", "Pulse Rate")
         + a(.pulse, "iHealth CSV", "Pulse(Beats/Min)")
-        + a(.pulse, "OMRON connect e-mailed CSV (es); locale: es, pt-PT", "Pulso")
+        + a(.pulse, "OMRON connect e-mailed logbook (es); locale: es, pt-PT", "Pulso")
         + a(.pulse, "Beurer BM-58 tool (de); locale: da, nb, sv", "Puls")
-        + a(.pulse, "OMRON connect e-mailed CSV (ja, zh)", "脈拍（bpm）", "脈搏(bpm)", "脉搏")
+        + a(.pulse, "OMRON connect e-mailed logbook (ja, zh, zh-Hans)", "脈拍（bpm）", "脈搏(bpm)", "脉搏")
+        + a(.pulse, "OMRON connect e-mailed logbook (ko, vi)", "맥박 (bpm)", "Nhịp tim")
         + a(.pulse, "English variants", "HR", "PR", "Pul", "Heartbeat", "Pulse rate (bpm)", "PR(bpm)")
         + a(.pulse, "locale: de", "Pulsfrequenz", "Herzfrequenz")
         + a(.pulse, "locale: fr", "Pouls", "Fréquence cardiaque")
@@ -128,8 +131,11 @@ enum CSVHeaderAliases {
         + a(.dateTime, "Health Auto Export (Apple Health)", "Date/Time")
         + a(.dateTime, "Samsung Health", "start_time")
         + a(.dateTime, "OMRON connect app and e-mailed CSV (en)", "Measurement Date")
-        + a(.dateTime, "OMRON connect e-mailed CSV (de, fr, es, ja, zh)", "Messdatum", "Date de mesure", "Fecha de medición",
+        + a(.dateTime, "OMRON connect e-mailed logbook (de, fr, es, ja, zh)", "Messdatum", "Date de mesure", "Fecha de medición",
             "測定日", "測量日期")
+        + a(.dateTime, "OMRON connect e-mailed logbook (zh-Hans, ko, it, nl, pl, sv, tr, pt, vi)", "测量日期", "측정일시",
+            "Data misurazione", "Datum van meting", "Data pomiaru", "Mätdatum", "Ölçüm Tarihi", "Data da medição",
+            "Ngày đo huyết áp")
         + a(.dateTime, "English variants", "timestamp", "measuredAt", "Measurement time", "Date and time", "recordedAt",
             "Measurement date time", "Local time")
         + a(.dateTime, "locale: de", "Datum/Uhrzeit", "Datum und Uhrzeit", "Zeitpunkt", "Messzeitpunkt")
@@ -161,13 +167,14 @@ enum CSVHeaderAliases {
 
     static let zone: [CSVHeaderAlias] =
         a(.zone, "OMRON connect app CSV", "Timezone")
-        + a(.zone, "OMRON connect e-mailed CSV (en, de, fr, es, ja, zh)", "Time Zone", "Zeitzone", "Fuseau horaire",
+        + a(.zone, "OMRON connect e-mailed logbook (en, de, fr, es, ja, zh)", "Time Zone", "Zeitzone", "Fuseau horaire",
             "Zona horaria", "タイムゾーン", "時區")
+        + a(.zone, "OMRON connect e-mailed logbook (zh-Hans, ko, tr, vi)", "时区", "시간 영역", "Saat Dilimi", "Múi giờ")
         + a(.zone, "Samsung Health", "time_offset")
         + a(.zone, "English variants", "tz", "UTC offset", "Zone")
-        + a(.zone, "locale: it, pt-PT", "Fuso orario", "Fuso horário")
-        + a(.zone, "locale: nl, nl-BE, da, nb, sv", "Tijdzone", "Tidszone", "Tidssone", "Tidszon")
-        + a(.zone, "locale: fi, pl", "Aikavyöhyke", "Strefa czasowa")
+        + a(.zone, "OMRON connect e-mailed logbook (it, pt); locale: it, pt-PT", "Fuso orario", "Fuso horário")
+        + a(.zone, "OMRON connect e-mailed logbook (nl, sv); locale: nl, nl-BE, da, nb, sv", "Tijdzone", "Tidszone", "Tidssone", "Tidszon")
+        + a(.zone, "OMRON connect e-mailed logbook (pl); locale: fi, pl", "Aikavyöhyke", "Strefa czasowa")
         + a(.zone, "locale: el, he, ar, ka", "Ζώνη ώρας", "אזור זמן", "المنطقة الزمنية", "სასაათო სარტყელი")
 
     static let user: [CSVHeaderAlias] =

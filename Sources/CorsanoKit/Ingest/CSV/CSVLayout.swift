@@ -87,9 +87,27 @@ public struct CSVLayout: Equatable, Sendable {
         all.first { $0.matches(header) }
     }
 
-    /// True when every signature column is in `header`.
-    public func matches(_ header: CSVHeader) -> Bool {
+    /// True when every signature column is in `header`: by its name, or as the role a
+    /// `--column` gave another column (a renamed column named back keeps its layout's rules).
+    public func matches(_ header: CSVHeader) -> Bool { missing(in: header).isEmpty }
+
+    /// The signature columns `header` lacks.
+    public func missing(in header: CSVHeader) -> [String] {
         let keys = Set(header.fullKeys)
-        return signature.allSatisfy { keys.contains(CSVHeader.normalize($0, keepNamespace: true).key) }
+        let assignedRoles = Set(header.columns.filter { header.assigned.contains($0.value) }.map(\.key))
+        return signature.filter { column in
+            !keys.contains(CSVHeader.normalize(column, keepNamespace: true).key)
+                && !(CSVHeader.aliases[CSVHeader.normalize(column).key].map { role in
+                    assignedRoles.contains(role) || (role.stamps && assignedRoles.contains { $0.stamps })
+                } ?? false)
+        }
+    }
+
+    /// The layout `header` comes nearest to without matching it (most of its signature present,
+    /// at least half), with the columns it lacks; for the message about a header missing a column.
+    public static func nearest(_ header: CSVHeader) -> (layout: CSVLayout, missing: [String])? {
+        all.map { ($0, $0.missing(in: header)) }
+            .filter { !$0.1.isEmpty && $0.1.count * 2 <= $0.0.signature.count }
+            .min { $0.1.count < $1.1.count }
     }
 }

@@ -10,15 +10,18 @@ public struct CSVOptions: Equatable, Sendable {
     public var holdLimit: Int
     /// Most bytes of lines looked through for the header row before giving up (1 MiB).
     public var headerSearchLimit: Int
+    /// Roles given to columns (`--column ROLE=N|NAME`), over the alias table and the layout.
+    public var columns: [CSVColumnAssignment]
 
     /// Creates options; the defaults find everything from the file.
     public init(headerLine: Int? = nil, dateOrder: CSVDateOrder? = nil, layout: CSVLayout? = nil,
-                holdLimit: Int = 64 << 20, headerSearchLimit: Int = 1 << 20) {
+                holdLimit: Int = 64 << 20, headerSearchLimit: Int = 1 << 20, columns: [CSVColumnAssignment] = []) {
         self.headerLine = headerLine
         self.dateOrder = dateOrder
         self.layout = layout
         self.holdLimit = holdLimit
         self.headerSearchLimit = headerSearchLimit
+        self.columns = columns
     }
 }
 
@@ -43,6 +46,8 @@ public enum CSVOutcome: Equatable, Sendable {
     case skipped(lines: ClosedRange<Int>, count: Int, reason: SkipReason, detail: String)
     /// The header row was found.
     case header(CSVTable)
+    /// Something found about the table that changes no row (`FILE:LINE: note: ...`).
+    case note(line: Int, message: String)
 }
 
 /// CSV records to readings: finds the header row (after preamble lines), maps its columns,
@@ -79,6 +84,14 @@ public struct CSVReadingReader {
     private var sawBlank = false
     private var trailer: (first: Int, last: Int, count: Int, title: String)?
     private var zones: [String: ZoneReader] = [:]
+    /// Reads the first rows' unmapped cells for stamps while the answer is open (issue 29).
+    private var stampSampler: CSVStampSampler?
+    /// The header row, its table not yet announced: rows wait in `sampled` until the cells
+    /// decide whether an unmapped column holds the rows' time (the header maps no stamp).
+    private var pendingHeader: CSVRawRecord?
+    private var sampled: [CSVRawRecord] = []
+    /// Records under a header that cannot be read: counted, reported once at the end.
+    private var unread: (first: Int, last: Int, count: Int)?
 
     /// Creates a reader expecting a header (after any preamble).
     public init(options: CSVOptions = CSVOptions()) {
@@ -103,7 +116,14 @@ public struct CSVReadingReader {
     public mutating func finish(_ emit: (CSVOutcome) throws -> Void) rethrows {
         switch phase {
         case .seeking: try noHeader(emit)
-        case .table, .after: try release(emit, final: true)
+        case .table, .after:
+            try decideStamps(emit)
+            try release(emit, final: true)
+        }
+        if let u = unread {
+            try emit(.skipped(lines: u.first...u.last, count: u.count, reason: .unusableHeader,
+                              detail: "line \(headerLine) is not a header corsano can read; see the error for it"))
+            unread = nil
         }
         if let t = trailer {
             try emit(.skipped(lines: t.first...t.last, count: t.count, reason: .afterTable,
@@ -114,7 +134,7 @@ public struct CSVReadingReader {
 
     /// True when a data row may be read by the fast path now: the table is open and nothing is
     /// held (a row read there must be followed by `noteFastRow`).
-    public var readyForFastRows: Bool { phase == .table && headerProblem == nil && held.isEmpty }
+    public var readyForFastRows: Bool { phase == .table && headerProblem == nil && held.isEmpty && stampSampler == nil }
 
     /// Records that the fast path read the row on `line` (a whole record on one line).
     public mutating func noteFastRow(line: Int) {
@@ -131,7 +151,7 @@ public struct CSVReadingReader {
             return
         }
         let d = CSVFields.detectDelimiter(record.bytes)
-        let candidate = CSVHeader(cells: CSVFields.split(record.bytes, delimiter: d).cells)
+        let candidate = CSVHeader(cells: CSVFields.split(record.bytes, delimiter: d).cells, assignments: options.columns)
         if candidate.namesPressures, !record.overflowed {
             try takeHeader(record, emit)
             return
@@ -149,7 +169,7 @@ public struct CSVReadingReader {
         phase = .table
         headerLine = record.line
         delimiter = CSVFields.detectDelimiter(record.bytes)
-        let mapped = CSVHeader(cells: CSVFields.split(record.bytes, delimiter: delimiter).cells)
+        let mapped = CSVHeader(cells: CSVFields.split(record.bytes, delimiter: delimiter).cells, assignments: options.columns)
         header = mapped
         if let forced = options.layout {
             layout = forced
@@ -174,8 +194,84 @@ public struct CSVReadingReader {
             try emit(.row(line: record.line, raw: record.bytes, result: .failure(problem), note: nil))
             return
         }
-        try emit(.header(CSVTable(line: headerLine, layout: layout?.name ?? CSVLayout.genericName, delimiter: delimiter,
-                                  ignored: mapped.ignoredNames)))
+        // Cells decide (issue 29): the columns no name maps are read for stamps. With no stamp
+        // column mapped, rows wait until they tell (a reading is never written unstamped from a
+        // file whose rows carry a time); with one, they only feed a note.
+        let watched = mapped.names.indices.filter { i in !mapped.assigned.contains(i) && !mapped.columns.values.contains(i) }
+        if !watched.isEmpty { stampSampler = CSVStampSampler(columns: watched) }
+        if stampSampler == nil, let issue = mapped.timeWithoutDate {
+            headerProblem = issue
+            try emit(.row(line: record.line, raw: record.bytes, result: .failure(issue), note: nil))
+            return
+        }
+        if mapped.hasStamp || stampSampler == nil {
+            try emit(.header(table))
+        } else {
+            pendingHeader = record
+        }
+    }
+
+    private var table: CSVTable {
+        CSVTable(line: headerLine, layout: layout?.name ?? CSVLayout.genericName, delimiter: delimiter,
+                 ignored: header?.ignoredNames ?? [])
+    }
+
+    /// Ends the stamp sampling: refuses a header whose unmapped columns hold the rows' time
+    /// (naming each and the `--column` that reads it), or announces the table and lets the held
+    /// rows go; with a stamp column mapped, names the other stamp columns in a note.
+    private mutating func decideStamps(_ emit: (CSVOutcome) throws -> Void) rethrows {
+        guard let sampler = stampSampler, let header else { return }
+        stampSampler = nil
+        let found = sampler.found
+        func describe(_ f: CSVStampSampler.Found) -> String {
+            let name = header.names[f.column].trimmingBlanks
+            return (name.isEmpty ? "column \(f.column + 1) (no name)" : "column '\(name)' (\(f.column + 1))")
+                + " holds \(f.kind.rawValue) ('\(f.example)' and \(f.stamps - 1) more of \(f.rows) rows)"
+        }
+        func assignment(_ f: CSVStampSampler.Found) -> String {
+            let name = header.names[f.column].trimmingBlanks
+            let plain = !name.isEmpty && name.utf8.allSatisfy { $0 > 32 && $0 < 127 && $0 != 39 && $0 != 34 && $0 != 92 }
+            return "--column \(f.kind.role)=" + (plain ? name : "\(f.column + 1)")
+        }
+        if let record = pendingHeader {
+            pendingHeader = nil
+            let rows = sampled
+            sampled = []
+            heldBytes = 0
+            var problem: IngestIssue?
+            if !found.isEmpty {
+                problem = IngestIssue("header: " + found.map(describe).joined(separator: "; ")
+                    + " but no column name says it stamps the readings; readings would come out without their time. Name "
+                    + (found.count == 1 ? "its role" : "their roles") + " with " + found.map(assignment).joined(separator: " ")
+                    + " (or --column ignore=N to read them unstamped; see corsano-formats(5))")
+            } else if let issue = header.timeWithoutDate {
+                problem = issue
+            }
+            if let problem {
+                headerProblem = problem
+                try emit(.row(line: record.line, raw: record.bytes, result: .failure(problem), note: nil))
+                for row in rows { countUnread(row) }
+                return
+            }
+            try emit(.header(table))
+            for row in rows { try emitRow(row, emit) }
+            return
+        }
+        if !found.isEmpty {
+            try emit(.note(line: headerLine, message: "read the time from \(header.stampColumnName); also "
+                + found.map(describe).joined(separator: "; ") + " (\(found.map(assignment).joined(separator: " ")) would read "
+                + (found.count == 1 ? "it" : "them") + " instead, with --column ignore for the other)"))
+        }
+    }
+
+    private mutating func countUnread(_ record: CSVRawRecord) {
+        if var u = unread {
+            u.last = record.lastLine
+            u.count += 1
+            unread = u
+        } else {
+            unread = (record.line, record.lastLine, 1)
+        }
     }
 
     /// No header row: the first record says why, every other one is rejected with it.
@@ -188,12 +284,26 @@ public struct CSVReadingReader {
             ?? (searchExhausted ? "header: no row in the first \(options.headerSearchLimit >> 10) KiB names systolic and diastolic columns"
                                 : "header: no row names systolic and diastolic columns")
         headerProblem = IngestIssue(why + "; see corsano-formats(5) for the column names read, or give --header-line N")
+        // One error for the problem (issue 29): on the row that comes nearest to a header (the
+        // most columns the alias table knows; the first row when none does), naming what it lacks.
+        var best: (index: Int, known: Int)?
+        for (n, record) in records.enumerated() where !record.overflowed {
+            let d = CSVFields.detectDelimiter(record.bytes)
+            let own = CSVHeader(cells: CSVFields.split(record.bytes, delimiter: d).cells, assignments: options.columns)
+            let known = own.columns.count
+            if best == nil || known > best!.known { best = (n, known) }
+        }
+        let pick = best?.index ?? 0
         for (n, record) in records.enumerated() {
+            guard n == pick else { countUnread(record); continue }
             var reason = headerProblem!.reason
-            if n == 0 {
+            headerLine = record.line
+            if !record.overflowed {
                 let d = CSVFields.detectDelimiter(record.bytes)
-                let own = CSVHeader(cells: CSVFields.split(record.bytes, delimiter: d).cells)
-                if let p = own.problem { reason = p.reason + "; " + reason.dropFirst("header: ".count) }
+                let own = CSVHeader(cells: CSVFields.split(record.bytes, delimiter: d).cells, assignments: options.columns)
+                if let p = own.problem, !own.columns.isEmpty || n == 0 {
+                    reason = p.reason + "; " + reason.dropFirst("header: ".count)
+                }
             }
             try emit(.row(line: record.line, raw: record.bytes, result: .failure(IngestIssue(reason)), note: nil))
         }
@@ -202,18 +312,17 @@ public struct CSVReadingReader {
     // MARK: rows
 
     private mutating func tableRecord(_ record: CSVRawRecord, _ emit: (CSVOutcome) throws -> Void) rethrows {
-        guard let header else { return }
-        if let problem = headerProblem {
-            let reason = problem.reason.hasPrefix("header: the file ends") || problem.reason.hasPrefix("header: no row")
-                ? problem.reason : "header: line \(headerLine) cannot be read (\(problem.reason.dropFirst("header: ".count)))"
-            try emit(.row(line: record.line, raw: record.bytes, result: .failure(IngestIssue(reason)), note: nil))
+        if headerProblem != nil {
+            countUnread(record)  // one error names the header's problem; these lines are counted once
             return
         }
+        guard let header else { return }
         if record.line > lastLine + 1 { sawBlank = true }
         if !record.overflowed {
             let (cells, unterminated) = CSVFields.split(record.bytes, delimiter: delimiter)
             if !unterminated, cells.allSatisfy({ $0.trimmingBlanks.isEmpty }) { sawBlank = true; return }
             if sawBlank, cells.count != header.names.count || cells == header.names {
+                try decideStamps(emit)
                 try release(emit, final: true)
                 phase = .after
                 trailer = (record.line, record.lastLine, 1, cells.count == 1 ? cells[0].trimmingBlanks : "")
@@ -221,6 +330,19 @@ public struct CSVReadingReader {
             }
         }
         sawBlank = false
+        if stampSampler != nil {
+            if !record.overflowed {
+                let (cells, unterminated) = CSVFields.split(record.bytes, delimiter: delimiter)
+                if !unterminated, cells.count == header.names.count { stampSampler!.add(cells) }
+            }
+            if pendingHeader != nil {
+                sampled.append(record)
+                heldBytes += record.bytes.count
+                if stampSampler!.decided || heldBytes > options.holdLimit { try decideStamps(emit) }
+                return
+            }
+            if stampSampler!.decided { try decideStamps(emit) }
+        }
         let waits = needsOrder(record)  // may decide the order: then the rows held so far go first
         if !held.isEmpty, dateOrder != nil { try release(emit, final: false) }
         if (waits && !holdExhausted) || !held.isEmpty {
@@ -349,6 +471,10 @@ struct CSVRow {
             }
         case nil: break
         }
+        if header.columns[.manual] != nil, let text = cell(.manual) {
+            guard let manual = CSVValue.yesNo(text) else { throw IngestIssue("\(field(.manual)): '\(text)' is not yes or no") }
+            reading.isManualEntry = manual
+        }
         if let user = cell(.userId)?.trimmingBlanks {
             let raw = Int(user).map(String.init) ?? JSONValue.string(user).serialized
             reading.provenance.append(ProvenanceField(name: "userId", rawJSON: raw))
@@ -394,6 +520,8 @@ struct CSVRow {
             if header.hasStamp { throw IngestIssue("\(field(role)): missing") }
             return nil
         }
+        // A date-time column of Unix seconds or milliseconds (`--column datetime=N` on an epoch column).
+        if role == .dateTime, time == nil, let instant = CSVTimestamp.unixEpoch(text) { return .instant(instant) }
         guard let stamp = CSVTimestamp.parse(text, time: time, order: order) else {
             let shown = time.map { "'\(text)' '\($0)'" } ?? "'\(text)'"
             throw IngestIssue("\(field(role)): \(shown) is not a date and time of day")

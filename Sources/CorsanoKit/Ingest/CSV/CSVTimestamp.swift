@@ -2,7 +2,8 @@
 ///
 /// Dates: ISO `2026-11-20` (also `/` and `.` after a 4-digit year), `20.11.2026` (day first),
 /// `20/11/2026` and `11/20/2026` (order from `CSVDateOrder`), `Nov 21 2026`, `Nov 21, 2026`,
-/// `21 Nov 2026`, `21. November 2026`, `21 de noviembre de 2026` (month names in English and the
+/// `21 Nov 2026`, `21. November 2026`, `21 de noviembre de 2026`, `11/21, 2026` (month first, OMRON
+/// connect PT) (month names in English and the
 /// project's 17 locales, `CSVMonthNames`). Times: `21:12`, `21:12:31`, `9:12 PM`, `09:12:31 pm`,
 /// an optional fraction, and for ISO date-times `Z` or `±HH:MM`. Date and time in one cell are
 /// separated by `T`, spaces, `, ` or ` - ` (`25.06.2025 - 19:14`).
@@ -79,6 +80,16 @@ public enum CSVTimestamp {
                 default: return nil
                 }
             }
+        }
+    }
+
+    /// A Unix time in seconds (10 digits) or milliseconds (13 digits) between 2000 and 2100
+    /// (`CSVStampKind.span`), as a column of epochs reads; nil for anything else.
+    public static func unixEpoch(_ text: String) -> Instant? {
+        switch CSVStampKind.of(text) {
+        case .epochSeconds?: return Int64(text.trimmingBlanks).map { Instant(secondsSinceEpoch: $0) }
+        case .epochMilliseconds?: return unixMilliseconds(text)
+        default: return nil
         }
     }
 

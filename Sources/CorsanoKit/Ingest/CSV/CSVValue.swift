@@ -15,6 +15,20 @@ public enum CSVValue {
     /// The units a pulse may carry.
     public static let pulseUnits: Set<String> = units.subtracting(["mmhg", "kpa"])
 
+    /// A yes/no cell (`--column manual=...`: HealthForYou's `Added manually` writes `Yes`/`No`):
+    /// true for yes, true, 1, x, y and the project's languages' yes; false for the noes; nil otherwise.
+    public static func yesNo(_ cell: String) -> Bool? {
+        let word = cell.trimmingBlanks.lowercased()
+        if yes.contains(word) { return true }
+        if no.contains(word) { return false }
+        return nil
+    }
+
+    static let yes: Set<String> = ["yes", "y", "true", "1", "x", "ja", "j", "oui", "sí", "si", "sì", "sim", "tak", "evet", "kyllä",
+                                   "ναι", "כן", "نعم", "დიახ", "có", "はい", "是"]
+    static let no: Set<String> = ["no", "n", "false", "0", "nein", "non", "nee", "nej", "nei", "não", "nao", "nie", "hayır", "ei",
+                                  "όχι", "לא", "لا", "არა", "không", "いいえ", "否"]
+
     /// True for cells that mean "no value": empty, `-`, `--`, `null`, `n/a`.
     public static func isMissing(_ cell: String) -> Bool {
         var utf8 = cell.utf8[...]

@@ -29,9 +29,17 @@ struct TimestampScanner {
                 return .known(year: y.value, month: m.value, day: d.value)
             }
             i = start
-            if let a = number(maxDigits: 2), let sep = take(anyOf: "/-"), let c = number(maxDigits: 2), take(sep),
-               let y = number(maxDigits: 4), y.digits == 4 {
-                return .yearLast(first: a.value, second: c.value, year: y.value)
+            if let a = number(maxDigits: 2), let sep = take(anyOf: "/-"), let c = number(maxDigits: 2) {
+                let afterDay = i
+                if take(sep), let y = number(maxDigits: 4), y.digits == 4 {
+                    return .yearLast(first: a.value, second: c.value, year: y.value)
+                }
+                // `11/21, 2026`: OMRON connect's Portuguese logbook (`PDF_DATE_OUTPUT` `n/j, Y`):
+                // month first, then a comma before the year; no other export writes it.
+                i = afterDay
+                if sep == "/", take(","), skipSpaces() > 0, let y = number(maxDigits: 4), y.digits == 4 {
+                    return .known(year: y.value, month: a.value, day: c.value)
+                }
             }
             i = start
             // `21 Nov 2026`, `21. November 2026`, `21 de noviembre de 2026`
