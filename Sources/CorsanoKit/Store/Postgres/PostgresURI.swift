@@ -27,6 +27,7 @@ public enum PostgresURI {
     public static func looksLikeConnectionString(_ text: String) -> Bool {
         let lowered = text.lowercased()
         if lowered.hasPrefix("postgres:") || lowered.hasPrefix("postgresql:") || lowered.contains("://") { return true }
+        if lowered.hasPrefix("postgres"), lowered.contains("//") || lowered.contains("@") { return true }  // postgres//u@h
         let keywords = ["host", "hostaddr", "port", "dbname", "user", "password", "passfile", "service", "sslmode", "options", "connect_timeout"]
         return keywords.contains { lowered.range(of: #"(^|\s)"# + $0 + #"\s*="#, options: .regularExpression) != nil }
     }
@@ -70,7 +71,13 @@ public enum PostgresURI {
     /// info ends at the last `@` before the query, so an unencoded `/` in a password is not taken
     /// for the path; a string libpq cannot parse shows no user info at all.
     public static func redacted(_ uri: String) -> String {
-        guard let schemeEnd = uri.range(of: "://") else { return redactedPairs(uri) }
+        guard let schemeEnd = uri.range(of: "://") else {
+            // A mistyped URI (postgresql:/u:pw@h): nothing before its last '@' is shown.
+            if !uri.contains("="), let at = uri.lastIndex(of: "@") {
+                return (uri.firstIndex(of: ":").map { String(uri[...$0]) } ?? "") + "***" + uri[at...]
+            }
+            return redactedPairs(uri)
+        }
         let afterScheme = uri[schemeEnd.upperBound...]
         let beforeQuery = afterScheme.prefix { $0 != "?" }
         if problem(in: uri) != nil {
