@@ -201,4 +201,44 @@ import Glibc
         #expect(stale.stderr.contains("Device.ndjson: is a directory"), "\(stale.stderr)")
         #expect(FileManager.default.fileExists(atPath: kept.path), "the directory was removed: \(stale.stderr)")
     }
+
+    /// What a terminal must never receive: ESC (OSC 52 clipboard write, CSI 2J clear), BEL, C1 CSI.
+    static func expectNoControls(_ text: String, _ what: String) {
+        for control in ["\u{1b}", "\u{07}", "\u{9b}", "\u{7f}"] {
+            #expect(!text.contains(control), "\(what): \(text.debugDescription)")
+        }
+    }
+
+    /// A bridge whose serial carries an OSC 52 clipboard write and a screen clear: the run's
+    /// text output, its notices and `history --text` show them escaped.
+    @Test func aBridgeSerialWithOSC52ReachesTheTerminalEscaped() throws {
+        let evil = "SIM\u{1b}]52;c;ZXZpbA==\u{07}\u{1b}[2J\u{9b}2J\u{7f}"
+        let server = try ServedSimulator(.unix, scenario: Scenario(serial: evil))
+        defer { server.stop() }
+        let dir = try E.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let state = dir.appendingPathComponent("state.sqlite3").path
+        let run = try Corsano.run(["bp-init", "--bracelet", server.listening, "--state", state, "--text"] + E.now, stdin: E.ingestedSession)
+        #expect(run.status == 0, "\(run.stderr)")
+        Self.expectNoControls(run.stdout + run.stderr, "bp-init")
+        let history = try Corsano.run(["history", "--text", "--state", state])
+        #expect(history.status == 0, "\(history.stderr)")
+        Self.expectNoControls(history.stdout + history.stderr, "history")
+        #expect(history.stdout.contains(#"SIM\e]52;c;ZXZpbA==\x07\e[2J\u{9b}2J\x7f"#), "\(history.stdout)")
+        // JSON keeps JSON's own escapes, the serial intact.
+        let json = try Corsano.run(["history", "--json", "--state", state])
+        #expect(json.stdout.contains(#"SIM\u001b]52;c;ZXZpbA==\u0007"#), "\(json.stdout)")
+    }
+
+    /// A CSV cell and a file name with controls: the reject and the summary show them escaped.
+    @Test func aCSVCellAndAFileNameWithControlsAreEscaped() throws {
+        let dir = try E.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let csv = "timestampUnixMs,systolic,diastolic,pulse,notes,needlePin\n1795677734000,12\u{1b}]52;c;aGk=\u{07}4,79,61,,null\n"
+        let file = try E.file(dir, "cuff\u{1b}[2J.csv", csv)
+        let r = try Corsano.run(["cuff", "ingest", file])
+        #expect(r.status == 65, "\(r.stderr)")
+        Self.expectNoControls(r.stdout + r.stderr, "cuff ingest")
+        #expect(r.stderr.contains(#"cuff\e[2J.csv"#), "\(r.stderr)")
+    }
 }
