@@ -1,3 +1,4 @@
+@testable import corsano
 import CorsanoKit
 import Foundation
 import Testing
@@ -240,5 +241,28 @@ import Glibc
         #expect(r.status == 65, "\(r.stderr)")
         Self.expectNoControls(r.stdout + r.stderr, "cuff ingest")
         #expect(r.stderr.contains(#"cuff\e[2J.csv"#), "\(r.stderr)")
+    }
+}
+
+/// The REPL's history file: 0600 in a 0700 directory whatever the umask, and never a line
+/// holding a password.
+@Suite(.serialized) struct REPLHistoryPrivacyTests {
+    @Test func historyIsPrivateAndKeepsNoPasswordLine() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("corsano-history-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let old = umask(0o022)
+        defer { umask(old) }
+        let history = REPLHistory(environment: ["XDG_STATE_HOME": dir.path])
+        history.load()
+        history.add("status", to: .commands)
+        history.add("state migrate --from a.sqlite3 --to postgresql://lab:s%2Fecret@db/lab", to: .commands)
+        history.add("history --state 'host=db password=hunter2'", to: .commands)
+        history.add("history", to: .commands)
+        let text = try String(contentsOfFile: history.path, encoding: .utf8)
+        #expect(text.contains("status") && text.contains("history\n"))
+        #expect(!text.contains("ecret") && !text.contains("hunter2"), "\(text)")
+        var st = stat()
+        #expect(stat(history.path, &st) == 0 && st.st_mode & 0o777 == 0o600)
+        #expect(stat(dir.appendingPathComponent("corsano").path, &st) == 0 && st.st_mode & 0o777 == 0o700)
     }
 }
