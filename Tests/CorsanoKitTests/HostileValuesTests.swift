@@ -28,6 +28,9 @@ import Testing
         (#"{"nibp":{"attempts":[{"session":false},{"session":true,"session":false}]}}"#, "field nibp.attempts[1].session: given twice"),
         (#"{"faults":{"holdAtStep":{"step":"measuring","seconds":1.5}}}"#, "field faults.holdAtStep.seconds: 1.5 is out of range"),
         (#"{"faults":{"holdAtStep":{"step":"measuring","seconds":1e400}}}"#, "field faults.holdAtStep.seconds: 1e400 is out of range"),
+        (#"{"wearing":{"attempts":[{"polls":[{"percent":-5}]}]}}"#, "field wearing.attempts[0].polls[0].percent: -5 is out of range"),
+        (#"{"wearing":{"attempts":[{"polls":[{"quality":101}]}]}}"#, "field wearing.attempts[0].polls[0].quality: 101 is out of range"),
+        (#"{"wearing":{"model":{"gravity":{"x":1e308,"y":0,"z":-1}}}}"#, "field wearing.model.gravity.x: 1e+308 is out of range"),
     ])
     func hostileScenarioValuesAreRefusedNamingTheField(json: String, message: String) {
         let refusal = Self.refusal(json)

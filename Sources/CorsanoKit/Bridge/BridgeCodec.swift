@@ -31,10 +31,11 @@ enum BridgeCodec {
     /// - Throws: `BridgeProtocolError.invalidParams` naming the field.
     static func status(_ p: BridgeParams) throws -> SpecialModeStatus {
         let g = try p.object("gravity")
+        let (r, axis) = (SpecialModeStatus.self, GravityVector.axisRange)
         return SpecialModeStatus(
-            percent: try p.int("percent", in: 0...100), quality: try p.int("quality", in: 0...100), isSuccess: try p.bool("isSuccess"),
-            motionLevel: try p.int("motionLevel", in: 0...Int(Int32.max)), finished: try p.bool("finished"), worn: try p.bool("worn"),
-            gravity: GravityVector(x: try g.double("x", in: -16...16), y: try g.double("y", in: -16...16), z: try g.double("z", in: -16...16)))
+            percent: try p.int("percent", in: r.percentRange), quality: try p.int("quality", in: r.qualityRange), isSuccess: try p.bool("isSuccess"),
+            motionLevel: try p.int("motionLevel", in: r.motionLevelRange), finished: try p.bool("finished"), worn: try p.bool("worn"),
+            gravity: GravityVector(x: try g.double("x", in: axis), y: try g.double("y", in: axis), z: try g.double("z", in: axis)))
     }
 
     /// The profile object of `pushProfile`/`readProfile`: `UserProfile.json`, the one shape.

@@ -44,6 +44,32 @@ extension Scenario {
             if let p = point { problems += [positive(p.attempt, "faults.\(name).attempt"), positive(p.poll, "faults.\(name).poll")] }
         }
         if let p = f.failPlanSwitch { problems.append(positive(p.occurrence, "faults.failPlanSwitch.occurrence")) }
+        // Wearing models and scripted polls: the ranges a bridge's STATUS is held to.
+        func within<T: Comparable>(_ value: T?, _ range: ClosedRange<T>, _ path: String) -> String? {
+            guard let value, !range.contains(value) else { return nil }
+            return "field \(path): \(value) is out of range (\(range.lowerBound) to \(range.upperBound))"
+        }
+        func gravity(_ g: GravityVector?, _ path: String) -> [String?] {
+            guard let g else { return [] }
+            return [("x", g.x), ("y", g.y), ("z", g.z)].map { axis, v in
+                v.isFinite ? within(v, GravityVector.axisRange, "\(path).\(axis)") : "field \(path).\(axis): not a finite number"
+            }
+        }
+        func model(_ m: WearingModel?, _ path: String) -> [String?] {
+            guard let m else { return [] }
+            return gravity(m.gravity, path + ".gravity")  // skinTone is checked where it is decoded
+        }
+        problems += model(wearing.model, "wearing.model")
+        for (i, attempt) in wearing.attempts.enumerated() {
+            problems += model(attempt.model, "wearing.attempts[\(i)].model")
+            for (j, poll) in (attempt.polls ?? []).enumerated() {
+                let path = "wearing.attempts[\(i)].polls[\(j)]"
+                problems += [within(poll.percent, SpecialModeStatus.percentRange, path + ".percent"),
+                             within(poll.quality, SpecialModeStatus.qualityRange, path + ".quality"),
+                             within(poll.motionLevel, SpecialModeStatus.motionLevelRange, path + ".motionLevel")]
+                problems += gravity(poll.gravity, path + ".gravity")
+            }
+        }
         return problems.lazy.compactMap { $0 }.first
     }
 
