@@ -39,6 +39,9 @@ func runMain(_ argv: [String]) async -> ExitStatus {
         ctx.stdout.write(group)
         return .success
     }
+    // Any user can read a command line (ps, /proc/PID/cmdline): say so once, with the ways
+    // libpq keeps a password off it (issue 27).
+    if argv.contains(where: PostgresURI.holdsPassword) { ctx.note(StateLocation.passwordWarning) }
     let parsed: ParsedCommand
     do {
         parsed = try ArgumentParser.parse(argv, environment: ctx.environment)

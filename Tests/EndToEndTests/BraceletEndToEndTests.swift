@@ -150,7 +150,7 @@ import Testing
         let server = try ServedSimulator(.tcp, scenario: Scenario(nibp: NIBPScenario(attempts: [NIBPAttemptScript(session: false)])))
         defer { server.stop() }
         let r = try Corsano.run(["bp-init", "--bracelet", server.listening, "--now", Self.now, "--no-state", "--no-preparation",
-                                 "--max-attempts", "1"], stdin: Self.readings)
+                                 "--max-attempts", "1"], stdin: Self.readings, env: server.clientEnvironment)
         #expect(r.status == 1, "\(r.stderr)")
         #expect(r.lines.last?.hasSuffix(#""result":{"kind":"failedAfterRetries","attemptCount":1}}"#) == true)
     }

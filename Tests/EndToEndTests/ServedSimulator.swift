@@ -8,6 +8,10 @@ final class ServedSimulator: @unchecked Sendable {
     let address: BraceletAddress
     let listening: String
     let directory: URL
+    /// The token file a `tcp:` listener named in its first line (made in `directory`), else nil.
+    let tokenFile: String?
+    /// What a `corsano` client process of this server needs in its environment (the token file).
+    var clientEnvironment: [String: String] { tokenFile.map { ["CORSANO_BRIDGE_TOKEN_FILE": $0] } ?? [:] }
 
     enum Listen { case unix, tcp, custom(String) }
 
@@ -25,6 +29,8 @@ final class ServedSimulator: @unchecked Sendable {
         }
         process.executableURL = Corsano.binary
         process.arguments = ["bracelet", "serve", "--listen", uri, "--scenario", scenarioFile.path, "--seed", String(seed)] + extra
+        // A TCP listener makes its token file in its state directory: this server's own one.
+        process.environment = Corsano.inherited.merging(["XDG_STATE_HOME": directory.path]) { $1 }
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -41,12 +47,13 @@ final class ServedSimulator: @unchecked Sendable {
             throw BraceletError.unavailable("serve printed \(text)")
         }
         listening = bound
+        tokenFile = object["tokenFile"] as? String
         address = try BraceletAddress(bound)
     }
 
     /// A client connected to this server, on `clock`.
     func client(clock: any FlowClock, requestTimeout: Double = 5) async throws -> BridgeClient {
-        let client = try BridgeClient.connect(address, requestTimeout: requestTimeout)
+        let client = try BridgeClient.connect(address, requestTimeout: requestTimeout, token: try tokenFile.map { try BridgeToken.load(path: $0) })
         client.use(clock: clock)
         return client
     }

@@ -121,6 +121,9 @@ public struct BraceletPlan: Hashable, Sendable, CustomStringConvertible {
 
 /// One status poll of special mode type 4 (wearing optimization).
 public struct SpecialModeStatus: Equatable, Sendable {
+    /// `percent` and `quality` are the SDK's 0-100 scales; `motionLevel` is never negative
+    /// (issue 27: a bridge's or a scenario's value outside them is refused, naming the field).
+    public static let percentRange = 0...100, qualityRange = 0...100, motionLevelRange = 0...Int(Int32.max)
     /// Progress, 0-100 %.
     public var percent: Int
     /// PPG signal quality, 0-100.
@@ -150,6 +153,8 @@ public struct SpecialModeStatus: Equatable, Sendable {
 
 /// An accelerometer reading of gravity in g, in the bracelet's axes.
 public struct GravityVector: Equatable, Sendable, Codable {
+    /// What one axis may read, g: the accelerometer's full scale (±16 g; issue 27 refuses ±1e308).
+    public static let axisRange: ClosedRange<Double> = -16...16
     public var x: Double, y: Double, z: Double
     /// Creates a vector.
     public init(x: Double, y: Double, z: Double) {

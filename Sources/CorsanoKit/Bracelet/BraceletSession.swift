@@ -9,6 +9,9 @@ public struct BraceletTarget: Sendable {
     public var seed: UInt64
     /// Timeout of one bridge request, seconds.
     public var requestTimeout: Double
+    /// The shared secret a `tcp:` bridge must prove and is proven (docs/bridge-protocol.md
+    /// "Authentication"); unused for other transports.
+    public var token: BridgeToken?
     /// The run's clock, given whether the bracelet is a simulator (in-process, or served and
     /// saying so in `hello`). The caller owns the wall clock, so it makes the clocks.
     /// - Throws: the caller's error when its clock options cannot apply (e.g. a start time
@@ -20,13 +23,14 @@ public struct BraceletTarget: Sendable {
 
     /// Creates a target.
     public init(address: BraceletAddress, scenario: Scenario = Scenario(), seed: UInt64 = SimulatedBracelet.defaultSeed,
-                requestTimeout: Double = BridgeClient.defaultRequestTimeout,
+                requestTimeout: Double = BridgeClient.defaultRequestTimeout, token: BridgeToken? = nil,
                 notice: @escaping @Sendable (String) -> Void = { _ in },
                 clock: @escaping @Sendable (_ simulated: Bool) throws -> any FlowClock) {
         self.address = address
         self.scenario = scenario
         self.seed = seed
         self.requestTimeout = requestTimeout
+        self.token = token
         self.notice = notice
         self.clock = clock
     }
@@ -61,7 +65,7 @@ public struct BraceletSession: Sendable {
             clock = try target.clock(true)
             bracelet = SimulatedBracelet(scenario: target.scenario, seed: target.seed, clock: clock, notice: target.notice)
         case .unix, .tcp, .exec:
-            let client = try BridgeClient.connect(target.address, requestTimeout: target.requestTimeout)
+            let client = try BridgeClient.connect(target.address, requestTimeout: target.requestTimeout, token: target.token)
             do {
                 // A served simulator says so; its default clock is virtual like the in-process one.
                 let (identity, simulated) = try await client.hello()

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 
 /// The bracelet port over the bridge protocol (JSON-RPC 2.0 lines on a socket or a child's
@@ -45,12 +48,27 @@ public final class BridgeClient: Sendable {
     deinit { connection.close() }
 
     /// Opens the transport of `address` (`unix:`, `tcp:`, `exec:`) and returns a client on it.
-    /// - Throws: `BraceletError.unavailable` when it cannot be reached.
-    public static func connect(_ address: BraceletAddress, requestTimeout: Double) throws -> BridgeClient {
+    /// A `tcp:` bridge must first pass the `hello` exchange under `token` (BridgeHandshake):
+    /// nothing else is sent to a server that did not prove it holds the token.
+    /// - Throws: `BraceletError.unavailable` when it cannot be reached; `BridgeAuthError` (exit
+    ///   77) when a TCP bridge refuses our token, fails to prove its own, or no token is given.
+    public static func connect(_ address: BraceletAddress, requestTimeout: Double, token: BridgeToken? = nil) throws -> BridgeClient {
         let connection: LineConnection
         switch address {
         case .exec(let command): connection = try LineConnection.spawn(command: command)
-        case .unix, .tcp: connection = LineConnection(socket: try BridgeSocket.connect(address, timeout: requestTimeout))
+        case .unix: connection = LineConnection(socket: try BridgeSocket.connect(address, timeout: requestTimeout))
+        case .tcp(let host, let port):
+            guard let token else {
+                throw BridgeAuthError.badToken(path: "(none)", reason: "a tcp: bridge needs its token file (--token-file)")
+            }
+            let fd = try BridgeSocket.connect(address, timeout: requestTimeout)
+            do {
+                try BridgeHandshake.authenticate(fd: fd, token: token, address: "tcp:\(host.contains(":") ? "[\(host)]" : host):\(port)", timeout: requestTimeout)
+            } catch {
+                Glibc.close(fd)
+                throw error
+            }
+            connection = LineConnection(socket: fd)
         case .simulator: throw BraceletError.unavailable("the in-process simulator is not a bridge")
         }
         return BridgeClient(connection: connection, requestTimeout: requestTimeout)

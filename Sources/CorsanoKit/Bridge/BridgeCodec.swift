@@ -40,12 +40,17 @@ enum BridgeCodec {
                  ("gravity", .object([("x", .double(s.gravity.x)), ("y", .double(s.gravity.y)), ("z", .double(s.gravity.z))]))])
     }
 
+    /// A bridge's STATUS, every value range-checked (issue 27: a negative percent or a gravity of
+    /// 1e308 must not be taken as a measurement): percent and quality 0-100 (the SDK's scale),
+    /// motionLevel not negative, gravity finite within the accelerometer's ±16 g.
+    /// - Throws: `BridgeProtocolError.invalidParams` naming the field.
     static func status(_ p: BridgeParams) throws -> SpecialModeStatus {
         let g = try p.object("gravity")
+        let (r, axis) = (SpecialModeStatus.self, GravityVector.axisRange)
         return SpecialModeStatus(
-            percent: try p.int("percent"), quality: try p.int("quality"), isSuccess: try p.bool("isSuccess"),
-            motionLevel: try p.int("motionLevel"), finished: try p.bool("finished"), worn: try p.bool("worn"),
-            gravity: GravityVector(x: try g.double("x"), y: try g.double("y"), z: try g.double("z")))
+            percent: try p.int("percent", in: r.percentRange), quality: try p.int("quality", in: r.qualityRange), isSuccess: try p.bool("isSuccess"),
+            motionLevel: try p.int("motionLevel", in: r.motionLevelRange), finished: try p.bool("finished"), worn: try p.bool("worn"),
+            gravity: GravityVector(x: try g.double("x", in: axis), y: try g.double("y", in: axis), z: try g.double("z", in: axis)))
     }
 
     /// The profile object of `pushProfile`/`readProfile`: `UserProfile.json`, the one shape.

@@ -21,6 +21,22 @@ struct BridgeParams: Sendable {
         }
     }
 
+    /// `int(key)` inside `range`. - Throws: `.invalidParams` naming the key and the range.
+    func int(_ key: String, in range: ClosedRange<Int>) throws -> Int {
+        let n = try int(key)
+        guard range.contains(n) else { throw BridgeProtocolError.invalidParams("\(key) (\(n) is outside \(range.lowerBound)-\(range.upperBound))") }
+        return n
+    }
+
+    /// `double(key)`, finite and inside `range`. - Throws: `.invalidParams` naming the key and the range.
+    func double(_ key: String, in range: ClosedRange<Double>) throws -> Double {
+        let d = try double(key)
+        guard d.isFinite, range.contains(d) else {
+            throw BridgeProtocolError.invalidParams("\(key) (\(d) is outside \(range.lowerBound) to \(range.upperBound))")
+        }
+        return d
+    }
+
     func double(_ key: String) throws -> Double {
         switch value[key] {
         case .int(let n)?: return Double(n)

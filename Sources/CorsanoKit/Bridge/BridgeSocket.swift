@@ -56,6 +56,9 @@ public enum BridgeSocket {
             try clearStaleSocket(path)
             let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             guard fd >= 0 else { throw unavailable("unix:\(path)") }
+            // Linux gives the socket file the socket inode's mode less the umask: 0600 here makes
+            // it 0600 (or stricter) whatever the umask, with no window (issue 27; unix(7)).
+            _ = fchmod(fd, 0o600)
             let rc = withUnsafePointer(to: &addr) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
             }
@@ -152,6 +155,26 @@ public enum BridgeSocket {
         guard let comm = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8) else { return "pid \(pid)" }
         let name = comm.trimmingCharacters(in: CharacterSet.whitespacesAndNewlines)
         return name.isEmpty ? "pid \(pid)" : "pid \(pid), \(name)"
+    }
+
+    /// `HOST:PORT` (or `[HOST]:PORT`) of a connected TCP socket's peer, for the server's log.
+    public static func peerName(_ fd: Int32) -> String {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let ok = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(fd, $0, &length) }
+        } == 0
+        guard ok else { return "an unknown peer" }
+        var host = [CChar](repeating: 0, count: Int(NI_MAXHOST)), service = [CChar](repeating: 0, count: Int(NI_MAXSERV))
+        let rc = withUnsafePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                getnameinfo($0, length, &host, socklen_t(host.count), &service, socklen_t(service.count), NI_NUMERICHOST | NI_NUMERICSERV)
+            }
+        }
+        guard rc == 0 else { return "an unknown peer" }
+        let text = { (chars: [CChar]) in String(decoding: chars.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) }
+        let h = text(host)
+        return (h.contains(":") ? "[\(h)]" : h) + ":" + text(service)
     }
 
     static func unavailable(_ what: String) -> BraceletError {

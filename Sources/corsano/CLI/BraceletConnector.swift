@@ -16,10 +16,19 @@ enum BraceletConnector {
         if choice == "real", start != nil {
             throw UsageError.conflict("--now sets the virtual clock's start; it cannot be used with --clock real")
         }
-        return BraceletConnectOptions(address: address, clockChoice: choice, start: start,
-                                      seed: try args.integer("seed").map(UInt64.init) ?? SimulatedBracelet.defaultSeed,
-                                      requestTimeout: try requestTimeout(args),
-                                      notice: { ctx.note($0) })
+        var options = BraceletConnectOptions(address: address, clockChoice: choice, start: start,
+                                             seed: try args.integer("seed").map(UInt64.init) ?? SimulatedBracelet.defaultSeed,
+                                             requestTimeout: try requestTimeout(args),
+                                             notice: { ctx.note($0) })
+        if case .tcp = address { options.token = try BridgeToken.load(path: tokenPath(args, ctx)) }
+        return options
+    }
+
+    /// The token file of a TCP bridge: `--token-file`, else CORSANO_BRIDGE_TOKEN_FILE, else
+    /// `bridge-token` in corsano's state directory, where `bracelet serve` makes one
+    /// (docs/bridge-protocol.md "Authentication").
+    static func tokenPath(_ args: ParsedCommand, _ ctx: CommandContext) -> String {
+        args.string("token-file") ?? StateLocation.stateDirectory(environment: ctx.environment) + "/bridge-token"
     }
 
     /// The `--bracelet` URI, else its environment variable (CORSANO_BRACELET), else `sim`.
@@ -65,6 +74,8 @@ struct BraceletConnectOptions {
     let seed: UInt64
     /// `--request-timeout`, seconds.
     let requestTimeout: Double
+    /// The token of a `tcp:` bridge, read from its file by `prepare`.
+    var token: BridgeToken?
     /// Where the simulator's notices go (stderr, `corsano: ...`).
     let notice: @Sendable (String) -> Void
     /// The simulator's scenario once read (nil for a bridge, or before `readScenario`).
@@ -87,7 +98,7 @@ struct BraceletConnectOptions {
     var target: BraceletTarget {
         let (choice, start) = (clockChoice, self.start)
         return BraceletTarget(address: address, scenario: scenario ?? Scenario(), seed: seed, requestTimeout: requestTimeout,
-                              notice: notice) { simulated in
+                              token: token, notice: notice) { simulated in
             try BraceletConnector.makeClock(choice ?? (simulated ? "virtual" : "real"), start: start)
         }
     }

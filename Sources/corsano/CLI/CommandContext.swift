@@ -41,10 +41,11 @@ struct CommandContext: @unchecked Sendable {
         diagnose(message)
     }
 
-    /// Prints `message` on stderr as `corsano: message`.
+    /// Prints `message` on stderr as `corsano: message`, its control characters escaped
+    /// (messages quote file names, cells and what a bridge said: issue 27).
     func diagnose(_ message: String) {
         stdout.flush()
-        stderr.line("corsano: " + message)
+        stderr.line("corsano: " + TerminalText.escaped(message, keepingNewlines: true))
     }
 
     /// The current wall-clock instant (only the executable reads the wall clock).

@@ -78,6 +78,7 @@ enum EnvironmentVariable: String, CaseIterable, Sendable {
     case state = "CORSANO_STATE"
     case bracelet = "CORSANO_BRACELET"
     case gateway = "CORSANO_GATEWAY"
+    case bridgeTokenFile = "CORSANO_BRIDGE_TOKEN_FILE"
     case xdgStateHome = "XDG_STATE_HOME"
     case home = "HOME"
     case lcAll = "LC_ALL"
@@ -99,7 +100,7 @@ enum EnvironmentVariable: String, CaseIterable, Sendable {
     var manPage: String? {
         switch self {
         case .pgHost, .pgPort, .pgUser, .pgPassword, .pgService, .pgSSLMode: return "corsano.1"
-        case .state, .bracelet, .gateway, .xdgStateHome, .lcAll, .lcMessages, .lang, .noColor, .columns, .dbusSystemBus: return "corsano.1"
+        case .state, .bracelet, .gateway, .bridgeTokenFile, .xdgStateHome, .lcAll, .lcMessages, .lang, .noColor, .columns, .dbusSystemBus: return "corsano.1"
         case .home, .term, .tz: return nil
         }
     }

@@ -39,7 +39,12 @@ enum CommandTable {
         OptionSpec("now", .time, default: .rule("wall time"), "Start of the virtual clock"),
         OptionSpec("request-timeout", .seconds(allowsNone: false), default: .seconds(BridgeClient.defaultRequestTimeout),
                    "Timeout of one bracelet request"),
+        tokenFile("Token file of a tcp: bridge (mode 0600)"),
     ]
+    /// The shared secret of a TCP bridge (docs/bridge-protocol.md "Authentication"): never on argv.
+    static func tokenFile(_ summary: String) -> OptionSpec {
+        OptionSpec("token-file", .path, default: .rule("$XDG_STATE_HOME/corsano/bridge-token"), environment: .bridgeTokenFile, summary)
+    }
     static func seed(_ summary: String) -> OptionSpec {
         OptionSpec("seed", .integer(0...Int(Int32.max)), default: .integer(Int(SimulatedBracelet.defaultSeed)), summary)
     }
@@ -191,6 +196,7 @@ enum CommandTable {
                 OptionSpec("stdio", "Serve one connection on stdin/stdout"),
                 OptionSpec("scenario", .path, "Simulator scenario JSON"),
                 seed("Simulator seed"),
+                tokenFile("Token file clients of a tcp: listener must hold (made 0600 when missing)"),
                 help,
             ],
             action: .command(BraceletServeCommand.run), handlesStopSignals: true),

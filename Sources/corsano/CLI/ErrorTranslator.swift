@@ -58,6 +58,7 @@ enum ErrorTranslator {
             case .disconnected, .timeout: return .braceletDisconnected
             }
         case is BraceletGateError, is OptionalLibraryError: return .unavailable
+        case is BridgeAuthError: return .notPermitted
         case let e as CuffCollector.Failure:
             if case .bluetooth(let b) = e { return status(of: b) }
             return .unavailable

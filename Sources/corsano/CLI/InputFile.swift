@@ -62,13 +62,97 @@ struct InputFile {
     }
 }
 
-/// Creates an output file for writing (`--rejects FILE`).
+/// Creates output files safely (issue 27, docs/design.md "Output files"): each is written to a
+/// temporary file made with `O_CREAT|O_EXCL|O_NOFOLLOW` (mode 0600: the records are health data)
+/// beside its target and renamed over it, so a symlink is never followed, a file's other hard
+/// links are never truncated, and only a regular file is ever replaced.
 enum OutputFile {
-    /// A buffered writer on `path`, created or truncated. - Throws: `OutputFileError` (exit 74).
+    /// A buffered writer on `path` (`--rejects FILE`): the temporary file is renamed into place at
+    /// once, so the file grows as the run goes. - Throws: `OutputFileError` (exit 74).
     static func create(_ path: String) throws -> OutputWriter {
-        let fd = systemOpen(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw OutputFileError.cannotCreate(path: path, reason: String(cString: strerror(errno))) }
+        let (fd, temporary) = try createTemporary(beside: path)
+        try replace(path, with: temporary, fd: fd)
         return OutputWriter(fd: fd, name: path)
+    }
+
+    /// A writer on a temporary file beside `path`; `commit` renames it over `path` once written
+    /// whole (an export's files and manifest). - Throws: `OutputFileError` (exit 74).
+    static func createWhole(_ path: String) throws -> (writer: OutputWriter, temporary: String) {
+        let (fd, temporary) = try createTemporary(beside: path)
+        return (OutputWriter(fd: fd, name: path), temporary)
+    }
+
+    /// Flushes and closes a `createWhole` file and renames it over its target; removes the
+    /// temporary file when that fails. - Throws: `OutputFileError` (exit 74).
+    static func commit(_ file: (writer: OutputWriter, temporary: String)) throws {
+        file.writer.flush()
+        let failed = file.writer.hasFailed || fsync(file.writer.fd) != 0
+        systemClose(file.writer.fd)
+        guard !failed else {
+            unlink(file.temporary)
+            throw OutputFileError.cannotCreate(path: file.writer.name, reason: "write failed")
+        }
+        try replace(file.writer.name, with: file.temporary, fd: nil)
+    }
+
+    /// Removes `path` if it is a regular file; anything else there is refused, never removed
+    /// (a directory named like a stale export file is someone's data). Absent is fine.
+    /// - Throws: `OutputFileError` (exit 74).
+    static func removeRegular(_ path: String) throws {
+        var st = stat()
+        guard lstat(path, &st) == 0 else { return }
+        try requireRegular(path, st)
+        guard unlink(path) == 0 || errno == ENOENT else {
+            throw OutputFileError.cannotCreate(path: path, reason: "a file of an earlier export cannot be removed: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Refuses a `path` that exists and is not a regular file. - Throws: `OutputFileError`.
+    static func requireRegularOrAbsent(_ path: String) throws {
+        var st = stat()
+        if lstat(path, &st) == 0 { try requireRegular(path, st) }
+    }
+
+    private static func requireRegular(_ path: String, _ st: stat) throws {
+        let kind: String
+        switch st.st_mode & S_IFMT {
+        case S_IFREG: return
+        case S_IFLNK: kind = "a symbolic link"
+        case S_IFDIR: kind = "a directory"
+        default: kind = "not a regular file"
+        }
+        throw OutputFileError.cannotCreate(path: path, reason: "is \(kind); corsano replaces only regular files, so it was left alone")
+    }
+
+    private static func createTemporary(beside path: String) throws -> (Int32, String) {
+        try requireRegularOrAbsent(path)
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { String(path[...$0]) } ?? ""
+        let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        for _ in 0..<16 {
+            let temporary = directory + "." + base + ".tmp-" + String(UInt32.random(in: .min ... .max), radix: 16)
+            let fd = systemOpen(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, PrivateFiles.fileMode)
+            if fd >= 0 {
+                _ = fchmod(fd, PrivateFiles.fileMode)
+                return (fd, temporary)
+            }
+            guard errno == EEXIST else { break }
+        }
+        throw OutputFileError.cannotCreate(path: path, reason: String(cString: strerror(errno)))
+    }
+
+    /// Renames `temporary` over `path`, checking again that `path` is absent or a regular file.
+    private static func replace(_ path: String, with temporary: String, fd: Int32?) throws {
+        do {
+            try requireRegularOrAbsent(path)
+            guard rename(temporary, path) == 0 else {
+                throw OutputFileError.cannotCreate(path: path, reason: String(cString: strerror(errno)))
+            }
+        } catch {
+            unlink(temporary)
+            if let fd { systemClose(fd) }
+            throw error
+        }
     }
 }
 
@@ -92,6 +176,7 @@ private func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> I
     #endif
 }
 
+@discardableResult
 private func systemClose(_ fd: Int32) -> Int32 {
     #if canImport(Glibc)
     Glibc.close(fd)

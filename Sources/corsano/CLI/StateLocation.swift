@@ -16,8 +16,22 @@ enum StateLocation {
             if args.given("state") != nil { throw UsageError.conflict("--state and --no-state exclude each other") }
             return nil
         }
-        if let path = args.string("state") { return path }  // the flag, else its variable (CORSANO_STATE)
+        if let path = args.string("state") { return try checked(path) }  // the flag, else its variable (CORSANO_STATE)
         return stateDirectory(environment: environment) + "/state.sqlite3"
+    }
+
+    /// The warning for a password on the command line (printed once, on stderr).
+    static let passwordWarning = "warning: a password on the command line can be read by every user of this machine "
+        + "(ps, /proc/PID/cmdline); leave it out of the URI and put it in ~/.pgpass or the file PGPASSFILE names "
+        + "(mode 0600), or name a service in PGSERVICE (pg_service.conf)"
+
+    /// `location` when it is a file path or a valid PostgreSQL URI. - Throws: `UsageError` (64)
+    /// for a value that looks like a URI or a libpq `key=value` string but is not a valid URI,
+    /// which would otherwise become a SQLite file named after it; the message never shows a password.
+    static func checked(_ location: String, option: String = "state") throws -> String {
+        guard PostgresURI.looksLikeConnectionString(location), let problem = PostgresURI.problem(in: location) else { return location }
+        throw UsageError.badValue(option: option, value: PostgresURI.redacted(location),
+                                  expected: "a file path or a postgresql://USER@HOST:PORT/DB URI (\(problem))")
     }
 
     /// `$XDG_STATE_HOME/corsano`, else `~/.local/state/corsano` (also home of the REPL history).
@@ -39,11 +53,12 @@ enum StateLocation {
     /// Opens the store at `path` (a server URI, or a file whose directory is made).
     /// - Throws: `StoreError` naming the path or the server (never its password).
     static func open(path: String) throws -> any StateStore {
+        let path = try checked(path)
         if PostgresURI.isPostgres(path) { return try PostgresStore(uri: path) }
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty {
             do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                try PrivateFiles.makeDirectory(directory)  // 0700 when made: it holds health data
             } catch {
                 throw StoreError.cannotOpen(path: path, message: "cannot create directory \(directory)")
             }

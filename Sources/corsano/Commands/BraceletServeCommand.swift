@@ -25,6 +25,15 @@ enum BraceletServeCommand {
             return .success
         }
         let address = try listenAddress(listen)
+        // A TCP listener serves only clients that prove its token (docs/bridge-protocol.md
+        // "Authentication"); without --token-file one is made at the default path and named.
+        let token: (BridgeToken, path: String)?
+        if case .tcp = address {
+            let path = BraceletConnector.tokenPath(args, ctx)
+            token = (FileManager.default.fileExists(atPath: path) ? try BridgeToken.load(path: path) : try BridgeToken.create(path: path), path)
+        } else {
+            token = nil
+        }
         let listener: Int32, bound: String
         do {
             (listener, bound) = try BridgeSocket.listen(address)
@@ -37,11 +46,23 @@ enum BraceletServeCommand {
         var made = stat()
         if case .unix(let path) = address, lstat(path, &made) != 0 { made = stat() }
         let stop = StopSignal()
-        ctx.stdout.line(JSONValue.object([("listening", .string(bound))]).serialized)
+        ctx.stdout.line(JSONValue.object([("listening", .string(bound))] + (token.map { [("tokenFile", .string($0.path))] } ?? [])).serialized)
         ctx.stdout.flush()
         let acceptor = Thread {
             while let fd = BridgeSocket.accept(listener) {
-                Task { await server.serve(LineConnection(socket: fd)) }
+                guard let token else {
+                    Task { await server.serve(LineConnection(socket: fd)) }
+                    continue
+                }
+                // The handshake blocks on the peer: one thread each, so a silent client holds no other.
+                Thread {
+                    if let why = BridgeHandshake.serve(fd: fd, token: token.0) {
+                        ctx.note("bracelet serve: refused a connection from \(BridgeSocket.peerName(fd)): \(why)")
+                        close(fd)
+                        return
+                    }
+                    Task { await server.serve(LineConnection(socket: fd)) }
+                }.start()
             }
         }
         acceptor.start()

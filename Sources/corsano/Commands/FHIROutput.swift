@@ -68,27 +68,24 @@ final class FHIROutput {
             stdoutLines += 1
         case .bulk(let directory):
             let base = URL(fileURLWithPath: directory, isDirectory: true).standardizedFileURL
+            // A file of an earlier export into the same DIR that this one has no resources for
+            // would sit beside the manifest unlisted: it is removed after the new files are in
+            // place, and only if it is a regular file (checked first, so a refusal writes nothing).
+            let stale = FHIRCollection.exportedTypes.filter { !collection.resourceTypes.contains($0) }
+                .map { base.appendingPathComponent("\($0).ndjson").path }
+            for path in stale { try OutputFile.requireRegularOrAbsent(path) }
             for type in collection.resourceTypes {
-                let file = try OutputFile.create(base.appendingPathComponent("\(type).ndjson").path)
-                for resource in collection.resources where resource.resourceType == type { file.line(resource.json.serialized) }
-                try Self.close(file)
+                let file = try OutputFile.createWhole(base.appendingPathComponent("\(type).ndjson").path)
+                for resource in collection.resources where resource.resourceType == type { file.writer.line(resource.json.serialized) }
+                try OutputFile.commit(file)
             }
             let manifest = collection.bulkManifest(transactionTime: now, request: request) {
                 base.appendingPathComponent("\($0).ndjson").absoluteString
             }
-            let file = try OutputFile.create(base.appendingPathComponent("manifest.json").path)
-            file.line(manifest.serialized)
-            try Self.close(file)
-            // A file of an earlier export into the same DIR that this one has no resources for
-            // would sit beside the manifest unlisted: remove it (only the files we write).
-            for type in FHIRCollection.exportedTypes where !collection.resourceTypes.contains(type) {
-                let stale = base.appendingPathComponent("\(type).ndjson").path
-                if FileManager.default.fileExists(atPath: stale) {
-                    do { try FileManager.default.removeItem(atPath: stale) } catch {
-                        throw OutputFileError.cannotCreate(path: stale, reason: "a file of an earlier export cannot be removed")
-                    }
-                }
-            }
+            for path in stale { try OutputFile.removeRegular(path) }
+            let file = try OutputFile.createWhole(base.appendingPathComponent("manifest.json").path)
+            file.writer.line(manifest.serialized)
+            try OutputFile.commit(file)
         }
     }
 
@@ -101,16 +98,10 @@ final class FHIROutput {
             }
             return
         }
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        do throws(PrivateFileError) {
+            try PrivateFiles.makeDirectory(directory)
         } catch {
-            throw OutputFileError.cannotCreate(path: directory, reason: String(cString: strerror(errno)))
+            throw OutputFileError.cannotCreate(path: error.path, reason: error.reason)
         }
-    }
-
-    private static func close(_ file: OutputWriter) throws {
-        file.flush()
-        defer { Glibc.close(file.fd) }
-        if file.hasFailed { throw OutputFileError.cannotCreate(path: file.name, reason: "write failed") }
     }
 }

@@ -6,8 +6,12 @@ import Foundation
 /// server (issue 16). Rows the target holds are kept, so a second run changes nothing.
 enum StateMigrateCommand {
     static func run(_ args: ParsedCommand, _ ctx: CommandContext) async throws -> ExitStatus {
-        guard let from = args.string("from") else { throw UsageError.missing("state migrate: --from is required") }
-        guard let to = args.string("to") else { throw UsageError.missing("state migrate: --to is required") }
+        guard let from = try args.string("from").map({ try StateLocation.checked($0, option: "from") }) else {
+            throw UsageError.missing("state migrate: --from is required")
+        }
+        guard let to = try args.string("to").map({ try StateLocation.checked($0, option: "to") }) else {
+            throw UsageError.missing("state migrate: --to is required")
+        }
         if from == to { throw UsageError.conflict("state migrate: --from and --to name the same store") }
         // The source is only read: a file that is not there is missing input (66), never created.
         if !PostgresURI.isPostgres(from) {

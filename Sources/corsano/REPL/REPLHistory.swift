@@ -1,4 +1,5 @@
 import CReadline
+import CorsanoKit
 import Foundation
 
 /// The REPL's line history in `$XDG_STATE_HOME/corsano/history` (falling back to
@@ -17,11 +18,10 @@ struct REPLHistory: Sendable {
 
     /// Creates the file's directory and loads earlier sessions' lines.
     func load() {
+        // 0700 / 0600 whatever the umask, as bash keeps its history (issue 27): lines name patients' data.
         let directory = (path as NSString).deletingLastPathComponent
-        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        if !FileManager.default.fileExists(atPath: path) {
-            _ = FileManager.default.createFile(atPath: path, contents: nil)
-        }
+        try? PrivateFiles.makeDirectory(directory)
+        try? PrivateFiles.createIfMissing(path)
         stifle_history(Self.limit)
         read_history(path)
     }
@@ -33,9 +33,10 @@ struct REPLHistory: Sendable {
     }
 
     /// Records `line` in the list in use (not blank ones, nor a repeat of the previous line);
-    /// a command also goes to the file.
+    /// a command also goes to the file. A line holding a password (a PostgreSQL URI with one, a
+    /// `password=` pair) goes to neither (issue 27: "passwords nowhere").
     func add(_ line: String, to list: List) {
-        guard line.contains(where: { !$0.isWhitespace }) else { return }
+        guard line.contains(where: { !$0.isWhitespace }), !PostgresURI.holdsPassword(line) else { return }
         if corsano_history_last_is(line) != 0 { return }
         add_history(line)
         if list == .commands { append_history(1, path) }

@@ -94,7 +94,7 @@ struct REPLScriptLine {
 
     private func report(_ location: String, _ message: String) {
         ctx.stdout.flush()
-        ctx.stderr.line("\(location): \(message)")
+        ctx.stderr.line(TerminalText.escaped("\(location): \(message)", keepingNewlines: true))
     }
 }
 

@@ -11,7 +11,8 @@ import Testing
 
     /// `corsano ARGS --bracelet <server>` on `e2e`'s store, virtual clock at `WearingE2E.now`.
     static func run(_ args: [String], _ server: ServedSimulator, _ e2e: WearingE2E) throws -> Corsano.Outcome {
-        try Corsano.run(args + ["--bracelet", server.listening, "--now", WearingE2E.now, "--state", e2e.state, "--json"])
+        try Corsano.run(args + ["--bracelet", server.listening, "--now", WearingE2E.now, "--state", e2e.state, "--json"],
+                        env: server.clientEnvironment)
     }
 
     @Test func profilePushIsSkippedWhenTheServedBraceletAlreadyHoldsIt() throws {

@@ -54,23 +54,32 @@ public struct Scenario: Codable, Equatable, Sendable {
     /// refused (a misspelt fault must not silently do nothing).
     /// - Throws: `ScenarioError.invalid` naming the source and the field path.
     public static func decode(_ data: Data, source: String) throws -> Scenario {
+        if let hidden = firstHiddenProblem(in: data) { throw ScenarioError.invalid(source: source, message: hidden) }
         let scenario: Scenario
         do {
             scenario = try JSONDecoder().decode(Scenario.self, from: data)
         } catch let error as DecodingError {
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty, let unfit = firstUnfitNumber(in: data) {
+                throw ScenarioError.invalid(source: source, message: unfit)  // valid JSON, a number out of range
+            }
             throw ScenarioError.invalid(source: source, message: error.fieldMessage)
         } catch {
             throw ScenarioError.invalid(source: source, message: "\(error)")
         }
         if let unknown = scenario.firstUnknownField(in: data) {
-            throw ScenarioError.invalid(source: source, message: "field \(unknown): unknown field")
+            throw ScenarioError.invalid(source: source, message: unknown)
         }
+        if let problem = scenario.firstOutOfRange() { throw ScenarioError.invalid(source: source, message: problem) }
         return scenario
     }
 
     /// Reads and decodes the scenario file at `path`.
     /// - Throws: `ScenarioError.unreadable` when the file cannot be read, `.invalid` when it is not a scenario.
     public static func load(path: String) throws -> Scenario {
+        // Refused by its size before it is read: memory must not follow a hostile file.
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > maxFileBytes {
+            throw ScenarioError.invalid(source: path, message: "\(size) bytes is over the \(maxFileBytes >> 20) MiB a scenario may have")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ScenarioError.unreadable(path: path)
         }

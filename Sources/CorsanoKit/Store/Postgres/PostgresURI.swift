@@ -10,10 +10,81 @@ public enum PostgresURI {
         location.hasPrefix("postgresql://") || location.hasPrefix("postgres://")
     }
 
-    /// `uri` without its password (user info and `password=` parameters), for messages.
+    /// True when `text` (a command line, a REPL line) holds a PostgreSQL password: a URI with a
+    /// password in its user info or a `password` parameter, or a `password=` pair. Used to keep
+    /// such lines out of history files.
+    public static func holdsPassword(_ text: String) -> Bool {
+        let lowered = text.lowercased()
+        if lowered.range(of: #"password\s*="#, options: .regularExpression) != nil { return true }
+        return text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "=" || $0 == "'" || $0 == "\"" })
+            .contains { word in isPostgres(String(word)) && !passwords(in: String(word)).isEmpty }
+    }
+
+    /// True when a `--state` value looks meant for PostgreSQL rather than a SQLite file: a URI
+    /// scheme (`postgres:`, `postgresql:`, or any `SCHEME://`) or libpq `key=value` pairs. Such
+    /// a value must be a valid URI (`problem(in:)`), never a file name (issue 27: a mistyped
+    /// URI made a file named after it, and the gateway stopped sharing the lab's seen-set).
+    public static func looksLikeConnectionString(_ text: String) -> Bool {
+        let lowered = text.lowercased()
+        if lowered.hasPrefix("postgres:") || lowered.hasPrefix("postgresql:") || lowered.contains("://") { return true }
+        if lowered.hasPrefix("postgres"), lowered.contains("//") || lowered.contains("@") { return true }  // postgres//u@h
+        let keywords = ["host", "hostaddr", "port", "dbname", "user", "password", "passfile", "service", "sslmode", "options", "connect_timeout"]
+        return keywords.contains { lowered.range(of: #"(^|\s)"# + $0 + #"\s*="#, options: .regularExpression) != nil }
+    }
+
+    /// Why `text` is not a connection URI corsano accepts, or nil when it is one: the
+    /// `postgresql://` / `postgres://` scheme, parsed by libpq (PQconninfoParse), with a numeric
+    /// port and the user info percent-encoded (an unencoded `/` or `@` in a password would be
+    /// read by libpq as the path or the host, and the password shown as a database name).
+    /// The reason never quotes the text.
+    public static func problem(in text: String) -> String? {
+        guard isPostgres(text) else {
+            return text.contains("://") || text.lowercased().hasPrefix("postgres")
+                ? "not a postgresql:// or postgres:// URI" : "a libpq key=value string; give a postgresql:// URI instead"
+        }
+        let afterScheme = text[text.range(of: "://")!.upperBound...]
+        let beforeQuery = afterScheme.prefix { $0 != "?" }
+        let authority = beforeQuery.prefix { $0 != "/" }
+        if beforeQuery.contains("@") && !authority.contains("@") || authority.filter({ $0 == "@" }).count > 1 {
+            return "an unencoded '/' or '@' in the user name or password; percent-encode them (%2F, %40; ':' is %3A, '%' is %25)"
+        }
+        var error: UnsafeMutablePointer<CChar>?
+        guard let options = PQconninfoParse(text, &error) else {
+            PQfreemem(error)
+            return "libpq cannot parse it (percent-encode '%' as %25 and '/', '@', ':' in the password as %2F, %40, %3A)"
+        }
+        defer { PQconninfoFree(options) }
+        var option = options
+        while let keyword = option.pointee.keyword {
+            if String(cString: keyword) == "port", let value = option.pointee.val {
+                let port = String(cString: value)
+                if !port.split(separator: ",", omittingEmptySubsequences: false).allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }) {
+                    return "its port is not a number (percent-encode ':' in the password as %3A)"
+                }
+            }
+            option += 1
+        }
+        return nil
+    }
+
+    /// `uri` without its password (user info and `password=` parameters), for messages. The user
+    /// info ends at the last `@` before the query, so an unencoded `/` in a password is not taken
+    /// for the path; a string libpq cannot parse shows no user info at all.
     public static func redacted(_ uri: String) -> String {
-        guard let schemeEnd = uri.range(of: "://") else { return redactedPairs(uri) }
+        guard let schemeEnd = uri.range(of: "://") else {
+            // A mistyped URI (postgresql:/u:pw@h): nothing before its last '@' is shown.
+            if !uri.contains("="), let at = uri.lastIndex(of: "@") {
+                return (uri.firstIndex(of: ":").map { String(uri[...$0]) } ?? "") + "***" + uri[at...]
+            }
+            return redactedPairs(uri)
+        }
         let afterScheme = uri[schemeEnd.upperBound...]
+        let beforeQuery = afterScheme.prefix { $0 != "?" }
+        if problem(in: uri) != nil {
+            // Unparsable: keep only what follows the user info (host, path), never the query.
+            let host = beforeQuery.lastIndex(of: "@").map { String(beforeQuery[beforeQuery.index(after: $0)...]) } ?? String(beforeQuery)
+            return String(uri[..<schemeEnd.upperBound]) + (beforeQuery.contains("@") ? "***@" : "") + host
+        }
         let authorityEnd = afterScheme.firstIndex { $0 == "/" || $0 == "?" } ?? afterScheme.endIndex
         var authority = String(afterScheme[..<authorityEnd])
         if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {

@@ -24,6 +24,10 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
     public init(path: String?, busyTimeoutMilliseconds: Int32 = 10_000) throws {
         self.path = path ?? ":memory:"
         var handle: OpaquePointer?
+        // A new store is made 0600 before SQLite opens it; SQLite gives its -wal and -shm the
+        // main file's mode, so the readings stay private whatever the umask (issue 27).
+        // If it cannot be made, SQLite's own open fails the same way and says why.
+        if let path, path != ":memory:", !path.isEmpty { try? PrivateFiles.createIfMissing(path) }
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let rc = sqlite3_open_v2(self.path, &handle, flags, nil)
         guard rc == SQLITE_OK, let handle else {
