@@ -105,19 +105,19 @@ _corsano_reply() {
             case "$prev" in
                 --from) _corsano_words 'auto jsonl ble csv csv:omron-connect-email csv:omron-connect csv:omron-connect-report csv:samsung-health csv:healthforyou csv:health-auto-export csv:withings csv:omblepy csv:sbm69 csv:bpm-app csv:beurer-bm58'; return 0 ;;
                 --encoding) _corsano_words 'utf-8 windows-1252 latin1'; return 0 ;;
-                --header-line|--anchor-device|--anchor-phone|--tz|--subject|--subject-identifier) return 0 ;;
+                --header-line|--column|--anchor-device|--anchor-phone|--tz|--subject|--subject-identifier) return 0 ;;
                 --date-order) _corsano_words 'dmy mdy ymd'; return 0 ;;
                 --format) _corsano_words 'jsonl fhir'; return 0 ;;
                 --rejects) _corsano_files; return 0 ;;
                 --output-dir) _corsano_dirs; return 0 ;;
             esac
-            if [[ $cur == -* ]]; then _corsano_words '--from --encoding --header-line --date-order --anchor-device --anchor-phone --tz --derive-map --format --strict --rejects --output-dir --bundle --subject --subject-identifier --quiet --help'; return 0; fi
+            if [[ $cur == -* ]]; then _corsano_words '--from --encoding --header-line --date-order --column --anchor-device --anchor-phone --tz --derive-map --format --strict --rejects --output-dir --bundle --subject --subject-identifier --quiet --help'; return 0; fi
             _corsano_files; return 0 ;;
         'cuff listen')
             case "$prev" in
-                --device|--adapter|--count|--timeout|--tz) return 0 ;;
+                --device|--adapter|--count|--timeout|--tz|--stored-from) return 0 ;;
             esac
-            _corsano_words '--device --adapter --count --timeout --pair --tz --set-clock --quiet --help'; return 0 ;;
+            _corsano_words '--device --adapter --count --timeout --pair --tz --set-clock --stored --stored-from --quiet --help'; return 0 ;;
         'replay-filter')
             case "$prev" in
                 --requested-at|--backdate|--now|--scope) return 0 ;;
@@ -148,13 +148,13 @@ _corsano_reply() {
             _corsano_words '--listen --stdio --scenario --seed --token-file --quiet --help'; return 0 ;;
         'bracelet repair')
             case "$prev" in
+                --plan|--seed|--now|--request-timeout|--gateway|--lease) return 0 ;;
                 --bracelet) _corsano_uri 'sim sim: unix: tcp: exec:'; return 0 ;;
-                --seed|--now|--request-timeout|--gateway|--lease) return 0 ;;
                 --clock) _corsano_words 'real virtual'; return 0 ;;
                 --token-file|--state) _corsano_files; return 0 ;;
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
             esac
-            _corsano_words '--force --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --state --no-state --gateway --lease --quiet --help'; return 0 ;;
+            _corsano_words '--plan --force --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --state --no-state --gateway --lease --quiet --help'; return 0 ;;
         'history')
             case "$prev" in
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
