@@ -66,7 +66,11 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
         while true {
             do {
                 if isFile { try execute("PRAGMA journal_mode=WAL") }
-                try execute("PRAGMA synchronous=NORMAL")
+                // FULL: a commit is on disk before it returns, so a power cut cannot roll back a
+                // claim whose line went out (a reading handed on twice) or a journal entry whose
+                // plan change reached the bracelet (a plan lost). WAL's NORMAL syncs only at
+                // checkpoints (SQLite "PRAGMA synchronous"; issue 28).
+                try execute("PRAGMA synchronous=FULL")
                 try SQLiteSchema.migrate(self)
                 return
             } catch StoreError.busy where attempt < retries {
