@@ -54,7 +54,7 @@ import Glibc
             let run = try PipedCorsano(args)
             // The reader takes some output, then stalls: the run blocks writing with the pipe full.
             _ = run.read(bytes: 40_000 + round * 150_000, into: &received)
-            #expect(Wait.until(seconds: 30) { run.pipeIsFull }, "the run never filled the pipe")
+            #expect(Wait.until(seconds: 30) { run.blockedWritingStdout }, "the run never blocked on the full pipe")
             kill(run.pid, SIGKILL)
             received += Self.completeLines(run.drain())  // what was in the pipe still arrives
             #expect(run.wait() == 128 + SIGKILL)
@@ -141,11 +141,14 @@ final class PipedCorsano {
         return data.count
     }
 
-    /// Whether the pipe holds as much as it can (the writer then blocks).
-    var pipeIsFull: Bool {
-        var queued: Int32 = 0
-        guard ioctl(fd, UInt(FIONREAD), &queued) == 0 else { return false }
-        return queued >= fcntl(fd, 1032 /* F_GETPIPE_SZ */)
+    /// Whether a thread of the process is blocked in `write(1, …)` (Linux /proc/PID/task/TID/syscall:
+    /// the call's number, 1 on x86-64, and its first argument), with the pipe full.
+    var blockedWritingStdout: Bool {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.contains { task in
+            let call = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/syscall", encoding: .utf8)) ?? ""
+            return call.hasPrefix("1 0x1 ")
+        }
     }
 
     /// Everything left, to the end of the stream.

@@ -15,6 +15,7 @@ public final class ThrowawayPostgres: Sendable {
     public let directory: String
     public let port: Int
     private let binaries: String
+    private let durableCommits: Bool
 
     private static let started: Result<ThrowawayPostgres, ThrowawayPostgresError> = Result { try ThrowawayPostgres() }
         .mapError { $0 as? ThrowawayPostgresError ?? .cannotStart("\($0)") }
@@ -26,7 +27,9 @@ public final class ThrowawayPostgres: Sendable {
     /// A server of the calling test's own, for a test that stops and restarts it (the shared one
     /// must stay up); stopped and removed when the test process exits.
     /// - Throws: `ThrowawayPostgresError` saying why it could not start.
-    public static func ownServer() throws -> ThrowawayPostgres { try ThrowawayPostgres() }
+    /// Its commits are durable as a production server's (`synchronous_commit` on; `fsync` stays
+    /// off: a stopped server, not a power cut, is what such a test stages).
+    public static func ownServer() throws -> ThrowawayPostgres { try ThrowawayPostgres(durableCommits: true) }
 
     /// Stops the server as a crash would (`pg_ctl stop -m immediate`: no checkpoint, backends
     /// killed; what was committed survives through WAL replay at the next start).
@@ -36,15 +39,17 @@ public final class ThrowawayPostgres: Sendable {
 
     /// Starts the server again on its port after `stopImmediately`.
     public func restart() throws {
-        try Self.run(asServerUser: true, binaries + "/pg_ctl", Self.startArguments(directory: directory, port: port))
+        try Self.run(asServerUser: true, binaries + "/pg_ctl", Self.startArguments(directory: directory, port: port, durableCommits: durableCommits))
     }
 
-    private static func startArguments(directory: String, port: Int) -> [String] {
+    private static func startArguments(directory: String, port: Int, durableCommits: Bool) -> [String] {
         ["-D", directory + "/data", "-l", directory + "/server.log", "-w", "-t", "60", "start", "-o",
-         "-k \(directory) -p \(port) -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=100"]
+         "-k \(directory) -p \(port) -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=\(durableCommits ? "on" : "off")"
+            + " -c full_page_writes=off -c max_connections=100"]
     }
 
-    private init() throws {
+    private init(durableCommits: Bool = false) throws {
+        self.durableCommits = durableCommits
         guard let bin = Self.findBinaries() else {
             throw ThrowawayPostgresError.cannotStart("no initdb under /usr/lib/postgresql/*/bin (apt-get install postgresql)")
         }
@@ -66,7 +71,7 @@ public final class ThrowawayPostgres: Sendable {
         var lastError = ""
         for candidate in Self.candidatePorts() {
             do {
-                try Self.run(asServerUser: true, bin + "/pg_ctl", Self.startArguments(directory: directory, port: candidate))
+                try Self.run(asServerUser: true, bin + "/pg_ctl", Self.startArguments(directory: directory, port: candidate, durableCommits: durableCommits))
                 port = candidate
                 atexit_register(directory: directory, binaries: bin)
                 return
