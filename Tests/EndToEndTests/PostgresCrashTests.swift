@@ -36,12 +36,7 @@ import Testing
             """)
         #expect(holder.stdout.waitFor("held"))
         let run = try StreamedProcess.corsano(args, env: [:])
-        let waiting = Wait.until(seconds: 30) {
-            let rows = try? server.execute("""
-                SELECT count(*) FROM pg_stat_activity WHERE datname = '\(database.name)' AND wait_event_type = 'Lock'
-                """)
-            return rows?.first?.first == "1"
-        }
+        let waiting = PostgresEndToEndTests.waitsOnALock(server, database: database.name)
         try #require(waiting, "the claim never waited on the held record")
         try server.stopImmediately()
         #expect(run.finish(seconds: 30) == 74, "\(run.stderr.text)")
