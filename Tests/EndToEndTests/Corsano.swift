@@ -64,6 +64,16 @@ struct Corsano {
     }
 }
 
+extension String {
+    /// This stderr text without the line saying a new SQLite store was created (said once, by
+    /// the command that creates it: issue 28), for a test about the rest of it.
+    var withoutNewStoreNotice: String {
+        split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !($0.hasPrefix("corsano: state store ") && $0.hasSuffix(": creating a new store")) }
+            .joined(separator: "\n")
+    }
+}
+
 /// A buffer filled by a reader thread and read after it signalled.
 final class DataBox: @unchecked Sendable {
     var data = Data()

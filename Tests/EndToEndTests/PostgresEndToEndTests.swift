@@ -16,6 +16,16 @@ import Testing
         return #"{"systolic":\#(100 + i % 80),"diastolic":70,"pulse":\#(50 + i % 40),"measuredAt":"\#(RFC3339.format(at))","userId":\#(i)}"#
     }
 
+    /// Whether a session of `database` comes to wait on a lock (within 30 s).
+    static func waitsOnALock(_ server: ThrowawayPostgres, database: String) -> Bool {
+        Wait.until(seconds: 30) {
+            let rows = try? server.execute("""
+                SELECT count(*) FROM pg_stat_activity WHERE datname = '\(database)' AND wait_event_type = 'Lock'
+                """)
+            return rows?.first?.first == "1"
+        }
+    }
+
     @Test func fourRunsOnTwoGatewaysEmitEveryDistinctRecordExactlyOnce() async throws {
         let server = try ThrowawayPostgres.shared()
         let database = try server.createDatabase()
@@ -165,12 +175,7 @@ import Testing
         holder.send("BEGIN; LOCK TABLE seen_reading IN SHARE MODE; SELECT 'locked';")
         #expect(holder.stdout.waitFor("locked"))
         let run = try StreamedProcess.corsano(args, env: [:])
-        let waiting = Wait.until(seconds: 30) {
-            let rows = try? server.execute("""
-                SELECT count(*) FROM pg_stat_activity WHERE datname = '\(database.name)' AND wait_event_type = 'Lock'
-                """)
-            return rows?.first?.first == "1"
-        }
+        let waiting = Self.waitsOnALock(server, database: database.name)
         try #require(waiting, "the claim never waited on the lock")
         run.signal(SIGTERM)
         #expect(run.finish(seconds: 20) == 143, "\(run.stderr.text)")

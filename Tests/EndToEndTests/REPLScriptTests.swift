@@ -104,7 +104,7 @@ import Testing
             profile set --skin-tone 9
             """)
         #expect(r.status == 1)
-        #expect(r.stderr == "2: missing --wrist, --gender, --unit, --birthdate, --skin-tone, --hair-density (not in the stored profile either)\n5: --skin-tone: bad value '9': expected an integer from 1 to 6 (Fitzpatrick I-VI)\n")
+        #expect(r.stderr.withoutNewStoreNotice == "2: missing --wrist, --gender, --unit, --birthdate, --skin-tone, --hair-density (not in the stored profile either)\n5: --skin-tone: bad value '9': expected an integer from 1 to 6 (Fitzpatrick I-VI)\n")
         // A later session on the same store sees the merged profile.
         let again = try Corsano.run(["repl", "--state", state], stdin: "profile show\nstatus\n")
         let profile = #"{"height":180,"weight":82,"wrist":"left","gender":"male","unit":"metric","birthdate":"1980-02-03","skinTone":3,"hairDensity":"low"}"#

@@ -1,5 +1,6 @@
 import CPostgres
 import Foundation
+import Synchronization
 
 /// A PostgreSQL server the tests start themselves (Debian `postgresql`: initdb and pg_ctl from
 /// /usr/lib/postgresql/VERSION/bin, run as the `postgres` user when the tests run as root), in a
@@ -14,6 +15,7 @@ public final class ThrowawayPostgres: Sendable {
     public let directory: String
     public let port: Int
     private let binaries: String
+    private let durableCommits: Bool
 
     private static let started: Result<ThrowawayPostgres, ThrowawayPostgresError> = Result { try ThrowawayPostgres() }
         .mapError { $0 as? ThrowawayPostgresError ?? .cannotStart("\($0)") }
@@ -22,7 +24,32 @@ public final class ThrowawayPostgres: Sendable {
     /// - Throws: `ThrowawayPostgresError` saying why it could not start.
     public static func shared() throws -> ThrowawayPostgres { try started.get() }
 
-    private init() throws {
+    /// A server of the calling test's own, for a test that stops and restarts it (the shared one
+    /// must stay up); stopped and removed when the test process exits.
+    /// - Throws: `ThrowawayPostgresError` saying why it could not start.
+    /// Its commits are durable as a production server's (`synchronous_commit` on; `fsync` stays
+    /// off: a stopped server, not a power cut, is what such a test stages).
+    public static func ownServer() throws -> ThrowawayPostgres { try ThrowawayPostgres(durableCommits: true) }
+
+    /// Stops the server as a crash would (`pg_ctl stop -m immediate`: no checkpoint, backends
+    /// killed; what was committed survives through WAL replay at the next start).
+    public func stopImmediately() throws {
+        try Self.run(asServerUser: true, binaries + "/pg_ctl", ["-D", directory + "/data", "-m", "immediate", "-w", "stop"])
+    }
+
+    /// Starts the server again on its port after `stopImmediately`.
+    public func restart() throws {
+        try Self.run(asServerUser: true, binaries + "/pg_ctl", Self.startArguments(directory: directory, port: port, durableCommits: durableCommits))
+    }
+
+    private static func startArguments(directory: String, port: Int, durableCommits: Bool) -> [String] {
+        ["-D", directory + "/data", "-l", directory + "/server.log", "-w", "-t", "60", "start", "-o",
+         "-k \(directory) -p \(port) -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=\(durableCommits ? "on" : "off")"
+            + " -c full_page_writes=off -c max_connections=100"]
+    }
+
+    private init(durableCommits: Bool = false) throws {
+        self.durableCommits = durableCommits
         guard let bin = Self.findBinaries() else {
             throw ThrowawayPostgresError.cannotStart("no initdb under /usr/lib/postgresql/*/bin (apt-get install postgresql)")
         }
@@ -44,10 +71,7 @@ public final class ThrowawayPostgres: Sendable {
         var lastError = ""
         for candidate in Self.candidatePorts() {
             do {
-                try Self.run(asServerUser: true, bin + "/pg_ctl", [
-                    "-D", directory + "/data", "-l", directory + "/server.log", "-w", "-t", "60", "start", "-o",
-                    "-k \(directory) -p \(candidate) -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=100",
-                ])
+                try Self.run(asServerUser: true, bin + "/pg_ctl", Self.startArguments(directory: directory, port: candidate, durableCommits: durableCommits))
                 port = candidate
                 atexit_register(directory: directory, binaries: bin)
                 return
@@ -150,15 +174,20 @@ public enum ThrowawayPostgresError: Error, CustomStringConvertible {
     }
 }
 
-nonisolated(unsafe) private var serverToStop: (directory: String, binaries: String)?
+private let serversToStop = Mutex<[(directory: String, binaries: String)]>([])
 
-/// Stops the server (immediate shutdown) and removes its directory when the test process exits.
+/// Stops the servers (immediate shutdown) and removes their directories when the test process exits.
 private func atexit_register(directory: String, binaries: String) {
-    serverToStop = (directory, binaries)
+    let first = serversToStop.withLock { servers in
+        servers.append((directory, binaries))
+        return servers.count == 1
+    }
+    guard first else { return }
     atexit {
-        guard let server = serverToStop else { return }
-        try? ThrowawayPostgres.run(asServerUser: true, server.binaries + "/pg_ctl",
-                                   ["-D", server.directory + "/data", "-m", "immediate", "-w", "stop"])
-        try? FileManager.default.removeItem(atPath: server.directory)
+        for server in serversToStop.withLock({ $0 }) {
+            try? ThrowawayPostgres.run(asServerUser: true, server.binaries + "/pg_ctl",
+                                       ["-D", server.directory + "/data", "-m", "immediate", "-w", "stop"])
+            try? FileManager.default.removeItem(atPath: server.directory)
+        }
     }
 }

@@ -45,14 +45,21 @@ enum StateLocation {
     /// Opens the store for this run, creating its directory.
     /// - Throws: `UsageError` (flags), `StoreError` naming the path (exit 74) when the directory
     ///   cannot be made or the store cannot be opened, is locked too long or is corrupt.
-    static func open(_ args: ParsedCommand, environment: [String: String]) throws -> any StateStore {
-        guard let path = try path(args, environment: environment) else { return try SQLiteStore(path: nil) }
-        return try open(path: path)
+    static func open(_ args: ParsedCommand, _ ctx: CommandContext) throws -> any StateStore {
+        guard let path = try path(args, environment: ctx.environment) else { return try SQLiteStore(path: nil) }
+        return try open(path: path, ctx)
     }
 
-    /// Opens the store at `path` (a server URI, or a file whose directory is made).
+    /// Opens the store at `path` (a server URI, or a file whose directory is made); a new SQLite
+    /// store is said once on stderr (a store that went missing starts over: issue 28).
     /// - Throws: `StoreError` naming the path or the server (never its password).
-    static func open(path: String) throws -> any StateStore {
+    static func open(path: String, _ ctx: CommandContext) throws -> any StateStore {
+        let store = try openStore(path: path)
+        if let file = store as? SQLiteStore, file.created { ctx.note("state store \(path): creating a new store") }
+        return store
+    }
+
+    private static func openStore(path: String) throws -> any StateStore {
         let path = try checked(path)
         if PostgresURI.isPostgres(path) { return try PostgresStore(uri: path) }
         let directory = (path as NSString).deletingLastPathComponent

@@ -21,7 +21,7 @@ enum BPInitCommand {
         let choice = try BPInitOptions.cuff(args, stdinIsTerminal: ctx.stdinIsTerminal)
         try bracelet.readScenario()
         let ownership = try GatewayOptions.ownership(args, environment: ctx.environment)
-        let store = try StateLocation.open(args, environment: ctx.environment)
+        let store = try StateLocation.open(args, ctx)
         let runID = RunID.make()
         var audit: AuditLogSink?
         let (outcome, signal, journalFailure, leftSwitched, cause) = try await BraceletSession.run(

@@ -15,7 +15,7 @@ enum BraceletRepairCommand {
         _ = try OutputMode.choose(args, stdoutIsTerminal: ctx.stdoutIsTerminal)
         var bracelet = try BraceletConnector.prepare(args, ctx)
         try bracelet.readScenario()
-        let store = try StateLocation.open(args, environment: ctx.environment)
+        let store = try StateLocation.open(args, ctx)
         // This gateway decides whose processes it can judge (another gateway's entry: its lease).
         let ownership = try GatewayOptions.ownership(args, environment: ctx.environment)
         let plan = try args.string("plan").map { name -> BraceletPlan in

@@ -17,7 +17,7 @@ enum ProfilePushCommand {
         var bracelet = try BraceletConnector.prepare(args, ctx)
         try bracelet.readScenario()
         let ownership = try GatewayOptions.ownership(args, environment: ctx.environment)
-        let store = try StateLocation.open(args, environment: ctx.environment)
+        let store = try StateLocation.open(args, ctx)
         let run = RunID.make()
         try await BraceletSession.run(bracelet.target, flow: flow, store: store, ownership: ownership, run: run,
                                       events: { session in

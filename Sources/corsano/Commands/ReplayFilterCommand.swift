@@ -18,7 +18,7 @@ enum ReplayFilterCommand {
         defer { inputs.forEach { $0.close() } }
         let seen: any SeenSet
         if let path = try StateLocation.path(args, environment: ctx.environment) {
-            seen = try StateLocation.open(path: path).seenSet(scope: options.scope)
+            seen = try StateLocation.open(path: path, ctx).seenSet(scope: options.scope)
         } else {
             seen = InMemorySeenSet(expectedKeys: expectedLines(inputs))
         }

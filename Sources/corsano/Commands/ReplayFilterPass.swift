@@ -35,8 +35,12 @@ struct ReplayFilterPass {
     /// What the run read and did so far.
     var counts: ReplayFilterCounts { output.counts }
 
-    /// Largest batch of kept bytes held while reading a regular file.
-    static let fileBatchBytes = 1 << 20
+    /// Most bytes of kept lines one batch claims: a batch's claims are committed before its lines
+    /// are written, so a crash (SIGKILL, power cut, a server that dies) between the commit and the
+    /// write loses at most this much: the one write in flight, a pipe's buffer (issue 28). A
+    /// batch is committed before a kept line would take it past this (a single longer line is a
+    /// batch of its own).
+    static let writeBytes = 1 << 16
     /// Most lines, kept or dropped, in a batch while reading a regular file: a file of dropped
     /// lines holds no kept bytes, and memory stays flat on it too.
     static let fileBatchLines = 1 << 15
@@ -64,7 +68,7 @@ struct ReplayFilterPass {
         do {
             while true {
                 let reads = !reader.bufferedLineAvailable
-                if reads, mayBlock || session.pendingBytes >= Self.fileBatchBytes || session.pendingLines >= Self.fileBatchLines {
+                if reads, mayBlock || session.pendingLines >= Self.fileBatchLines {
                     try commitBatch()
                     if ctx.stdout.hasFailed { return .stop }  // judging on would only commit keys of lost lines
                 }
@@ -73,6 +77,10 @@ struct ReplayFilterPass {
                 let next: Next
                 switch item {
                 case .line(let number, let bytes):
+                    if session.pendingBytes > 0, session.pendingBytes + bytes.count + 1 > Self.writeBytes {
+                        try commitBatch()
+                        if ctx.stdout.hasFailed { return .stop }
+                    }
                     next = try handle(bytes, line: number, now: arrival)
                 case .tooLong(let number, let count):
                     session.malformed(number: number, detail: "line of \(count) bytes exceeds the \(reader.maxLineLength)-byte limit", text: nil)

@@ -21,8 +21,8 @@ enum StateMigrateCommand {
             }
             if isDirectory.boolValue { throw InputError.cannotOpen(path: from, reason: "is a directory") }
         }
-        let source = try StateLocation.open(path: from)
-        let target = try StateLocation.open(path: to)
+        let source = try StateLocation.open(path: from, ctx)
+        let target = try StateLocation.open(path: to, ctx)
         let counts = try StoreMigration.copy(from: source, to: target)
         ctx.note("state migrate: \(source.location) -> \(target.location): \(counts.summary)")
         return .success

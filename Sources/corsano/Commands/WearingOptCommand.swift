@@ -24,7 +24,7 @@ enum WearingOptCommand {
         try bracelet.readScenario()
         let given = try profile(args, ctx)
         let ownership = try GatewayOptions.ownership(args, environment: ctx.environment)
-        let store = try StateLocation.open(args, environment: ctx.environment)
+        let store = try StateLocation.open(args, ctx)
         let run = RunID.make()
         var audit: AuditLogSink?
         let outcome: Result<WearingOptimizationResult, any Error>

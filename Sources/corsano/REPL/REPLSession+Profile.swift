@@ -29,6 +29,6 @@ extension REPLSession {
         if stateWords == ["--no-state"] { return try memoryStore() }
         let options = try ArgumentParser.parse(["repl"] + stateWords, environment: ctx.environment)
         guard let path = try StateLocation.path(options, environment: ctx.environment) else { return try memoryStore() }
-        return try StateLocation.open(path: path)
+        return try StateLocation.open(path: path, ctx)
     }
 }

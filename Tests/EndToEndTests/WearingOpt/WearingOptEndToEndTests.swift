@@ -37,7 +37,7 @@ import Testing
         #expect(out.status == 64)
         let missing = extra.contains("--wrist") ? "height, weight, gender, unit, birthdate, hairDensity"
             : "height, weight, wrist, gender, unit, birthdate, skinTone, hairDensity"
-        #expect(out.stderr == "corsano: no user profile for bracelet SIM-287-0001 (none given, none stored, none on the bracelet): "
+        #expect(out.stderr.withoutNewStoreNotice == "corsano: no user profile for bracelet SIM-287-0001 (none given, none stored, none on the bracelet): "
                 + "missing \(missing); give them with --profile FILE (a JSON object with the fields 'corsano profile push --from' "
                 + "reads), or push a profile first with 'corsano profile push'\n")
         #expect(WearingE2E.events(out, "started").isEmpty)

@@ -20,10 +20,13 @@ final class PostgresConnection {
     /// Connects to `uri` (a libpq URI or key=value string). `applicationName` shows in
     /// pg_stat_activity.
     /// - Throws: `StoreError.cannotOpen` naming the server (the URI without its password).
-    init(uri: String, applicationName: String = "corsano") throws {
+    init(uri: String, applicationName: String = "corsano", bounds: PostgresWaitBounds = PostgresWaitBounds()) throws {
         var secrets = PostgresURI.passwords(in: uri)
-        let keys = ["dbname", "application_name"]
-        let values = [uri, applicationName]
+        // The bounds go first: libpq keeps the last value of a repeated keyword, so what the URI
+        // (expanded from dbname) sets wins; a PGCONNECT_TIMEOUT in libpq's defaults too.
+        let bounded = bounds.connectionParameters(environmentSetsConnectTimeout: Self.defaultsSetConnectTimeout())
+        let keys = bounded.map(\.0) + ["dbname", "application_name"]
+        let values = bounded.map(\.1) + [uri, applicationName]
         // expand_dbname = 1: the URI in dbname is expanded; application_name applies unless it sets one.
         let conn = keys.withCStrings { k in values.withCStrings { v in PQconnectdbParams(k, v, 1) } }
         guard let conn else { throw StoreError.cannotOpen(path: PostgresURI.redacted(uri), message: "out of memory") }
@@ -33,12 +36,42 @@ final class PostgresConnection {
         canceller = PostgresCanceller(conn)
         location = PostgresConnection.effectiveLocation(conn) ?? PostgresURI.redacted(uri)
         guard PQstatus(conn) == CONNECTION_OK else {
-            let message = scrub(PostgresConnection.text(PQerrorMessage(conn)))
+            var message = scrub(PostgresConnection.text(PQerrorMessage(conn)))
+            if message.contains("timeout expired") {
+                let limit = PQconninfo(conn).flatMap { Self.option("connect_timeout", in: $0) } ?? "?"
+                message = "the connection waited longer than connect_timeout (\(limit) s; set connect_timeout= in the URI "
+                    + "or PGCONNECT_TIMEOUT): " + message
+            }
             // deinit finishes the connection
             throw StoreError.cannotOpen(path: location, message: message)
         }
         // Notices (NOTICE: relation exists, …) are not ours to print.
         PQsetNoticeProcessor(conn, { _, _ in }, nil)
+        do {
+            settings = try bounds.apply(on: self)
+        } catch {
+            throw storeError(error, what: "setting the session's time bounds")
+        }
+    }
+
+    /// The session's lock_timeout and statement_timeout as the server shows them (for messages).
+    private(set) var settings = PostgresWaitBounds.Session(lockTimeout: "?", statementTimeout: "?")
+
+    /// Whether libpq's defaults (the PG* environment, which libpq reads) set connect_timeout.
+    private static func defaultsSetConnectTimeout() -> Bool {
+        guard let defaults = PQconndefaults() else { return false }
+        defer { PQconninfoFree(defaults) }
+        return option("connect_timeout", in: defaults).map { !$0.isEmpty } ?? false
+    }
+
+    /// The value of `keyword` in a libpq option array (PQconninfo, PQconndefaults); frees nothing.
+    private static func option(_ keyword: String, in options: UnsafeMutablePointer<PQconninfoOption>) -> String? {
+        var option = options
+        while let key = option.pointee.keyword {
+            if String(cString: key) == keyword { return option.pointee.val.map { String(cString: $0) } }
+            option += 1
+        }
+        return nil
     }
 
     deinit { PQfinish(conn) }
@@ -183,9 +216,19 @@ final class PostgresConnection {
         }
     }
 
-    /// A failure as the store reports it: a lost connection says so.
-    func storeError(_ failure: PostgresFailure) -> StoreError {
+    /// A failure as the store reports it: a lost connection says so, and a wait that ran into
+    /// one of the session's time bounds names `what` waited and the bound (issue 28).
+    func storeError(_ failure: PostgresFailure, what: String = "a statement") -> StoreError {
         if failure.connectionLost { return .failed(path: location, message: "connection lost: " + failure.message) }
+        if failure.sqlState == "55P03" {
+            return .failed(path: location, message: "\(what) waited longer than lock_timeout (\(settings.lockTimeout)) for a lock "
+                         + "another session holds; set a longer one with options=-c lock_timeout=… in the URI, or end that "
+                         + "session: " + failure.message)
+        }
+        if failure.sqlState == "57014", failure.message.contains("statement timeout") {
+            return .failed(path: location, message: "\(what) ran longer than statement_timeout (\(settings.statementTimeout)); "
+                         + "set a longer one with options=-c statement_timeout=… in the URI: " + failure.message)
+        }
         return .failed(path: location, message: failure.message)
     }
 }

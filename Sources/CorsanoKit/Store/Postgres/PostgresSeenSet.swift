@@ -79,6 +79,9 @@ final class PostgresSeenSet: SeenSet {
 
     var interrupter: (@Sendable () -> Void)? { { [store] in store.cancelRunningStatements() } }
 
+    /// What waited, in a message about a time bound (`PostgresWaitBounds`).
+    private static let claiming = "the seen-set claim", reading = "the seen-set read"
+
     func contains(_ key: SeenKey) throws -> Bool {
         if pendingKeys.contains(key) || won.contains(key) { return true }
         let seconds = String(key.measuredAt.secondsSinceEpoch)
@@ -86,12 +89,12 @@ final class PostgresSeenSet: SeenSet {
         return try PostgresConnection.whileCancellable([store.connection][...]) {
             if let word = key.packedWord {
                 return try store.query("SELECT 1 FROM seen_reading WHERE scope = $1 AND seconds = $2 AND packed = $3",
-                                       [scopeID, seconds, String(Int64(bitPattern: word))]).rowCount > 0
+                                       [scopeID, seconds, String(Int64(bitPattern: word))], what: Self.reading).rowCount > 0
             }
             return try store.query("""
                 SELECT 1 FROM seen_reading_wide WHERE scope = $1 AND seconds = $2 AND nanos = $3 AND systolic = $4
                     AND diastolic = $5 AND has_pulse = $6 AND pulse = $7
-                """, [scopeID, seconds] + Self.wideFields(key)).rowCount > 0
+                """, [scopeID, seconds] + Self.wideFields(key), what: Self.reading).rowCount > 0
         }
     }
 
@@ -111,7 +114,7 @@ final class PostgresSeenSet: SeenSet {
         }
         guard !asked.isEmpty else { return found }
         let rows = try PostgresConnection.whileCancellable([store.connection][...]) {
-            try store.run { try store.connection.query(Self.containsPacked, parameters: parameters(asked)) }
+            try store.run(Self.reading) { try store.connection.query(Self.containsPacked, parameters: parameters(asked)) }
         }
         return found.union(Self.lostPacked(rows))
     }
@@ -156,7 +159,7 @@ final class PostgresSeenSet: SeenSet {
         packed.sort()
         let connection = store.connection
         if wide.isEmpty {
-            return try store.run {
+            return try store.run(Self.claiming) {
                 if packed.count >= Self.splitThreshold, let side = try store.sideConnection() {
                     return try claim(Self.halves(of: packed), on: [connection, side])
                 }
@@ -171,7 +174,7 @@ final class PostgresSeenSet: SeenSet {
         }
         let wideParameters: [String?] = [scopeID] + columns.map(\.text)
         // A stop may cancel the whole transaction: its claims are then rolled back.
-        return try PostgresConnection.whileCancellable([connection][...]) { try store.transaction {
+        return try PostgresConnection.whileCancellable([connection][...]) { try store.transaction(Self.claiming) {
             var lost: Set<SeenKey> = []
             if !packed.isEmpty { lost = try Self.lostPacked(connection.query(Self.claimPacked, parameters: packedParameters)) }
             let rows = try connection.query(Self.claimWide, wideParameters)
@@ -326,7 +329,7 @@ final class PostgresSeenSet: SeenSet {
             }
         }
         let connection = store.connection
-        try store.transaction {
+        try store.transaction("the release of unwritten lines' claims") {
             if !packed.isEmpty { _ = try connection.query(Self.releasePackedSQL, parameters: parameters(packed)) }
             if !columns[0].isEmpty {
                 _ = try connection.query("""

@@ -70,26 +70,27 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
         for canceller in cancellers.withLock({ $0 }) { canceller.cancel() }
     }
 
-    /// Runs `body` holding the lock, with libpq failures as `StoreError`.
-    func run<T>(_ body: () throws -> T) throws -> T {
+    /// Runs `body` holding the lock, with libpq failures as `StoreError`; `what` names the work
+    /// in a message about a time bound it ran into (`PostgresWaitBounds`).
+    func run<T>(_ what: String = "a state store statement", _ body: () throws -> T) throws -> T {
         lock.lock()
         defer { lock.unlock() }
         do {
             return try body()
         } catch let failure as PostgresFailure {
-            throw connection.storeError(failure)
+            throw connection.storeError(failure, what: what)
         }
     }
 
     /// One statement's rows. - Throws: `StoreError`.
-    func query(_ sql: String, _ parameters: [String?] = []) throws -> PostgresResult {
-        try run { try connection.query(sql, parameters) }
+    func query(_ sql: String, _ parameters: [String?] = [], what: String = "a state store statement") throws -> PostgresResult {
+        try run(what) { try connection.query(sql, parameters) }
     }
 
     /// Runs `body` inside `BEGIN … COMMIT`, rolling back when it throws; a deadlock or
     /// serialization failure is redone from the start (a few times).
-    func transaction<T>(_ body: () throws -> T) throws -> T {
-        try run {
+    func transaction<T>(_ what: String = "a state store transaction", _ body: () throws -> T) throws -> T {
+        try run(what) {
             var attempt = 0
             while true {
                 try connection.execute("BEGIN")
@@ -154,7 +155,7 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
     // MARK: Plan journal
 
     public func journalOpen(_ entry: PlanJournal.Entry, leaseSeconds: Double) throws -> PlanJournal.Entry {
-        try run {
+        try run("the plan journal's entry") {
             _ = try query("""
                 INSERT INTO plan_journal (serial, previous_plan, flow, gateway, pid, start_time, boot_id, opened_at,
                                           lease_until)
@@ -192,11 +193,11 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
         try query("""
             UPDATE plan_journal SET lease_until = now() + make_interval(secs => $4)
             WHERE serial = $1 AND gateway = $2 AND pid = $3
-            """, [serial, owner.gateway, String(owner.pid), String(leaseSeconds)]).changes == 1
+            """, [serial, owner.gateway, String(owner.pid), String(leaseSeconds)], what: "the plan journal's lease renewal").changes == 1
     }
 
     public func journalClose(serial: String) throws {
-        _ = try query("DELETE FROM plan_journal WHERE serial = $1", [serial])
+        _ = try query("DELETE FROM plan_journal WHERE serial = $1", [serial], what: "closing the plan journal's entry")
     }
 
     // MARK: Audit log

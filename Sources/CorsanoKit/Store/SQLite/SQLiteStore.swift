@@ -17,18 +17,33 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
     let lock = NSRecursiveLock()
 
     public var location: String { path }
+    /// Whether opening this store created it (a new, empty store: the caller says so once).
+    public let created: Bool
+    /// The file opened (device and inode), checked before every commit; nil in memory.
+    private(set) var identity: StoreFileIdentity?
 
     /// Opens (creating when missing) the store at `path`, or an in-memory one when `path` is nil.
+    /// A 0-byte file is refused, and a file deleted or replaced while open takes no commit
+    /// (`checkIdentity`; issue 28).
     /// - Parameter busyTimeoutMilliseconds: how long a write waits for another process's lock.
-    /// - Throws: `StoreError` naming the path when it cannot be opened, is locked too long or is corrupt.
-    public init(path: String?, busyTimeoutMilliseconds: Int32 = 10_000) throws {
+    /// - Throws: `StoreError` naming the path when it cannot be opened, is locked too long, is
+    ///   corrupt or is an empty file.
+    public convenience init(path: String?, busyTimeoutMilliseconds: Int32 = 10_000) throws {
+        let created = try path.map { try Self.prepareFile(at: $0, busyTimeoutMilliseconds: busyTimeoutMilliseconds) } ?? false
+        try self.init(opening: path, create: path == nil, busyTimeoutMilliseconds: busyTimeoutMilliseconds, created: created)
+    }
+
+    /// Opens the store at `path` as it is (`create`: making the file when missing).
+    init(opening path: String?, create: Bool, busyTimeoutMilliseconds: Int32, created: Bool = false) throws {
         self.path = path ?? ":memory:"
+        self.created = created
         var handle: OpaquePointer?
         // A new store is made 0600 before SQLite opens it; SQLite gives its -wal and -shm the
-        // main file's mode, so the readings stay private whatever the umask (issue 27).
+        // main file's mode, so the readings stay private whatever the umask (issue 27). A new
+        // store is built under a temporary name (`prepareFile`), so that is where this happens.
         // If it cannot be made, SQLite's own open fails the same way and says why.
-        if let path, path != ":memory:", !path.isEmpty { try? PrivateFiles.createIfMissing(path) }
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        if create, let path, path != ":memory:", !path.isEmpty { try? PrivateFiles.createIfMissing(path) }
+        let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX
         let rc = sqlite3_open_v2(self.path, &handle, flags, nil)
         guard rc == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
@@ -39,6 +54,7 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
         sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
         do {
             try setUp(isFile: path != nil, retries: Int(busyTimeoutMilliseconds) / Self.setUpRetryMilliseconds)
+            identity = path.flatMap(StoreFileIdentity.of(path:))
         } catch {
             sqlite3_close(db)
             throw error
@@ -115,7 +131,11 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
         while true {
             do {
                 if isFile { try execute("PRAGMA journal_mode=WAL") }
-                try execute("PRAGMA synchronous=NORMAL")
+                // FULL: a commit is on disk before it returns, so a power cut cannot roll back a
+                // claim whose line went out (a reading handed on twice) or a journal entry whose
+                // plan change reached the bracelet (a plan lost). WAL's NORMAL syncs only at
+                // checkpoints (SQLite "PRAGMA synchronous"; issue 28).
+                try execute("PRAGMA synchronous=FULL")
                 try SQLiteSchema.migrate(self)
                 return
             } catch StoreError.busy where attempt < retries {
@@ -161,6 +181,7 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
         try execute("BEGIN IMMEDIATE")
         do {
             let result = try body()
+            try checkIdentity()
             try execute("COMMIT")
             return result
         } catch {

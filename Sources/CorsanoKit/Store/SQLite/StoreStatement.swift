@@ -44,6 +44,8 @@ public final class StoreStatement {
     /// Binds, runs to completion and resets; returns rows changed. - Throws: `StoreError`.
     @discardableResult
     public func run(_ values: [StoreValue] = []) throws -> Int {
+        // A write outside a transaction commits as it runs: the file must still be the store's.
+        if sqlite3_get_autocommit(store.db) != 0, sqlite3_stmt_readonly(handle) == 0 { try store.checkIdentity() }
         try bind(values)
         while try step() {}
         sqlite3_reset(handle)
