@@ -77,6 +77,7 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
     /// without writing). - Throws: `StoreError` naming the path.
     public init(readingOnly path: String, mode: ReadOnlyMode, busyTimeoutMilliseconds: Int32 = 10_000) throws {
         self.path = path
+        self.created = false
         // An immutable read ignores the WAL file: committed transactions still in it would be
         // missing without a word. Fail closed instead (nothing is lost silently).
         if mode == .immutable, let size = (try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? Int, size > 0 {
