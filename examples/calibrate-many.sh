@@ -25,7 +25,8 @@ while read -r bracelet cuff rest; do
   case $bracelet in sim:/*|sim) ;; sim:*) bracelet="sim:$base/${bracelet#sim:}" ;; esac
   case $cuff in /*) ;; *) cuff="$base/$cuff" ;; esac
   # Each event is one line written at once: appending runs share the log without mixing lines.
-  "$corsano" bp-init --json --bracelet "$bracelet" --cuff "$cuff" --state "$state" \
+  # --quiet: errors.log gets errors only, not each run's notes and closing counts.
+  "$corsano" bp-init --json --quiet --bracelet "$bracelet" --cuff "$cuff" --state "$state" \
     >> "$logs/all.jsonl" 2>> "$logs/errors.log" &
   pids="$pids $!"
 done < "$stations"

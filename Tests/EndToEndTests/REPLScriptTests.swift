@@ -84,7 +84,7 @@ import Testing
             status
             """)
         #expect(r.status == 1)
-        #expect(r.stderr == "4: bp-init exited with status 1\n")
+        #expect(r.stderr == "corsano: bp-init: read 2, fed 2, dropped 0, unstamped 1, manual 1\n4: bp-init exited with status 1\n")
         let events = r.lines.filter { $0.hasPrefix(#"{"event":"#) }
         #expect(events.filter { $0.contains(#""event":"measurement""#) }.map { $0.contains(#""systolic":120"#) || $0.contains(#""systolic":122"#) } == [true, true])
         #expect(events.last?.contains(#""result":{"kind":"failedAfterRetries","attemptCount":1}"#) == true)

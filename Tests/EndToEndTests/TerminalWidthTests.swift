@@ -67,8 +67,9 @@ import Testing
     /// A progress row: it holds the detail's text between quality and movement (`, movement `),
     /// which no other screen says.
     static func isProgress(_ row: String, _ l: Localizer) -> Bool {
-        let detail = l[.progressLine, "\u{1}", "\u{2}", "\u{3}"]
-        guard let from = detail.firstIndex(of: "\u{2}"), let to = detail.firstIndex(of: "\u{3}") else { return false }
+        // Private-use markers: the localizer escapes control characters in its arguments (issue 27).
+        let detail = l[.progressLine, "\u{E001}", "\u{E002}", "\u{E003}"]
+        guard let from = detail.firstIndex(of: "\u{E002}"), let to = detail.firstIndex(of: "\u{E003}") else { return false }
         return plain(row).contains(plain(String(detail[detail.index(after: from)..<to])))
     }
 

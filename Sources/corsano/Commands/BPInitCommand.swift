@@ -144,7 +144,7 @@ extension BPInitOptions.CuffChoice {
 /// bp-init's closing counts on stderr (issue 29), in the shape of `cuff ingest`'s and
 /// `replay-filter`'s: `bp-init: read 4, fed 2, dropped 2 (replayed 1, duplicate 1), unstamped 1`
 /// (not with `--quiet`). The first fed reading without a time (neither `measuredAt` nor
-/// `deviceTime`) is said once to be exempt from the age rule (seed: the age rule reads the
+/// `deviceTime`) that is not a typed entry is said once to be exempt from the age rule (seed: the age rule reads the
 /// reading's time; a reading without one is never age-checked), no new event.
 final class CuffCountsLine: EventSink, @unchecked Sendable {
     let ctx: CommandContext
@@ -152,6 +152,7 @@ final class CuffCountsLine: EventSink, @unchecked Sendable {
     private var fed = 0
     private var dropped: [DroppedCuffItem.Reason: Int] = [:]
     private var origins = ReadingOrigins()
+    private var exemptionSaid = false
 
     init(ctx: CommandContext) { self.ctx = ctx }
 
@@ -159,10 +160,14 @@ final class CuffCountsLine: EventSink, @unchecked Sendable {
         switch event.payload {
         case .measurement(let m):
             let first = lock.locked { () -> Bool in
-                let before = origins.unstamped
                 fed += 1
                 origins.count(m.reading)
-                return before == 0 && origins.unstamped == 1
+                // A typed entry is exempt as a manual entry; the note is for a cuff's reading
+                // that came without its time.
+                let r = m.reading
+                guard !r.isManualEntry, r.measuredAt == nil, r.deviceTime == nil, !exemptionSaid else { return false }
+                exemptionSaid = true
+                return true
             }
             if first {
                 ctx.note("bp-init: a cuff reading without a time (no measuredAt, no deviceTime) was fed: unstamped readings are exempt from the age rule (--max-reading-age)")

@@ -48,6 +48,9 @@ public enum PostgresURI {
         if beforeQuery.contains("@") && !authority.contains("@") || authority.filter({ $0 == "@" }).count > 1 {
             return "an unencoded '/' or '@' in the user name or password; percent-encode them (%2F, %40; ':' is %3A, '%' is %25)"
         }
+        // Without libpq (issue 22) its parse cannot be asked: the store's open then refuses the
+        // command with 69 naming libpq5, before any connection.
+        guard OptionalLibrary.libpq.load() == nil else { return nil }
         var error: UnsafeMutablePointer<CChar>?
         guard let options = PQconninfoParse(text, &error) else {
             PQfreemem(error)
@@ -107,7 +110,7 @@ public enum PostgresURI {
         var found: [String] = []
         // libpq's own parse, when it accepts the string.
         var error: UnsafeMutablePointer<CChar>?
-        if let options = PQconninfoParse(uri, &error) {
+        if OptionalLibrary.libpq.load() == nil, let options = PQconninfoParse(uri, &error) {
             var option = options
             while let keyword = option.pointee.keyword {
                 if String(cString: keyword) == "password", let value = option.pointee.val {
@@ -117,7 +120,7 @@ public enum PostgresURI {
             }
             PQconninfoFree(options)
         }
-        PQfreemem(error)
+        if let error { PQfreemem(error) }
         // And by hand, for strings libpq refuses (its error may quote a piece of them).
         if let schemeEnd = uri.range(of: "://") {
             let afterScheme = uri[schemeEnd.upperBound...]
