@@ -37,8 +37,9 @@ import Testing
         try term.waitFor("Press Enter to start")
         try term.send("Enter")
         try term.waitFor("[exited 3]")
-        // Diagnostics are not wrapped (scripts grep them): the rows the terminal wrapped, joined.
-        let screen = try term.transcript().joined(separator: "\n")
+        // At a terminal diagnostics are wrapped at spaces to its width (piped, they are one line
+        // each, for scripts): the rows joined by a space give the message back.
+        let screen = try term.transcript().joined(separator: " ")
         #expect(screen.contains("corsano: \(csv.path) looks like a CSV cuff export, not reading lines; pipe it through cuff ingest first:"))
     }
 }
