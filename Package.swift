@@ -14,10 +14,12 @@ let package = Package(
         .systemLibrary(name: "CPostgres", path: "Sources/CPostgres", pkgConfig: "libpq",
                        providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CReadline", path: "Sources/CReadline"),
+        // zlib, linked dynamically (libz.so.1): inflating an Apple Health export.zip in place.
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CDBus", path: "Sources/CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .target(
             name: "CorsanoKit",
-            dependencies: ["CSQLite", "CDBus", "CPostgres"]
+            dependencies: ["CSQLite", "CDBus", "CPostgres", "CZlib"]
         ),
         .executableTarget(
             name: "corsano",
