@@ -136,7 +136,15 @@ import Testing
         }
     }
 
+    /// XMLParser's events for `bytes`. swift-corelibs-foundation's XMLParser crashes in its
+    /// DTD declaration callbacks (a NULL C string), so it is given the document without its
+    /// DOCTYPE (the scanner reads the whole; a DOCTYPE yields no events).
     static func foundationEvents(_ bytes: [UInt8]) -> [String]? {
+        var bytes = bytes
+        if let start = bytes.firstRange(of: Array("<!DOCTYPE".utf8))?.lowerBound,
+           let end = bytes[start...].firstRange(of: Array("]>".utf8))?.upperBound {
+            bytes.removeSubrange(start..<end)
+        }
         let parser = XMLParser(data: Data(bytes))
         let recorder = Recorder()
         parser.delegate = recorder
@@ -162,9 +170,10 @@ import Testing
         }
     }
 
-    /// Random documents from the export's pieces: where XMLParser reads one, the scanner gives
-    /// the same events or refuses it; where XMLParser refuses, the scanner refuses too.
-    @Test func randomDocumentsAgreeOrAreRefused() throws {
+    /// Random documents from the export's pieces, well-formed or not: wherever the scanner reads
+    /// one, XMLParser gives the same events. (Where the scanner refuses, XMLParser is no judge:
+    /// on Linux it recovers from a mismatched end tag or an unknown entity and reports success.)
+    @Test func randomDocumentsTheScannerReadsAgreeWithXMLParser() throws {
         var rng = SplitMix64(seed: 30)
         let pieces = ["<A>", "</A>", "<B/>", "<C x=\"1\">", "</C>", " ", "\n", "<D y='&amp;'/>", "<E z=\"&#10;\"/>",
                       "<!-- c -->", "<F a=\"1\" b = '2'\n/>", "&amp;", "<G h=\"&bad;\"/>", "x", "<H\ti=\"<\"/>", "</B>"]
@@ -178,9 +187,6 @@ import Testing
             if let ours {
                 #expect(ours == expected, "\(String(decoding: doc, as: UTF8.self))")
                 agreed += 1
-            } else if expected != nil {
-                // Refusing is allowed only for what the scanner does not handle: text content.
-                #expect(body.contains("x") || body.contains("&amp;"), "\(String(decoding: doc, as: UTF8.self))")
             }
         }
         #expect(agreed > 50)

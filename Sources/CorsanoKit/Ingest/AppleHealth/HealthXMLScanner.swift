@@ -65,8 +65,14 @@ public struct HealthXMLScanner {
     /// Attribute spans of the current tag: (name offset, name length, value offset, value
     /// length, value needs decoding).
     private var spans: [(Int, Int, Int, Int, Bool)] = []
+    /// Buffer offset of the current construct's `<` (its line is counted only when asked for:
+    /// most tags are never reported).
+    private var tagAt = 0
+
     /// Line of the current tag's `<`.
-    public private(set) var tagLine = 1
+    public var tagLine: Int {
+        mutating get { lineAt(tagAt) }
+    }
 
     /// Creates a scanner over `source`.
     public init(source: any ByteSource, chunk: Int = 1 << 20) {
@@ -105,7 +111,7 @@ public struct HealthXMLScanner {
             }
             try checkText(pos, lt)
             pos = lt
-            tagLine = lineAt(pos)
+            tagAt = lt
             guard try ensure(2) else { throw fail("the document ends inside a tag") }
             let second = byte(pos + 1)
             switch second {
@@ -496,6 +502,7 @@ public struct HealthXMLScanner {
             let keep = end - pos
             if keep > 0 { memmove(storage, storage + pos, keep) }
             declarationAllowedAt -= pos
+            tagAt -= pos
             counted -= pos
             end = keep
             pos = 0
@@ -548,7 +555,7 @@ public struct HealthXMLScanner {
         return line
     }
 
-    private func fail(_ reason: String) -> HealthXMLError {
+    private mutating func fail(_ reason: String) -> HealthXMLError {
         HealthXMLError(line: tagLine, reason: reason)
     }
 
