@@ -43,6 +43,9 @@ public struct HealthXMLScanner {
         case end
     }
 
+    /// Fewest bytes a refill reads before parsing resumes (unless the input ends).
+    static let minimumRead = 512
+
     /// Longest single construct (a tag, a comment, the DTD) read, bytes.
     public static let maxConstruct = 8 << 20
 
@@ -517,11 +520,17 @@ public struct HealthXMLScanner {
             storage = bigger
             capacity *= 2
         }
-        try willRead?()
-        let n = try source.read(into: UnsafeMutableRawBufferPointer(start: storage + end, count: capacity - end))
-        if n == 0 { atEOF = true; return false }
-        end += n
-        return true
+        // At least `minimumRead` bytes (or the rest of the input) per refill: a tag is parsed
+        // again from its start after each one, so refills of a few bytes (a slow pipe) would make
+        // a long tag quadratic. A document is waited for whole anyway.
+        let before = end
+        while end - before < Self.minimumRead, end < capacity {
+            try willRead?()
+            let n = try source.read(into: UnsafeMutableRawBufferPointer(start: storage + end, count: capacity - end))
+            if n == 0 { atEOF = true; break }
+            end += n
+        }
+        return end > before
     }
 
     private mutating func skipByteOrderMark() throws {

@@ -131,7 +131,7 @@ public final class ZipEntryStream: ByteSource {
     private var data: RangeByteSource
     private let entry: ZipArchive.Entry
     private var stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
-    private let inputSize = 256 * 1024
+    private let inputSize = 64 * 1024
     private let input: UnsafeMutablePointer<UInt8>
     private var crc: uLong = 0
     private var produced: Int64 = 0
