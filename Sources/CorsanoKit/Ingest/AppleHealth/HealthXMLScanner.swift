@@ -541,22 +541,27 @@ public struct HealthXMLScanner {
         }
     }
 
-    /// Counts line ends in `counted..<to` (CR LF once, a lone CR as one).
+    /// Counts line ends in `counted..<to`: every CR, and every LF not right after a CR (CR LF is
+    /// one line end). The byte before `counted` may be gone (compacted): `lastCountedWasCR` keeps it.
     private mutating func countLines(to: Int) {
         guard to > counted else { return }
         let base = storage.assumingMemoryBound(to: UInt8.self)
         var i = counted
         while i < to {
             guard let hit = memchr(storage + i, 10, to - i) else { break }
-            line += 1
-            i = UnsafeRawPointer(hit) - UnsafeRawPointer(storage) + 1
+            let j = UnsafeRawPointer(hit) - UnsafeRawPointer(storage)
+            if !(j == counted ? lastCountedWasCR : base[j - 1] == 13) { line += 1 }
+            i = j + 1
         }
-        // Lone CRs (old Mac line ends) are rare: look only when the range has any.
+        // CRs are rare (old Mac or Windows line ends): look only when the range has any.
         if memchr(storage + counted, 13, to - counted) != nil {
-            for j in counted..<to where base[j] == 13 && (j + 1 >= end || base[j + 1] != 10) { line += 1 }
+            for j in counted..<to where base[j] == 13 { line += 1 }
         }
+        lastCountedWasCR = base[to - 1] == 13
         counted = to
     }
+
+    private var lastCountedWasCR = false
 
     /// The line of buffer offset `at` (at or after the last counted offset).
     private mutating func lineAt(_ at: Int) -> Int {
