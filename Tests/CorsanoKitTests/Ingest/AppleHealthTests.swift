@@ -92,6 +92,17 @@ import Testing
         }
     }
 
+    /// Found by the fuzz target: a comment whose end is searched across a refill (the buffer
+    /// compacted) was searched from a stale offset and ran past its `-->`.
+    @Test func aCommentSpanningRefillsEndsAtItsOwnEnd() throws {
+        let doc = Array(("<HealthData>\n<!-- " + String(repeating: "note ", count: 2000) + "-->\n<!ELEMENT x>\n<!-- -->\n</HealthData>\n").utf8)
+        for chunk in [1, 3, 700, .max] {
+            #expect(throws: HealthXMLError(line: 3, reason: "unexpected markup after '<!'"), "chunk \(chunk)") {
+                _ = try AppleHealthReader.readBloodPressure(MemoryByteSource(doc, chunk: chunk), bufferSize: 4096) { _ in }
+            }
+        }
+    }
+
     @Test func stampsCarryTheirOffset() {
         #expect(AppleHealthStamp.instant("2023-07-23 09:24:00 -0400") == RFC3339.parseInstant("2023-07-23T13:24:00Z"))
         #expect(AppleHealthStamp.instant("2023-07-23 09:24:00 +0530") == RFC3339.parseInstant("2023-07-23T03:54:00Z"))

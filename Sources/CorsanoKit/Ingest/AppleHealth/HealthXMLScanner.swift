@@ -477,10 +477,12 @@ public struct HealthXMLScanner {
         }
     }
 
-    /// Finds `pattern` at or after `from`, reading more as needed; nil at the end.
+    /// Finds `pattern` at or after `from`, reading more as needed; nil at the end. Where the
+    /// search resumes is kept relative to `pos`: a refill moves the bytes.
     private mutating func find(_ pattern: [UInt8], from: Int) throws -> Int? {
-        var i = from
+        var resume = from - pos
         while true {
+            var i = pos + resume
             while i + pattern.count <= end {
                 guard let hit = memchr(storage + i, Int32(pattern[0]), end - i - pattern.count + 1) else {
                     i = end - pattern.count + 1
@@ -490,9 +492,8 @@ public struct HealthXMLScanner {
                 if pattern.withUnsafeBytes({ memcmp(storage + at, $0.baseAddress!, pattern.count) }) == 0 { return at }
                 i = at + 1
             }
-            let offset = max(from, i) - pos
+            resume = max(resume, i - pos)
             guard try more() else { return nil }
-            i = pos + offset
         }
     }
 
