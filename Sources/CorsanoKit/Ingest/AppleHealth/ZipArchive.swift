@@ -58,7 +58,9 @@ public struct ZipArchive {
             cdSize = Int64(bitPattern: Self.u64(record, 40))
             cdOffset = Int64(bitPattern: Self.u64(record, 48))
         }
-        guard cdOffset >= 0, cdSize >= 0, cdOffset + cdSize <= file.size, cdSize < 1 << 30,
+        // Compared without adding: ZIP64 fields are any 64-bit values (no overflow traps).
+        guard cdOffset >= 0, cdSize >= 0, cdOffset <= file.size, cdSize <= file.size - cdOffset, cdSize < 1 << 30,
+              count >= 0, count <= cdSize / 46,
               let directory = try file.bytes(at: cdOffset, count: Int(cdSize)) else {
             throw ZipError("the central directory lies outside the file")
         }
@@ -110,11 +112,12 @@ public struct ZipArchive {
         guard entry.method == 0 || entry.method == 8 else {
             throw ZipError("\(entry.name) is compressed with method \(entry.method) (only stored and deflate are read)")
         }
-        guard let local = try file.bytes(at: entry.localHeaderOffset, count: 30), Self.u32(local, 0) == 0x0403_4B50 else {
+        guard entry.localHeaderOffset >= 0, entry.localHeaderOffset <= file.size - 30,
+              let local = try file.bytes(at: entry.localHeaderOffset, count: 30), Self.u32(local, 0) == 0x0403_4B50 else {
             throw ZipError("the local header of \(entry.name) is missing")
         }
         let dataOffset = entry.localHeaderOffset + 30 + Int64(Self.u16(local, 26)) + Int64(Self.u16(local, 28))
-        guard entry.compressedSize >= 0, dataOffset + entry.compressedSize <= file.size else {
+        guard entry.compressedSize >= 0, entry.uncompressedSize >= 0, entry.compressedSize <= file.size - dataOffset else {
             throw ZipError("\(entry.name) extends past the end of the file")
         }
         return try ZipEntryStream(entry: entry, data: file.stream(from: dataOffset, length: entry.compressedSize))
@@ -194,6 +197,8 @@ public final class ZipEntryStream: ByteSource {
         if n > 0 {
             crc = crc32(crc, out.assumingMemoryBound(to: Bytef.self), uInt(n))
             produced += Int64(n)
+            // Never more than the directory says (a damaged size, or a bomb): stop at once.
+            if produced > entry.uncompressedSize { try end() }
         }
         return n
     }
