@@ -17,9 +17,11 @@ let package = Package(
         .target(name: "COptionalLibrary"),
         .target(name: "CPostgres", dependencies: ["COptionalLibrary"]),
         .target(name: "CDBus", dependencies: ["COptionalLibrary"]),
+        // zlib, linked dynamically (libz.so.1): inflating an Apple Health export.zip in place.
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         .target(
             name: "CorsanoKit",
-            dependencies: ["CSQLite", "CDBus", "CPostgres"]
+            dependencies: ["CSQLite", "CDBus", "CPostgres", "CZlib"]
         ),
         .executableTarget(
             name: "corsano",

@@ -103,7 +103,7 @@ _corsano_reply() {
             _corsano_words '--max-attempts --no-preparation --profile --position --skin-tone --hair-density --wrist --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --state --no-state --gateway --lease --quiet --help'; return 0 ;;
         'cuff ingest')
             case "$prev" in
-                --from) _corsano_words 'auto jsonl ble csv csv:omron-connect-email csv:omron-connect csv:omron-connect-report csv:samsung-health csv:healthforyou csv:health-auto-export csv:withings csv:omblepy csv:sbm69 csv:bpm-app csv:beurer-bm58'; return 0 ;;
+                --from) _corsano_words 'auto jsonl ble csv applehealth googlefit csv:omron-connect-email csv:omron-connect csv:omron-connect-report csv:samsung-health csv:healthforyou csv:health-auto-export csv:withings csv:omblepy csv:sbm69 csv:bpm-app csv:beurer-bm58'; return 0 ;;
                 --encoding) _corsano_words 'utf-8 windows-1252 latin1'; return 0 ;;
                 --header-line|--column|--anchor-device|--anchor-phone|--tz|--subject|--subject-identifier) return 0 ;;
                 --date-order) _corsano_words 'dmy mdy ymd'; return 0 ;;

@@ -116,7 +116,7 @@ complete -c corsano -n '__corsano_using wearing-opt' -l lease -x -d 'Lease of th
 complete -c corsano -n '__corsano_using wearing-opt' -l quiet -d 'No closing counts or notes on stderr; errors and rejected or dropped records are still reported.'
 complete -c corsano -n '__corsano_using wearing-opt' -l help -d 'Show help for this command and exit.'
 
-complete -c corsano -n '__corsano_using cuff ingest' -l from -x -a 'auto jsonl ble csv csv:omron-connect-email csv:omron-connect csv:omron-connect-report csv:samsung-health csv:healthforyou csv:health-auto-export csv:withings csv:omblepy csv:sbm69 csv:bpm-app csv:beurer-bm58'
+complete -c corsano -n '__corsano_using cuff ingest' -l from -x -a 'auto jsonl ble csv applehealth googlefit csv:omron-connect-email csv:omron-connect csv:omron-connect-report csv:samsung-health csv:healthforyou csv:health-auto-export csv:withings csv:omblepy csv:sbm69 csv:bpm-app csv:beurer-bm58'
 complete -c corsano -n '__corsano_using cuff ingest' -l from -x -d 'Input format; csv:LAYOUT reads a CSV export that must have that vendor layout (default auto).'
 complete -c corsano -n '__corsano_using cuff ingest' -l encoding -x -a 'utf-8 windows-1252 latin1'
 complete -c corsano -n '__corsano_using cuff ingest' -l encoding -x -d 'Text encoding of the input (default UTF-8, or UTF-16 by its BOM).'

@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
 # Builds and runs one libFuzzer target over the CorsanoKit sources it needs.
-#   scripts/fuzz.sh ble|csv|json [RUNS]     RUNS defaults to 1000000
+#   scripts/fuzz.sh ble|csv|json|applehealth|googlefit [RUNS]     RUNS defaults to 1000000
 #   scripts/fuzz.sh all [RUNS]              every target in turn, RUNS defaulting to 10000000
 #                                           (issue 18's figure; not in CI: hours on 2 cores)
 #   FUZZ_SECONDS=N scripts/fuzz.sh TARGET   run for N seconds instead (the CI smoke)
 # Targets: fuzz/TARGET.swift. Seed corpora come from Tests/Fixtures (BLE vectors, CSV
-# exports, reading lines); the growing corpus and the binary live in fuzz/out/TARGET (ignored).
+# exports, reading lines, Apple Health export.xml and a zip of it, Google Fit Takeout); the growing corpus and the binary live in fuzz/out/TARGET (ignored).
 # SWIFT_BACKTRACE=enable=no: with the backtracer on, a crash hangs instead of reporting.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-target=${1:?usage: scripts/fuzz.sh ble|csv|json|all [RUNS]}
+target=${1:?usage: scripts/fuzz.sh ble|csv|json|applehealth|googlefit|all [RUNS]}
 if [ "$target" = all ]; then
-  for each in ble csv json; do
+  for each in ble csv json applehealth googlefit; do
     echo "== fuzz $each" >&2
     bash "$0" "$each" "${2:-10000000}"
   done
@@ -26,7 +26,10 @@ case "$target" in
   csv)  sources=("${base[@]}" "$K"/Ingest/CSV/*.swift "$K"/Ingest/IngestRecord.swift "$K"/Ingest/Time/ZoneReader.swift) ;;
   json) sources=("${base[@]}" "$K"/JSON/JSONValue+Parse.swift "$K"/JSON/FastReadingScanner.swift "$K"/JSON/ReadingFields.swift "$K"/JSON/ReadingEssentials.swift
                  "$K"/JSON/ReadingLineError.swift "$K"/JSON/ReadingLineParser.swift) ;;
-  *) echo "fuzz.sh: unknown target '$target' (ble, csv, json)" >&2; exit 64 ;;
+  applehealth) sources=("${base[@]}" "$K"/Ingest/AppleHealth/*.swift "$K"/Ingest/CSV/CSVValue.swift "$K"/IO/ByteSource.swift
+                        "$K"/IO/RandomAccessSource.swift "$K"/Ingest/TextDecoding.swift) ;;
+  googlefit) sources=("${base[@]}" "$K"/Ingest/GoogleFit/*.swift "$K"/JSON/JSONValue+Parse.swift "$K"/JSON/JSONValue+Accessors.swift) ;;
+  *) echo "fuzz.sh: unknown target '$target' (ble, csv, json, applehealth, googlefit)" >&2; exit 64 ;;
 esac
 
 fixtures=Tests/Fixtures
@@ -45,6 +48,25 @@ if target == "ble":
         put(f"{i}-raw", bytes.fromhex(v["hex"]))
     for name in ("nrf-connect-log.txt", "bls11-records.txt"):
         put(name, open(os.path.join(fixtures, "ble", name), "rb").read())
+elif target == "applehealth":
+    import io, zipfile
+    xml = open(os.path.join(fixtures, "applehealth/export.xml"), "rb").read()
+    put("export.xml", xml)
+    body = xml[xml.index(b"<HealthData"):]
+    put("body.xml", body)
+    for i, part in enumerate(body.split(b"\n <Correlation")[1:]):
+        put(f"correlation-{i}", b"<HealthData>\n <Correlation" + part.split(b"</Correlation>")[0] + b"</Correlation>\n</HealthData>\n")
+    for method in (zipfile.ZIP_DEFLATED, zipfile.ZIP_STORED):
+        z = io.BytesIO()
+        with zipfile.ZipFile(z, "w", method) as f:
+            with f.open("apple_health_export/export.xml", "w", force_zip64=method == zipfile.ZIP_STORED) as w: w.write(body[:1500])
+        put(f"zip-{method}", z.getvalue())
+elif target == "googlefit":
+    d = os.path.join(fixtures, "googlefit")
+    for name in sorted(os.listdir(d)):
+        data = open(os.path.join(d, name), "rb").read()
+        put(name, data)
+        put(name + "-compact", json.dumps(json.loads(data), separators=(",", ":")).encode())
 elif target == "csv":
     d = os.path.join(fixtures, "csv")
     for name in sorted(os.listdir(d)):
@@ -63,7 +85,10 @@ fi
 
 echo "building fuzz/$target.swift ($(echo "${sources[@]}" | wc -w) core sources)" >&2
 # ld.gold warns once per ASan register thunk ("Cannot export local symbol"): noise, filtered.
-swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name "Fuzz$target" \
+# zlib (applehealth's export.zip): the CZlib module map, linked as the package links it.
+zlib=()
+[ "$target" = applehealth ] && zlib=(-I Sources/CZlib)
+swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name "Fuzz$target" "${zlib[@]}" \
   "${sources[@]}" "fuzz/$target.swift" -o "$out/fuzz-$target" 2> >(grep -v "Cannot export local symbol" >&2)
 
 limit=(-runs="$runs")
@@ -73,5 +98,8 @@ dict=()
 export SWIFT_BACKTRACE=enable=no
 # A small quarantine: ASan's default 256 MB makes every allocation fault in fresh pages (2x slower).
 export ASAN_OPTIONS=${ASAN_OPTIONS:-quarantine_size_mb=16:malloc_context_size=5}
-exec "$out/fuzz-$target" "${limit[@]}" "${dict[@]}" -max_len=4096 -timeout=10 -print_final_stats=1 \
+# An export's correlation with its records is about 1.5 KB; the seeds need room for a few.
+maxlen=4096
+case "$target" in applehealth|googlefit) maxlen=16384 ;; esac
+exec "$out/fuzz-$target" "${limit[@]}" "${dict[@]}" -max_len=$maxlen -timeout=10 -print_final_stats=1 \
   -artifact_prefix="$out/" "$out/corpus"

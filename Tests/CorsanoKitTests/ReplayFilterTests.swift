@@ -62,12 +62,23 @@ import Testing
                             now: Self.now) == .drop(.duplicate))
     }
 
-    @Test func manualAndUnstampedPassRules2And3AndAge() throws {
+    @Test func unstampedPassRules2And3AndAge() throws {
         let f = Self.filter(HostRules(requestedAt: Self.now))
         for _ in 0..<2 {
-            #expect(try f.judge(Self.reading("2020-01-01T00:00:00Z", manual: true), now: Self.now) == .keep)
             #expect(try f.judge(Self.reading(nil), now: Self.now) == .keep)
+            #expect(try f.judge(Self.reading(nil, manual: true), now: Self.now) == .keep)
         }
+    }
+
+    /// Issue 30: a stamped manual entry (a typed entry of a Health export) is a record of the
+    /// past: backdating and duplicates apply; only the age rule keeps the seed's exemption.
+    @Test func stampedManualEntryObeysBackdatingAndDuplicatesNotAge() throws {
+        let f = Self.filter(HostRules(requestedAt: Self.now))
+        #expect(try f.judge(Self.reading("2020-01-01T00:00:00Z", manual: true), now: Self.now) == .drop(.replayed))
+        // Half an hour ahead: beyond maxReadingAge, kept as a manual entry, once.
+        #expect(try f.judge(Self.reading("2026-11-29T10:45:00Z", manual: true), now: Self.now) == .keep)
+        #expect(try f.judge(Self.reading("2026-11-29T10:45:00Z", manual: true), now: Self.now) == .drop(.duplicate))
+        #expect(try f.judge(Self.reading("2026-11-29T10:45:00Z"), now: Self.now) == .drop(.duplicate))
     }
 
     @Test func unanchoredComesFirst() throws {

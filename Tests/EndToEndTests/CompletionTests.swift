@@ -40,7 +40,7 @@ import Testing
         ("corsano replay-filter --s", ["--scope", "--strict", "--state"]),
         ("corsano bp-init --clock ", ["real", "virtual"]),
         ("corsano bp-init --clock=v", ["virtual"]),
-        ("corsano cuff ingest --from ", ["auto", "jsonl", "ble", "csv"] + CSVLayout.all.map { "csv:" + $0.name }),
+        ("corsano cuff ingest --from ", ["auto", "jsonl", "ble", "csv", "applehealth", "googlefit"] + CSVLayout.all.map { "csv:" + $0.name }),
         ("corsano profile push --wrist ", ["left", "right"]),
         ("corsano wearing-opt --lang nl", ["nl", "nl-BE"]),
         ("corsano completion ", ["bash", "zsh", "fish"]),
@@ -107,7 +107,7 @@ import Testing
         ("corsano bp-", ["bp-init"]),
         ("corsano cuff ", ["ingest", "listen"]),
         ("corsano bp-init --clock ", ["real", "virtual"]),
-        ("corsano cuff ingest --from=", ["--from=auto", "--from=ble", "--from=csv", "--from=jsonl"] + CSVLayout.all.map { "--from=csv:" + $0.name }),
+        ("corsano cuff ingest --from=", ["--from=auto", "--from=ble", "--from=csv", "--from=jsonl", "--from=applehealth", "--from=googlefit"] + CSVLayout.all.map { "--from=csv:" + $0.name }),
         ("corsano help cuff ", ["ingest", "listen"]),
         ("corsano bp-init --bracelet=", ["--bracelet=sim", "--bracelet=sim:", "--bracelet=unix:", "--bracelet=tcp:", "--bracelet=exec:"]),
         ("corsano replay-filter --max-reading-age=", ["--max-reading-age=none"]),
@@ -141,7 +141,7 @@ import Testing
     @Test func zshOffersValuesAfterEqualsAndForURIsAndNone() throws {
         let r = try Corsano.run(["completion", "zsh"])
         #expect(r.status == 0)
-        #expect(r.stdout.contains("'--from=[Input format; csv:LAYOUT reads a CSV export that must have that vendor layout (default auto).]:format:(auto jsonl ble csv csv\\:omron-connect-email csv\\:omron-connect "))
+        #expect(r.stdout.contains("'--from=[Input format; csv:LAYOUT reads a CSV export that must have that vendor layout (default auto).]:format:(auto jsonl ble csv applehealth googlefit csv\\:omron-connect-email csv\\:omron-connect "))
         #expect(r.stdout.contains("'--date-order=[Day/month order of numeric CSV dates (default decided from the rows).]:dmy or mdy or ymd:(dmy mdy ymd)'"))
         #expect(r.stdout.contains(#":uri:{_corsano_uri sim sim\: unix\: tcp\: exec\:}'"#))
         #expect(r.stdout.contains("'(--text)--json[Write JSON lines even on a terminal.]'"))

@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 mkdir -p fuzz/out
-for target in ble csv json; do
+for target in ble csv json applehealth googlefit; do
   echo "fuzz-smoke: $target"
   FUZZ_SECONDS=${FUZZ_SMOKE_SECONDS:-5} scripts/fuzz.sh "$target" > "fuzz/out/$target-smoke.log" 2>&1 || {
     status=$?

@@ -70,13 +70,15 @@ extension IngestError: DiagnosticError {
     public var message: String {
         switch self {
         case .unknownFormat(let source, let line):
-            return "\(source): cannot tell the input format from its first line '\(line)' (not a JSON object, a BLE capture line, or a CSV header naming a column corsano reads); use --from jsonl|ble|csv"
+            return "\(source): cannot tell the input format from its first line '\(line)' (not a JSON object, a BLE capture line, or a CSV header naming a column corsano reads); use --from jsonl|ble|csv|applehealth|googlefit"
         case .unreadable(let source, let code):
             return "\(source): \(String(cString: strerror(code)))"
         case .undecodable(let source, let offset, let detail):
             return "\(source): byte offset \(offset): \(detail); the input is read as UTF-8 (or UTF-16 after its BOM): give --encoding windows-1252 or --encoding latin1 for a file saved from Excel; nothing after this offset was read"
         case .notText(let source, let first):
             return "\(source): not text (it starts '\(first)'): cuff ingest reads JSON lines, BLE capture lines and CSV exports; nothing was read"
+        case .malformed(let source, let line, let detail):
+            return "\(source):" + (line.map { "\($0):" } ?? "") + " \(detail); nothing more of this input was read"
         }
     }
 }

@@ -4,8 +4,11 @@
 /// Per reading (DESIGN "Time", seed "Replayed and stale readings"):
 /// `unanchored` → replayed (measuredAt < requestedAt - backdate; exactly the allowance is kept) →
 /// duplicate (key already seen) → `stale`/`future` (|now - measuredAt| > maxReadingAge; exactly
-/// the limit is kept) → kept, and only then does the key enter the seen-set. Manual entries and
-/// unstamped readings skip replayed, duplicate and age. A dropped reading never enters the set.
+/// the limit is kept) → kept, and only then does the key enter the seen-set. Unstamped readings
+/// skip replayed, duplicate and age; a stamped manual entry is a record of the past and passes
+/// replayed and duplicate like any other (DESIGN "Host-side cuff rules", rules 2 and 3), and only
+/// age keeps the seed's exemption for manual entries ("there is no cuff clock behind them").
+/// A dropped reading never enters the set.
 public final class ReplayFilter {
     /// The configured rules.
     public let rules: HostRules
@@ -57,7 +60,8 @@ public final class ReplayFilter {
     @inline(__always)
     static func anchorOrReplayRule(_ reading: ReadingEssentials, rules: HostRules) -> DropReason? {
         guard let at = reading.measuredAt else { return reading.hasDeviceTime ? .unanchored : nil }
-        if !reading.isManualEntry, let requested = rules.requestedAt, requested.seconds(since: at) > rules.backdate {
+        // Manual or not: a typed entry stamped last year is not the measurement just requested.
+        if let requested = rules.requestedAt, requested.seconds(since: at) > rules.backdate {
             return .replayed
         }
         return nil

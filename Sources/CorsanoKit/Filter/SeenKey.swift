@@ -14,8 +14,9 @@ public struct SeenKey: Hashable, Sendable {
         self.pulse = pulse
     }
 
-    /// The reading's key; nil for manual entries and unstamped readings, which are never
-    /// deduplicated (values alone are not a key).
+    /// The reading's key; nil for unstamped readings, which are never deduplicated (values alone
+    /// are not a key). A stamped manual entry has one (DESIGN "Host-side cuff rules", rule 3: the
+    /// same typed entry exported twice is the same record).
     public init?(_ reading: CuffReading) {
         self.init(ReadingEssentials(reading))
     }
@@ -23,7 +24,7 @@ public struct SeenKey: Hashable, Sendable {
     /// The key of a reading judged on its essentials (`replay-filter`'s hot path).
     @inline(__always)
     init?(_ reading: ReadingEssentials) {
-        guard !reading.isManualEntry, let at = reading.measuredAt else { return nil }
+        guard let at = reading.measuredAt else { return nil }
         self.init(measuredAt: at, systolic: reading.systolic, diastolic: reading.diastolic, pulse: reading.pulse)
     }
 }

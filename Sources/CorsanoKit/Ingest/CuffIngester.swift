@@ -9,9 +9,9 @@ public final class CuffIngester {
     /// Stop at the first reject (`--strict`).
     public let strict: Bool
     /// Counts so far, over every source.
-    public private(set) var counts = IngestCounts()
-    private let sink: any IngestSink
-    private var stopped = false
+    public internal(set) var counts = IngestCounts()
+    let sink: any IngestSink
+    var stopped = false
 
     /// Creates an ingester writing to `sink`.
     public init(normalizer: IngestNormalizer, strict: Bool = false, sink: any IngestSink) {
@@ -48,12 +48,19 @@ public final class CuffIngester {
     /// - Throws: `IngestError.unknownFormat` when detection fails, `IngestError.unreadable` when
     ///   the source fails, `IngestError.undecodable` at bytes the encoding cannot read, and
     ///   whatever the sink throws.
-    public func ingest(_ source: any ByteSource, name: String, format: IngestFormat?, options: Options = Options()) throws {
+    ///
+    /// `file` is the same input read at any offset, when it is a regular file: an Apple Health
+    /// export.zip needs it; an export.xml is then read a second time for the pulse join.
+    public func ingest(_ source: any ByteSource, name: String, format: IngestFormat?, options: Options = Options(),
+                       file: (any RandomAccessSource)? = nil) throws {
         guard !stopped else { return }
         do {
             var input: any ByteSource = source
-            // A UTF-16 BOM or --encoding: everything after this sees UTF-8 (and the same lines).
             let head = try readHead(&input)
+            if ZipArchive.isZip(head), format == nil || format == .applehealth {
+                return try ingestAppleHealthZip(file, name: name)
+            }
+            // A UTF-16 BOM or --encoding: everything after this sees UTF-8 (and the same lines).
             var validateUTF8 = true
             if let (bom, length) = TextEncoding.fromBOM(head), bom != .utf8 {
                 input = TranscodingByteSource(PrefixedByteSource(prefix: Array(head.dropFirst(length)), rest: input),
@@ -69,19 +76,27 @@ public final class CuffIngester {
             if format == nil {
                 let (prefix, lines) = try sniff(&input, name: name)
                 input = PrefixedByteSource(prefix: prefix, rest: input)
-                // Not text (issue 29): said once, bytes escaped, never echoed raw to a terminal (65).
-                if validateUTF8, IngestFormat.isBinary(prefix) {
-                    throw IngestError.notText(source: name, firstBytes: IngestFormat.escaped(prefix.prefix(32)))
+                // A document format (an Apple Health export.zip or .xml, a Google Fit Takeout file)
+                // is told by its first bytes, before the not-text check (a zip is binary).
+                if let document = IngestFormat.detect(document: prefix) {
+                    chosen = document
+                } else {
+                    // Not text (issue 29): said once, bytes escaped, never echoed raw to a terminal (65).
+                    if validateUTF8, IngestFormat.isBinary(prefix) {
+                        throw IngestError.notText(source: name, firstBytes: IngestFormat.escaped(prefix.prefix(32)))
+                    }
+                    guard let firstLine = lines.first else { return }
+                    guard let detected = IngestFormat.detect(firstLine: firstLine)
+                        ?? (lines.dropFirst().contains { IngestFormat.detect(firstLine: $0) == .csv } ? .csv : nil) else {
+                        throw IngestError.unknownFormat(source: name, firstLine: IngestFormat.escaped(firstLine.prefix(80)))
+                    }
+                    chosen = detected
                 }
-                guard let firstLine = lines.first else { return }
-                guard let detected = IngestFormat.detect(firstLine: firstLine)
-                    ?? (lines.dropFirst().contains { IngestFormat.detect(firstLine: $0) == .csv } ? .csv : nil) else {
-                    throw IngestError.unknownFormat(source: name, firstLine: IngestFormat.escaped(firstLine.prefix(80)))
-                }
-                chosen = detected
             }
             switch chosen ?? .jsonl {
             case .jsonl, .ble: try ingestLines(input, name: name, ble: chosen == .ble)
+            case .applehealth: try ingestAppleHealth(input, name: name, file: file)
+            case .googlefit: try ingestGoogleFit(input, name: name)
             case .csv: try ingestCSV(input, name: name, options: options.csv, validateUTF8: validateUTF8, fastPath: options.csvFastPath)
             }
         } catch let error as ByteSourceError {
@@ -119,6 +134,7 @@ public final class CuffIngester {
             // Stop as soon as the complete lines decide: the first one alone, or a CSV header
             // after preamble lines (a live pipe is not held until 64 KiB arrive).
             let complete = Self.contentLines(bytes, includeUnterminated: false)
+            if IngestFormat.detect(document: bytes) != nil { break }
             if let first = complete.first, IngestFormat.detect(firstLine: first) != nil
                 || complete.dropFirst().contains(where: { IngestFormat.detect(firstLine: $0) == .csv }) { break }
         }
@@ -322,7 +338,7 @@ public final class CuffIngester {
     }
 
     /// Finishes, counts and writes (or rejects) one reading.
-    private func accept(_ reading: inout CuffReading, source: String, line: Int, extraNote: String? = nil,
+    func accept(_ reading: inout CuffReading, source: String, line: Int, extraNote: String? = nil,
                         raw: () -> String) throws {
         counts.read += 1
         switch normalizer.finish(reading: &reading) {
@@ -337,7 +353,7 @@ public final class CuffIngester {
         }
     }
 
-    private func reject(_ reason: String, source: String, line: Int, raw: () -> String) throws {
+    func reject(_ reason: String, source: String, line: Int, raw: () -> String) throws {
         counts.rejected += 1
         try sink.reject(IngestReject(source: source, line: line, reason: reason, raw: raw()))
         if strict { stopped = true }

@@ -26,4 +26,10 @@ public enum SkipReason: String, CaseIterable, Sendable {
     case afterTable = "after the table"
     /// CSV lines under a header row that cannot be read (its one error says why).
     case unusableHeader = "under an unusable header"
+    /// An Apple Health top-level copy of a blood-pressure correlation's record (the export's DTD:
+    /// every record of a correlation also appears at the top level); the correlation is the reading.
+    case correlationCopy = "copies of correlation records"
+    /// An Apple Health record, correlation or element that is not blood pressure (heart rate,
+    /// steps, workouts, ...), or a Google Fit data point of another type.
+    case notBloodPressure = "not blood pressure"
 }

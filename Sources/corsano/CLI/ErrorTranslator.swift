@@ -49,7 +49,7 @@ enum ErrorTranslator {
         case let e as IngestError:
             switch e {
             case .unknownFormat: return .usage
-            case .undecodable, .notText: return .dataError
+            case .undecodable, .notText, .malformed: return .dataError
             case .unreadable: return .noInput
             }
         case let e as BraceletError:

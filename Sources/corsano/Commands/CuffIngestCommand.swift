@@ -35,8 +35,9 @@ enum CuffIngestCommand {
             output.currentSource = input.name == "-" || input.name == "<stdin>" ? "stdin"
                 : String(input.name.split(separator: "/").last ?? Substring(input.name))
             do {
+                // A regular file can be read again at any offset: export.zip, the pulse join.
                 try ingester.ingest(FileDescriptorSource(fd: input.fd, interrupt: interrupt), name: input.name, format: format,
-                                    options: options)
+                                    options: options, file: FileDescriptorRandomAccess(fd: input.fd))
             } catch let error as IngestError {
                 output.finish()
                 status = report(error, ctx)
@@ -106,7 +107,7 @@ enum CuffIngestCommand {
             return (.csv, layout)
         }
         guard let format = IngestFormat(rawValue: raw) else {
-            throw UsageError.badValue(option: "from", value: raw, expected: "one of auto, jsonl, ble, csv, csv:LAYOUT")
+            throw UsageError.badValue(option: "from", value: raw, expected: "one of auto, jsonl, ble, csv, csv:LAYOUT, applehealth, googlefit")
         }
         return (format, nil)
     }

@@ -91,6 +91,18 @@ import Testing
         #expect(r.lines.contains { $0.contains(#""event":"planRestored""#) })
     }
 
+    /// Issue 30: typed entries stamped last year (an export's `isManualEntry: true`) are records
+    /// of the past: dropped as replayed, so they never calibrate the bracelet (they did: exit 0).
+    @Test func stampedManualEntriesFromLastYearAreDroppedAsReplayed() throws {
+        let typed = #"{"systolic":128,"diastolic":82,"pulse":66,"measuredAt":"2025-01-01T09:00:00Z","isManualEntry":true}"# + "\n"
+            + #"{"systolic":124,"diastolic":80,"pulse":64,"measuredAt":"2025-01-01T09:05:00Z","isManualEntry":true}"# + "\n"
+        let r = try Corsano.run(["bp-init", "--now", "2026-11-29T10:00:00Z", "--no-state"], stdin: typed)
+        #expect(r.status == 3)
+        #expect(E.dropReasons(r.lines) == ["replayed", "replayed"])
+        #expect(E.result(r.lines) == #"{"error":{"kind":"noReading"},"kind":"cuffError"}"#)
+        #expect(E.collected(r.lines).isEmpty)
+    }
+
     @Test func malformedLineIsReportedAndTheFlowStillSucceeds() throws {
         let r = try Corsano.run(["bp-init"] + E.now + ["--no-state"],
                                 stdin: #"{"systolic":"high","diastolic":80}"# + "\n" + E.ingestedSession)
