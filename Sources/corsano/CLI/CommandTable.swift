@@ -18,8 +18,11 @@ enum CommandTable {
                    "State store: a SQLite file, or a postgresql:// URI"),
         OptionSpec("no-state", "Keep state in memory for this run only").excluding("state"),
     ]
-    /// Who owns a plan-journal entry, and for how long another gateway leaves it alone.
-    static let journal: [OptionSpec] = [
+    /// The audit chain's HMAC key (issue 35): every command that appends to the audit log, and `history --verify`.
+    static let auditKey = OptionSpec("audit-key", .path, default: .rule("$XDG_CONFIG_HOME/corsano/audit.key"),
+                                     "HMAC key file (0600) of the audit log's chain, shared by every gateway of a store")
+    /// Who owns a plan-journal entry, and for how long another gateway leaves it alone, and the audit key.
+    static let journal: [OptionSpec] = [auditKey,
         OptionSpec("gateway", .text, placeholder: "ID", default: .rule("the host name"), environment: .gateway,
                    "This gateway's name in the plan journal and audit log"),
         OptionSpec("lease", .seconds(allowsNone: false), default: .seconds(PlanJournal.defaultLeaseSeconds),
@@ -209,8 +212,25 @@ enum CommandTable {
                            "List the bracelets whose last successful bp-init ended more than DAYS ago, or never; exit 1 when any is due")
                     .excluding("since", "limit"),
                 OptionSpec("now", .time, default: .rule("wall time"), "The instant --due measures from"),
+                OptionSpec("verify", "Check the audit log's hash chain and HMAC; exit 1 naming the first record that does not match")
+                    .excluding("due", "format", "since", "limit", "bracelet", "gateway"),
+                OptionSpec("expect", .text, placeholder: "HASH", "With --verify: the chain head kept elsewhere (at least 12 hex digits)"),
+                auditKey,
             ] + fhir + state + [help],
             action: .command(HistoryCommand.run)),
+        CommandSpec(
+            words: ["history", "sign"], summary: "Sign a finished run in the audit log.",
+            operands: "", operandKind: nil,
+            details: "Appends a signature record to the audit log: the typed --name, the OS user, the gateway, the time, the --meaning and the hash of the run's records; prints the record and the chain head. Exit: 0 signed, 64 usage, 66 no such run, 74 store or audit key, 75 the run has not ended.",
+            options: [
+                OptionSpec("run", .text, placeholder: "ID", required: true, "The run to sign"),
+                OptionSpec("name", .text, placeholder: "NAME", required: true, "The signer's printed name"),
+                OptionSpec("meaning", .choice(SignatureMeaning.allCases.map(\.rawValue)), required: true, "What the signature means"),
+                OptionSpec("gateway", .text, placeholder: "ID", default: .rule("the host name"), environment: .gateway,
+                           "This gateway's name in the audit log"),
+                auditKey,
+            ] + output + state + [help],
+            action: .command(HistorySignCommand.run)),
         CommandSpec(
             words: ["state", "migrate"], summary: "Copy a state store (SQLite to PostgreSQL).",
             operands: "", operandKind: nil,
@@ -218,6 +238,7 @@ enum CommandTable {
             options: [
                 OptionSpec("from", .path, required: true, "The store to copy: a SQLite file (or a postgresql:// URI)"),
                 OptionSpec("to", .uri, required: true, "The store to copy into: a postgresql:// URI (or a SQLite file)"),
+                auditKey,
                 help,
             ],
             action: .command(StateMigrateCommand.run)),

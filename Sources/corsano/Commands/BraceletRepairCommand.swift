@@ -16,11 +16,12 @@ enum BraceletRepairCommand {
         var bracelet = try BraceletConnector.prepare(args, ctx)
         try bracelet.readScenario()
         let store = try StateLocation.open(args, environment: ctx.environment)
+        let auditKey = try AuditKeyFile.forAppending(args, ctx, store: store)  // 74 before the bracelet is touched (issue 35)
         // This gateway decides whose processes it can judge (another gateway's entry: its lease).
         let ownership = try GatewayOptions.ownership(args, environment: ctx.environment)
         let session = try await BraceletSession.connect(bracelet.target, flow: nil)
         let repair: PlanJournal.Repair
-        let audit = AuditLogSink(log: AuditLog(store: store, gateway: ownership.owner.gateway), bracelet: session.identity,
+        let audit = AuditLogSink(log: AuditLog(store: store, gateway: ownership.owner.gateway, key: auditKey), bracelet: session.identity,
                                  recordedAt: { CommandContext.wallClock() })
         do {
             repair = try await PlanJournal(store: store).repairOpenEntries(
