@@ -46,6 +46,9 @@ struct Corsano {
     /// The environment every process a test starts begins from: the test runner's, scrubbed.
     static let inherited = scrubbed(ProcessInfo.processInfo.environment)
 
+    /// The `XDG_CONFIG_HOME` of every run that does not set one (the audit key's default home).
+    static let sharedConfigHome = FileManager.default.temporaryDirectory.appendingPathComponent("corsano-e2e-config-\(UUID().uuidString)").path
+
     /// Runs `corsano ARGS` with `stdin` as its input; a temporary state store unless `env` sets one.
     static func run(_ args: [String], stdin: String = "", env: [String: String] = [:],
                     cwd: URL? = nil) throws -> Outcome {
@@ -56,6 +59,9 @@ struct Corsano {
         environment["XDG_STATE_HOME"] = FileManager.default.temporaryDirectory
             .appendingPathComponent("corsano-e2e-\(UUID().uuidString)").path
         environment["NO_COLOR"] = "1"
+        // One configuration directory for the whole test run: the audit key (issue 35) is made
+        // once there, never in the developer's ~/.config; a test that needs its own sets its own.
+        environment["XDG_CONFIG_HOME"] = sharedConfigHome
         for (k, v) in env { environment[k] = v }
         process.environment = environment
         if let cwd { process.currentDirectoryURL = cwd }

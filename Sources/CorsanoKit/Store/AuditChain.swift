@@ -168,7 +168,9 @@ public enum AuditChain {
     public static func verify(records: [AuditChainRecord], runs: [AuditRun], key: AuditKey?, expect: String? = nil) -> Verification {
         var failures: [(seq: Int64, run: String, reason: String)] = []
         var previous: AuditChainRecord?
-        var lastState: [String: (seq: Int64, hash: String)] = [:]
+        // The last record about each run: its seq, the hash of what it holds, and its kind (nil:
+        // the chain start, which holds the run's hash itself).
+        var lastState: [String: (seq: Int64, hash: String, kind: String?)] = [:]
         for record in records {
             let fail = { (reason: String) in failures.append((record.seq, record.run, reason)) }
             if record.seq != (previous?.seq ?? 0) + 1 {
@@ -189,10 +191,11 @@ public enum AuditChain {
             if let body = try? JSONValue.parse(Array(record.body.utf8)) {
                 if record.kind == "chainStart", case .array(let items)? = body["runs"] {
                     for item in items {
-                        if let run = item["run"]?.stringValue, let hash = item["hash"]?.stringValue { lastState[run] = (record.seq, hash) }
+                        if let run = item["run"]?.stringValue, let hash = item["hash"]?.stringValue { lastState[run] = (record.seq, hash, nil) }
                     }
-                } else if let state = body["state"] {
-                    lastState[record.run] = (record.seq, SHA256.hex(Array(state.serialized.utf8)))
+                } else if body["state"] != nil {
+                    // Compared as the text the hash covers, never re-serialized from a parse.
+                    lastState[record.run] = (record.seq, SHA256.hex(Array(record.body.utf8)), record.kind)
                 }
             } else {
                 fail("its body is not JSON")
@@ -206,7 +209,8 @@ public enum AuditChain {
                 failures.append((0, run.run, "run \(run.run) is in the audit log but in no chain record (added by hand)"))
                 continue
             }
-            if expected.hash != runHash(run) {
+            let actual = expected.kind.map { SHA256.hex(Array(body(kind: $0, run: run).utf8)) } ?? runHash(run)
+            if expected.hash != actual {
                 failures.append((expected.seq, run.run, "run \(run.run)'s rows no longer match what this record holds (edited)"))
             }
             if let signature = run.signature, let signed = runs.first(where: { $0.run == signature.signedRun }),
@@ -235,7 +239,7 @@ extension StateStore {
     /// Applies `change` and appends its chain record in one transaction that holds the chain's
     /// lock (so appends from several processes and gateways are serialized), starting the chain
     /// first when the store has none (`chainStart`, recording the runs already there). Returns
-    /// whether the change was applied (`importRun`: false when the run was held).
+    /// whether the change was applied (`begin`, `importRun`: false when the run id was held).
     /// - Throws: `AuditKeyMismatch` when the store's chain is keyed with another key, or `key` is
     ///   nil and it is keyed; `StoreError`.
     @discardableResult
@@ -253,7 +257,10 @@ extension StateStore {
             }
             let applied: Bool
             switch change {
-            case .begin(let run): try auditBegin(run); applied = true
+            case .begin(let run):
+                // A held id is kept (and not chained again); the caller learns it was held.
+                applied = try auditRuns(AuditFilter(run: run.run)).isEmpty
+                if applied { try auditBegin(run) }
             case .reading(let run, let reading): try auditRecord(run: run, reading); applied = true
             case .finish(let run, let endedAt, let resultJSON): try auditFinish(run: run, endedAt: endedAt, resultJSON: resultJSON); applied = true
             case .importRun(let run):

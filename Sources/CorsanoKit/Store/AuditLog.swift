@@ -83,13 +83,19 @@ public final class AuditLog: @unchecked Sendable {
         guard run.endedAt != nil, run.resultJSON != nil else { throw AuditSignError.unfinished(id) }
         let earlier = try store.auditRuns(AuditFilter(serial: run.bracelet.serial)).filter { $0.signature?.signedRun == id }.count
         let stamp = RFC3339.format(at)
-        let record = SignatureRecord(record: "\(id).signature.\(earlier + 1)", signedRun: id, name: name, osUser: osUser, gateway: gateway,
-                                     at: stamp, meaning: meaning.rawValue, runHash: AuditChain.runHash(run))
-        try store.auditAppend(.begin(AuditRun(run: record.record, flow: Self.signatureFlow, bracelet: run.bracelet, startedAt: stamp,
-                                              endedAt: stamp, configJSON: record.configJSON.serialized,
-                                              resultJSON: JSONValue.object([("kind", .string("signature"))]).serialized, readings: [],
-                                              gateway: gateway.isEmpty ? nil : gateway)), key: key)
-        return record
+        var number = earlier + 1
+        while true {
+            // Another gateway may take the same number at the same moment: the append says so, and the next is tried.
+            let record = SignatureRecord(record: "\(id).signature.\(number)", signedRun: id, name: name, osUser: osUser, gateway: gateway,
+                                         at: stamp, meaning: meaning.rawValue, runHash: AuditChain.runHash(run))
+            if try store.auditAppend(.begin(AuditRun(run: record.record, flow: Self.signatureFlow, bracelet: run.bracelet, startedAt: stamp,
+                                                     endedAt: stamp, configJSON: record.configJSON.serialized,
+                                                     resultJSON: JSONValue.object([("kind", .string("signature"))]).serialized, readings: [],
+                                                     gateway: gateway.isEmpty ? nil : gateway)), key: key) {
+                return record
+            }
+            number += 1
+        }
     }
 
     /// The runs that started at or after `since` (on their run's clock), on bracelet `serial`
