@@ -44,7 +44,9 @@ struct Corsano {
     }
 
     /// The environment every process a test starts begins from: the test runner's, scrubbed.
-    static let inherited = scrubbed(ProcessInfo.processInfo.environment)
+    /// `XDG_CONFIG_HOME` is the test run's own (`sharedConfigHome`), so every process of the run
+    /// shares one audit key and none is made in the developer's ~/.config (issue 35).
+    static let inherited = scrubbed(ProcessInfo.processInfo.environment).merging(["XDG_CONFIG_HOME": sharedConfigHome]) { $1 }
 
     /// The `XDG_CONFIG_HOME` of every run that does not set one (the audit key's default home).
     static let sharedConfigHome = FileManager.default.temporaryDirectory.appendingPathComponent("corsano-e2e-config-\(UUID().uuidString)").path
@@ -59,9 +61,6 @@ struct Corsano {
         environment["XDG_STATE_HOME"] = FileManager.default.temporaryDirectory
             .appendingPathComponent("corsano-e2e-\(UUID().uuidString)").path
         environment["NO_COLOR"] = "1"
-        // One configuration directory for the whole test run: the audit key (issue 35) is made
-        // once there, never in the developer's ~/.config; a test that needs its own sets its own.
-        environment["XDG_CONFIG_HOME"] = sharedConfigHome
         for (k, v) in env { environment[k] = v }
         process.environment = environment
         if let cwd { process.currentDirectoryURL = cwd }

@@ -199,8 +199,8 @@ enum CommandTable {
             action: .command(BraceletRepairCommand.run)),
         CommandSpec(
             words: ["history"], summary: "Print the audit log of calibration runs.",
-            operands: "", operandKind: nil,
-            details: "Each run: bracelet, time, config, every reading fed with its verdict, and the result.",
+            operands: "[sign]", operandKind: .choice(["sign"]),
+            details: "Each run: bracelet, time, config, every reading fed with its verdict, its signatures, and the result. 'history sign --run ID --name NAME --meaning MEANING' appends a signature record (exit 66 no such run, 75 a run not ended); --verify checks the audit log's hash chain.",
             options: output + [
                 OptionSpec("format", .choice(["text", "json", "fhir"]), default: .rule("text on a terminal, else json"),
                            "Text, JSON lines, or FHIR R4 resources"),
@@ -215,22 +215,12 @@ enum CommandTable {
                 OptionSpec("verify", "Check the audit log's hash chain and HMAC; exit 1 naming the first record that does not match")
                     .excluding("due", "format", "since", "limit", "bracelet", "gateway"),
                 OptionSpec("expect", .text, placeholder: "HASH", "With --verify: the chain head kept elsewhere (at least 12 hex digits)"),
+                OptionSpec("run", .text, placeholder: "ID", "With sign: the run to sign"),
+                OptionSpec("name", .text, placeholder: "NAME", "With sign: the signer's printed name"),
+                OptionSpec("meaning", .choice(SignatureMeaning.allCases.map(\.rawValue)), "With sign: what the signature means"),
                 auditKey,
             ] + fhir + state + [help],
             action: .command(HistoryCommand.run)),
-        CommandSpec(
-            words: ["history", "sign"], summary: "Sign a finished run in the audit log.",
-            operands: "", operandKind: nil,
-            details: "Appends a signature record to the audit log: the typed --name, the OS user, the gateway, the time, the --meaning and the hash of the run's records; prints the record and the chain head. Exit: 0 signed, 64 usage, 66 no such run, 74 store or audit key, 75 the run has not ended.",
-            options: [
-                OptionSpec("run", .text, placeholder: "ID", required: true, "The run to sign"),
-                OptionSpec("name", .text, placeholder: "NAME", required: true, "The signer's printed name"),
-                OptionSpec("meaning", .choice(SignatureMeaning.allCases.map(\.rawValue)), required: true, "What the signature means"),
-                OptionSpec("gateway", .text, placeholder: "ID", default: .rule("the host name"), environment: .gateway,
-                           "This gateway's name in the audit log"),
-                auditKey,
-            ] + output + state + [help],
-            action: .command(HistorySignCommand.run)),
         CommandSpec(
             words: ["state", "migrate"], summary: "Copy a state store (SQLite to PostgreSQL).",
             operands: "", operandKind: nil,

@@ -7,6 +7,8 @@ import Foundation
 /// the bracelets due for recalibration and exits 1 when any is, for a lab's cron job.
 enum HistoryCommand {
     static func run(_ args: ParsedCommand, _ ctx: CommandContext) async throws -> ExitStatus {
+        if args.operands.first == "sign" { return try await HistorySignCommand.run(args, ctx) }
+        for option in ["run", "name", "meaning"] where args.flag(option) { throw UsageError.conflict("--\(option) needs 'history sign'") }
         let since = try args.instant("since")
         let format = try outputFormat(args, ctx)
         let limit = try args.integer("limit"), due = try args.integer("due")
