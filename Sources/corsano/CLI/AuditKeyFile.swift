@@ -62,16 +62,21 @@ enum AuditKeyFile {
         let hex = SHA256.hexString((0..<32).map { _ in UInt8.random(in: 0...255, using: &random) })
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty { try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        if fd < 0 {
+        // Written whole to a temporary file, then linked into place: a process of this gateway that
+        // starts at the same moment never reads a half-written key, and only one key wins.
+        let temporary = path + ".\(getpid()).tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        guard fd >= 0 else { throw AuditKeyError.unreadable(path: path, reason: "cannot be created: " + String(cString: strerror(errno))) }
+        let text = Array((hex + "\n").utf8)
+        let written = text.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        defer { unlink(temporary) }
+        guard written == text.count else { throw AuditKeyError.unreadable(path: path, reason: "cannot be written") }
+        if link(temporary, path) != 0 {
             // Another process of this gateway made it meanwhile: use that one.
             if errno == EEXIST, let key = try read(path: path) { return key }
             throw AuditKeyError.unreadable(path: path, reason: "cannot be created: " + String(cString: strerror(errno)))
         }
-        let text = Array((hex + "\n").utf8)
-        let written = text.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        close(fd)
-        guard written == text.count else { throw AuditKeyError.unreadable(path: path, reason: "cannot be written") }
         let key = AuditKey(bytes: Array(hex.utf8))
         ctx.note("audit key created at \(path) (id \(key.id)); copy it to every gateway that shares this store")
         return key
