@@ -162,6 +162,22 @@ import TestSupport
         #expect(try Self.verify(state, key: gatewayA.path).json["records"] as? Int == verified.json["records"] as? Int)
     }
 
+    @Test func theFirstAppendCreatesA0600KeyAndAKeyOthersMayReadIsRefused() throws {
+        let config = try E.directory().path
+        let state = try E.directory().appendingPathComponent("state.sqlite3").path
+        let run = try Corsano.run(["bp-init", "--json", "--state", state] + E.now, stdin: E.ingestedSession, env: ["XDG_CONFIG_HOME": config])
+        #expect(run.status == 0, "\(run.stderr)")
+        let path = config + "/corsano/audit.key"
+        #expect(run.stderr.contains("audit key created at \(path) (id "), "\(run.stderr)")
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
+        #expect(mode == 0o600)
+        #expect(try Self.verify(state, key: path).json["verified"] as? Bool == true)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
+        let loose = try Corsano.run(["bp-init", "--json", "--state", state] + E.now, stdin: E.ingestedSession, env: ["XDG_CONFIG_HOME": config])
+        #expect(loose.status == 74)
+        #expect(loose.stderr.contains("audit key \(path): group or others may read it (mode 644); chmod 600 \(path)"), "\(loose.stderr)")
+    }
+
     @Test func stateMigrateVerifiesOnArrivalAndRefusesABrokenSource() throws {
         let key = try Self.keyFile().path
         let source = try E.directory().appendingPathComponent("gateway.sqlite3").path
