@@ -216,6 +216,11 @@ import TestSupport
         #expect(json[0].contains("\"signatures\":[{\"record\":\"\(run).signature.1\",\"name\":\"Dr. Ada Lovelace\""))
         let text = try Corsano.run(["history", "--text", "--state", state]).stdout
         #expect(text.contains("Signed (approval) by Dr. Ada Lovelace, OS user root on ward-3 at "), "\(text)")
+        // FHIR: a Provenance of the signer whose target is the run's Procedure.
+        let fhir = try Corsano.run(["history", "--format", "fhir", "--state", state]).stdout
+        let provenance = try #require(fhir.split(separator: "\n").first { $0.contains("\"signature\":[") })
+        #expect(provenance.contains("\"who\":{\"display\":\"Dr. Ada Lovelace (OS user root on ward-3)\"}"), "\(provenance)")
+        #expect(provenance.contains("\"type\":[{\"display\":\"approval\"}]"))
         // Unknown run 66, unfinished run 75.
         let unknown = try Corsano.run(["history", "sign", "--state", state, "--audit-key", key, "--run", "nope", "--name", "A", "--meaning", "review"])
         #expect(unknown.status == 66)

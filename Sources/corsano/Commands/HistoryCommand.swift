@@ -59,6 +59,7 @@ enum HistoryCommand {
             for run in runs where run.planRestore == nil {
                 do {
                     fhir.add(fhir.exporter.resources(for: try FHIRRunInput(audit: run, planRestored: restores[run.run])), to: ctx.stdout)
+                    fhir.add((signatures[run.run] ?? []).map(fhir.exporter.provenance(for:)), to: ctx.stdout)
                 } catch let error as FHIRExportError {
                     ctx.diagnose("history: \(error)")
                     return .dataError
