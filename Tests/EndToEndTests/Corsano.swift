@@ -44,7 +44,20 @@ struct Corsano {
     }
 
     /// The environment every process a test starts begins from: the test runner's, scrubbed.
-    static let inherited = scrubbed(ProcessInfo.processInfo.environment)
+    /// `XDG_CONFIG_HOME` is the test run's own (`sharedConfigHome`), so every process of the run
+    /// shares one audit key and none is made in the developer's ~/.config (issue 35).
+    static let inherited = scrubbed(ProcessInfo.processInfo.environment).merging(["XDG_CONFIG_HOME": sharedConfigHome]) { $1 }
+
+    /// The `XDG_CONFIG_HOME` of every run that does not set one (the audit key's default home).
+    /// It holds the run's audit key from the start, as a lab's gateways do once set up, so no test
+    /// but those about the key sees the note that one was created.
+    static let sharedConfigHome: String = {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("corsano-e2e-config-\(UUID().uuidString)").path
+        try? FileManager.default.createDirectory(atPath: home + "/corsano", withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: home + "/corsano/audit.key", contents: Data((UUID().uuidString + UUID().uuidString + "\n").utf8),
+                                       attributes: [.posixPermissions: 0o600])
+        return home
+    }()
 
     /// Runs `corsano ARGS` with `stdin` as its input; a temporary state store unless `env` sets one.
     static func run(_ args: [String], stdin: String = "", env: [String: String] = [:],

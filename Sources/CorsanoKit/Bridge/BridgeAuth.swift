@@ -2,29 +2,6 @@
 import Glibc
 #endif
 
-/// HMAC-SHA256 (RFC 2104 over FIPS 180-4's SHA-256), for the bridge's `hello` handshake.
-///
-/// Written out over the core's own `SHA256` for the reason that file gives (no libcrypto in the
-/// binary); checked against RFC 4231's test cases in `BridgeAuthTests`.
-public enum HMACSHA256 {
-    /// The 32-byte MAC of `message` under `key` (a key over the 64-byte block is hashed first).
-    public static func mac(key: some Collection<UInt8>, message: some Collection<UInt8>) -> [UInt8] {
-        var k = key.count > 64 ? SHA256.digest(key) : Array(key)
-        k += [UInt8](repeating: 0, count: 64 - k.count)
-        let inner = SHA256.digest(k.map { $0 ^ 0x36 } + Array(message))
-        return SHA256.digest(k.map { $0 ^ 0x5c } + inner)
-    }
-
-    /// True when `a` and `b` are equal, in time that depends only on their lengths (a MAC check
-    /// must not tell an attacker how many leading bytes it got right).
-    public static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        guard a.count == b.count else { return false }
-        var diff: UInt8 = 0
-        for i in a.indices { diff |= a[i] ^ b[i] }
-        return diff == 0
-    }
-}
-
 /// The shared secret of a TCP bridge (docs/bridge-protocol.md "Authentication"): at least 128
 /// random bits, kept as hex digits in a 0600 file, never on a command line.
 public struct BridgeToken: Sendable, Equatable {
@@ -158,11 +135,11 @@ public enum BridgeHandshake {
     public static let serverTimeout: Double = 10
 
     static func clientProof(_ token: BridgeToken, server: [UInt8], client: [UInt8]) -> [UInt8] {
-        HMACSHA256.mac(key: token.bytes, message: Array("corsano-bridge client\n".utf8) + server + client)
+        HMACSHA256.mac(key: token.bytes, Array("corsano-bridge client\n".utf8) + server + client)
     }
 
     static func serverProof(_ token: BridgeToken, server: [UInt8], client: [UInt8]) -> [UInt8] {
-        HMACSHA256.mac(key: token.bytes, message: Array("corsano-bridge server\n".utf8) + server + client)
+        HMACSHA256.mac(key: token.bytes, Array("corsano-bridge server\n".utf8) + server + client)
     }
 
     /// The server's half on a just-accepted socket: greets, checks the client's proof, proves

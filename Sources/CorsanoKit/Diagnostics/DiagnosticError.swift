@@ -29,6 +29,24 @@ extension StoreError: DiagnosticError {
     }
 }
 
+extension AuditKeyMismatch: DiagnosticError {
+    /// Names both key ids and how to give the right key (issue 35).
+    public var message: String {
+        "state store \(location): its audit chain is keyed with key \(storeKeyID), "
+            + (offeredKeyID.map { "not with this audit key (\($0))" } ?? "and no audit key was found")
+            + "; copy the lab's audit key here and pass it with --audit-key FILE"
+    }
+}
+
+extension AuditSignError: DiagnosticError {
+    public var message: String {
+        switch self {
+        case .unknownRun(let run): return "history sign: no run \(run) in the audit log"
+        case .unfinished(let run): return "history sign: run \(run) has not ended; sign it when it ends"
+        }
+    }
+}
+
 extension BraceletError: DiagnosticError {
     public var message: String {
         switch self {

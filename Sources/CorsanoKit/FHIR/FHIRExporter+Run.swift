@@ -1,3 +1,5 @@
+import Foundation
+
 /// One calibration run to export, as the audit log holds it.
 public struct FHIRRunInput: Sendable {
     /// The run id (`run` in every event).
@@ -144,6 +146,33 @@ extension FHIRExporter {
             ("type", .object([("text", .string(known ? "corsano gateway (the computer that ran the calibration)"
                                                      : "corsano (the gateway was not recorded)"))])),
         ]
+        return FHIRResource(identity: identity, json: .object(members))
+    }
+}
+
+extension FHIRExporter {
+    /// A signature of a run (issue 35) as a Provenance whose target is the run's Procedure: the
+    /// signer as agent (typed name and OS user as `who.display`; corsano does not verify identity),
+    /// `recorded` and `signature.when` the signing time, the meaning as the signature's type and
+    /// the agent's role, and the hash of the run's records the signer saw in `signature.data`
+    /// (base64 of the hex text). FHIR R4 Provenance.signature; 21 CFR 11.50.
+    public func provenance(for signature: SignatureRecord) -> FHIRResource {
+        let identity = FHIRIdentity("Provenance", key: ["signature", signature.record])
+        let who = JSONValue.object([("display", .string("\(signature.name) (OS user \(signature.osUser)"
+                                                       + (signature.gateway.isEmpty ? "" : " on \(signature.gateway)") + ")"))])
+        var members: [(String, JSONValue)] = [("resourceType", .string("Provenance"))]
+        if case .logicalID = style { members.append(("id", .string(identity.uuid))) }
+        members.append(("identifier", .array([identity.identifierJSON, .object([("value", .string(signature.record))])])))
+        members.append(("target", .array([style.reference(Self.procedureIdentity(run: signature.signedRun))])))
+        members.append(("recorded", .string(signature.at)))
+        members.append(("activity", .object([("text", .string("\(signature.meaning) signature of calibration run \(signature.signedRun)"))])))
+        members.append(("agent", .array([.object([("role", .array([.object([("text", .string(signature.meaning))])])), ("who", who)])])))
+        members.append(("signature", .array([.object([
+            ("type", .array([.object([("display", .string(signature.meaning))])])),
+            ("when", .string(signature.at)), ("who", who),
+            ("sigFormat", .string("text/plain")),
+            ("data", .string(Data(signature.runHash.utf8).base64EncodedString())),
+        ])])))
         return FHIRResource(identity: identity, json: .object(members))
     }
 }

@@ -8,32 +8,36 @@ public final class AuditLog: @unchecked Sendable {
     private let store: any StateStore
     /// The gateway this process records its runs under ('' when none is known).
     public let gateway: String
+    /// The HMAC key every record appended through this log is keyed with (issue 35); nil appends
+    /// unkeyed records, refused by a store whose chain is keyed.
+    public let key: AuditKey?
 
     /// Opens the log in `store` (its tables come with the store's migrations); runs begun through
-    /// it are recorded under `gateway` (host name or `--gateway ID`).
-    public init(store: any StateStore, gateway: String = "") {
+    /// it are recorded under `gateway` (host name or `--gateway ID`) and chained with `key`.
+    public init(store: any StateStore, gateway: String = "", key: AuditKey? = nil) {
         self.store = store
         self.gateway = gateway
+        self.key = key
     }
 
     /// Records the start of `run`. - Throws: `StoreError`.
     public func begin(run: String, flow: String, bracelet: BraceletIdentity, at: Instant, config: JSONValue) throws {
-        try store.auditBegin(AuditRun(run: run, flow: flow, bracelet: bracelet, startedAt: RFC3339.format(at), endedAt: nil,
+        try store.auditAppend(.begin(AuditRun(run: run, flow: flow, bracelet: bracelet, startedAt: RFC3339.format(at), endedAt: nil,
                                       configJSON: config.serialized, resultJSON: nil, readings: [],
-                                      gateway: gateway.isEmpty ? nil : gateway))
+                                      gateway: gateway.isEmpty ? nil : gateway)), key: key)
     }
 
     /// Records one reading fed to the bracelet. - Throws: `StoreError`.
     /// `mapReported`: whether the cuff reported the MAP the reading carries (nil: not known).
     public func record(run: String, attempt: Int, index: Int, accepted: Bool, manual: Bool, reading: JSONValue,
                        mapReported: Bool? = nil) throws {
-        try store.auditRecord(run: run, AuditReading(attempt: attempt, index: index, accepted: accepted, manual: manual,
-                                                     readingJSON: reading.serialized, mapReported: mapReported))
+        try store.auditAppend(.reading(run: run, AuditReading(attempt: attempt, index: index, accepted: accepted, manual: manual,
+                                                              readingJSON: reading.serialized, mapReported: mapReported)), key: key)
     }
 
     /// Records how `run` ended. - Throws: `StoreError`.
     public func finish(run: String, at: Instant, result: JSONValue) throws {
-        try store.auditFinish(run: run, endedAt: RFC3339.format(at), resultJSON: result.serialized)
+        try store.auditAppend(.finish(run: run, endedAt: RFC3339.format(at), resultJSON: result.serialized), key: key)
     }
 
     /// The `flow` of a plan-restore record (`recordPlanRestored`).
@@ -56,11 +60,42 @@ public final class AuditLog: @unchecked Sendable {
         let record = PlanRestoreRecord(at: RFC3339.format(at), previousPlan: previousPlan.description, why: why.rawValue,
                                        restoredRun: killed?.run, record: "\(run).planRestored")
         let stamp = RFC3339.format(at)
-        try store.auditBegin(AuditRun(run: record.record, flow: Self.planRestoreFlow, bracelet: bracelet, startedAt: stamp, endedAt: stamp,
-                                      configJSON: JSONValue.object([("by", .string(run))]).serialized,
-                                      resultJSON: record.resultJSON.serialized, readings: [],
-                                      gateway: gateway.isEmpty ? nil : gateway))
+        try store.auditAppend(.begin(AuditRun(run: record.record, flow: Self.planRestoreFlow, bracelet: bracelet, startedAt: stamp,
+                                              endedAt: stamp, configJSON: JSONValue.object([("by", .string(run))]).serialized,
+                                              resultJSON: record.resultJSON.serialized, readings: [],
+                                              gateway: gateway.isEmpty ? nil : gateway)), key: key)
         return killed?.run
+    }
+
+    /// The `flow` of a signature record (`sign`).
+    public static let signatureFlow = "signature"
+
+    /// Appends a signature of `run` (issue 35; 21 CFR 11.50's printed name, date and time, and
+    /// meaning): a record of flow `signature` holding the typed `name`, the OS user, this log's
+    /// gateway, `at` (the store's time as the command layer reads it), the `meaning` and the hash
+    /// of the run's records at that moment (`AuditChain.runHash`). The run itself is not changed;
+    /// `history --verify` finds a signed run whose records changed after. Returns the record.
+    /// - Throws: `AuditSignError.unknownRun` (66), `.unfinished` (75), `AuditKeyMismatch`, `StoreError`.
+    @discardableResult
+    public func sign(run id: String, name: String, osUser: String, meaning: SignatureMeaning, at: Instant) throws -> SignatureRecord {
+        guard let run = try store.auditRuns(AuditFilter(run: id)).first,
+              run.flow != Self.signatureFlow, run.flow != Self.planRestoreFlow else { throw AuditSignError.unknownRun(id) }
+        guard run.endedAt != nil, run.resultJSON != nil else { throw AuditSignError.unfinished(id) }
+        let earlier = try store.auditRuns(AuditFilter(serial: run.bracelet.serial)).filter { $0.signature?.signedRun == id }.count
+        let stamp = RFC3339.format(at)
+        var number = earlier + 1
+        while true {
+            // Another gateway may take the same number at the same moment: the append says so, and the next is tried.
+            let record = SignatureRecord(record: "\(id).signature.\(number)", signedRun: id, name: name, osUser: osUser, gateway: gateway,
+                                         at: stamp, meaning: meaning.rawValue, runHash: AuditChain.runHash(run))
+            if try store.auditAppend(.begin(AuditRun(run: record.record, flow: Self.signatureFlow, bracelet: run.bracelet, startedAt: stamp,
+                                                     endedAt: stamp, configJSON: record.configJSON.serialized,
+                                                     resultJSON: JSONValue.object([("kind", .string("signature"))]).serialized, readings: [],
+                                                     gateway: gateway.isEmpty ? nil : gateway)), key: key) {
+                return record
+            }
+            number += 1
+        }
     }
 
     /// The runs that started at or after `since` (on their run's clock), on bracelet `serial`
@@ -171,6 +206,81 @@ extension Array where Element == AuditRun {
     public var planRestores: [String: PlanRestoreRecord] {
         var out: [String: PlanRestoreRecord] = [:]
         for run in self { if let record = run.planRestore, let killed = record.restoredRun { out[killed] = record } }
+        return out
+    }
+}
+
+/// What a signature means (issue 35; 21 CFR 11.50(a)(3)): the signer reviewed the run, approved
+/// the calibration, or takes responsibility for it.
+public enum SignatureMeaning: String, CaseIterable, Sendable {
+    case review, approval, responsibility
+}
+
+/// Why a run cannot be signed.
+public enum AuditSignError: Error, Equatable, Sendable {
+    /// No flow run has that id (exit 66).
+    case unknownRun(String)
+    /// The run has not ended (exit 75: sign it when it ends).
+    case unfinished(String)
+}
+
+/// A signature as the audit log records it (`AuditLog.sign`).
+public struct SignatureRecord: Equatable, Sendable {
+    /// The record's own id, and the run it signs.
+    public var record: String
+    public var signedRun: String
+    /// The typed name, the OS user and the gateway that signed.
+    public var name: String
+    public var osUser: String
+    public var gateway: String
+    /// When (RFC 3339) and what it means (`SignatureMeaning`).
+    public var at: String
+    public var meaning: String
+    /// SHA-256 of the signed run's records when signed (`AuditChain.runHash`).
+    public var runHash: String
+
+    /// Creates a record.
+    public init(record: String, signedRun: String, name: String, osUser: String, gateway: String, at: String, meaning: String, runHash: String) {
+        self.record = record
+        self.signedRun = signedRun
+        self.name = name
+        self.osUser = osUser
+        self.gateway = gateway
+        self.at = at
+        self.meaning = meaning
+        self.runHash = runHash
+    }
+
+    /// The stored config object of the record.
+    var configJSON: JSONValue {
+        .object([("signs", .string(signedRun)), ("name", .string(name)), ("osUser", .string(osUser)), ("gateway", .string(gateway)),
+                 ("meaning", .string(meaning)), ("runHash", .string(runHash))])
+    }
+
+    /// The signature as JSON (history's `signatures` member).
+    public var json: JSONValue {
+        .object([("record", .string(record)), ("name", .string(name)), ("osUser", .string(osUser)), ("gateway", .string(gateway)),
+                 ("at", .string(at)), ("meaning", .string(meaning)), ("runHash", .string(runHash))])
+    }
+}
+
+extension AuditRun {
+    /// This row as a signature record; nil for any other.
+    public var signature: SignatureRecord? {
+        guard flow == AuditLog.signatureFlow, let config = try? JSONValue.parse(Array(configJSON.utf8)),
+              let signs = config["signs"]?.stringValue else { return nil }
+        return SignatureRecord(record: run, signedRun: signs, name: config["name"]?.stringValue ?? "",
+                               osUser: config["osUser"]?.stringValue ?? "", gateway: config["gateway"]?.stringValue ?? "",
+                               at: endedAt ?? startedAt, meaning: config["meaning"]?.stringValue ?? "",
+                               runHash: config["runHash"]?.stringValue ?? "")
+    }
+}
+
+extension Array where Element == AuditRun {
+    /// The signatures of each run, by that run's id, oldest first.
+    public var signatures: [String: [SignatureRecord]] {
+        var out: [String: [SignatureRecord]] = [:]
+        for run in self { if let signature = run.signature { out[signature.signedRun, default: []].append(signature) } }
         return out
     }
 }

@@ -49,6 +49,16 @@ public protocol StateStore: AnyObject, Sendable {
     /// Inserts a whole run with its readings unless its id is held (`state migrate`); true when
     /// inserted. - Throws: `StoreError`.
     func auditImport(_ run: AuditRun) throws -> Bool
+    /// Runs `body` in one write transaction holding the audit chain's lock across processes and
+    /// hosts (SQLite: `BEGIN IMMEDIATE`; PostgreSQL: `pg_advisory_xact_lock`), rolling back when it
+    /// throws (issue 35). - Throws: `StoreError`, or what `body` throws.
+    func auditChainTransaction<T>(_ body: () throws -> T) throws -> T
+    /// The chain's last record; nil when the store has no chain yet. - Throws: `StoreError`.
+    func auditChainHead() throws -> AuditChainRecord?
+    /// Appends `record` (call inside `auditChainTransaction`). - Throws: `StoreError`.
+    func auditChainInsert(_ record: AuditChainRecord) throws
+    /// Every chain record, by seq. - Throws: `StoreError`.
+    func auditChain() throws -> [AuditChainRecord]
 
     // MARK: Profiles
 
@@ -64,17 +74,19 @@ public protocol StateStore: AnyObject, Sendable {
 }
 
 /// Which audit runs to read: started at or after `since` (on the run's clock), on bracelet
-/// `serial`, recorded by `gateway`; nil matches all.
+/// `serial`, recorded by `gateway`, the one with id `run`; nil matches all.
 public struct AuditFilter: Equatable, Sendable {
     public var since: Instant?
     public var serial: String?
     public var gateway: String?
+    public var run: String?
 
     /// Creates a filter; every criterion defaults to "any".
-    public init(since: Instant? = nil, serial: String? = nil, gateway: String? = nil) {
+    public init(since: Instant? = nil, serial: String? = nil, gateway: String? = nil, run: String? = nil) {
         self.since = since
         self.serial = serial
         self.gateway = gateway
+        self.run = run
     }
 }
 

@@ -27,7 +27,9 @@ public enum StoreMigration {
 
     /// Copies `source` into `target`. - Throws: `StoreError` of either store; rows copied before
     /// the failure stay (a rerun completes the copy).
-    public static func copy(from source: any StateStore, to target: any StateStore) throws -> Counts {
+    /// Audit runs are appended to the target's chain (`AuditChange.importRun`, keyed with `key`);
+    /// the command verifies both chains (`StateStore.auditVerify`).
+    public static func copy(from source: any StateStore, to target: any StateStore, key: AuditKey? = nil) throws -> Counts {
         var counts = Counts()
         for scope in try source.seenScopes() {
             let keys = try source.seenKeys(scope: scope)
@@ -53,7 +55,7 @@ public enum StoreMigration {
         }
         for run in try source.auditRuns(AuditFilter()) {
             counts.auditRuns += 1
-            if try target.auditImport(run) { counts.auditRunsNew += 1 }
+            if try target.auditAppend(.importRun(run), key: key) { counts.auditRunsNew += 1 }
         }
         for stored in try source.profiles() {
             counts.profiles += 1

@@ -80,6 +80,8 @@ enum EnvironmentVariable: String, CaseIterable, Sendable {
     case gateway = "CORSANO_GATEWAY"
     case bridgeTokenFile = "CORSANO_BRIDGE_TOKEN_FILE"
     case xdgStateHome = "XDG_STATE_HOME"
+    /// Where the audit key lives by default (`$XDG_CONFIG_HOME/corsano/audit.key`, issue 35).
+    case xdgConfigHome = "XDG_CONFIG_HOME"
     case home = "HOME"
     case lcAll = "LC_ALL"
     case lcMessages = "LC_MESSAGES"
@@ -100,7 +102,7 @@ enum EnvironmentVariable: String, CaseIterable, Sendable {
     var manPage: String? {
         switch self {
         case .pgHost, .pgPort, .pgUser, .pgPassword, .pgService, .pgSSLMode: return "corsano.1"
-        case .state, .bracelet, .gateway, .bridgeTokenFile, .xdgStateHome, .lcAll, .lcMessages, .lang, .noColor, .columns, .dbusSystemBus: return "corsano.1"
+        case .state, .bracelet, .gateway, .bridgeTokenFile, .xdgStateHome, .xdgConfigHome, .lcAll, .lcMessages, .lang, .noColor, .columns, .dbusSystemBus: return "corsano.1"
         case .home, .term, .tz: return nil
         }
     }

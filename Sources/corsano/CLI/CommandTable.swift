@@ -18,8 +18,11 @@ enum CommandTable {
                    "State store: a SQLite file, or a postgresql:// URI"),
         OptionSpec("no-state", "Keep state in memory for this run only").excluding("state"),
     ]
-    /// Who owns a plan-journal entry, and for how long another gateway leaves it alone.
-    static let journal: [OptionSpec] = [
+    /// The audit chain's HMAC key (issue 35): every command that appends to the audit log, and `history --verify`.
+    static let auditKey = OptionSpec("audit-key", .path, default: .rule("$XDG_CONFIG_HOME/corsano/audit.key"),
+                                     "HMAC key file (0600) of the audit log's chain, shared by every gateway of a store")
+    /// Who owns a plan-journal entry, and for how long another gateway leaves it alone, and the audit key.
+    static let journal: [OptionSpec] = [auditKey,
         OptionSpec("gateway", .text, placeholder: "ID", default: .rule("the host name"), environment: .gateway,
                    "This gateway's name in the plan journal and audit log"),
         OptionSpec("lease", .seconds(allowsNone: false), default: .seconds(PlanJournal.defaultLeaseSeconds),
@@ -210,8 +213,8 @@ enum CommandTable {
             action: .command(BraceletRepairCommand.run)),
         CommandSpec(
             words: ["history"], summary: "Print the audit log of calibration runs.",
-            operands: "", operandKind: nil,
-            details: "Each run: bracelet, time, config, every reading fed with its verdict, and the result.",
+            operands: "[sign]", operandKind: .choice(["sign"]),
+            details: "Each run: bracelet, time, config, every reading fed with its verdict, its signatures, and the result. 'history sign --run ID --name NAME --meaning MEANING' appends a signature record (exit 66 no such run, 75 a run not ended); --verify checks the audit log's hash chain.",
             options: output + [
                 OptionSpec("format", .choice(["text", "json", "fhir"]), default: .rule("text on a terminal, else json"),
                            "Text, JSON lines, or FHIR R4 resources"),
@@ -223,6 +226,13 @@ enum CommandTable {
                            "List the bracelets whose last successful bp-init ended more than DAYS ago, or never; exit 1 when any is due")
                     .excluding("since", "limit"),
                 OptionSpec("now", .time, default: .rule("wall time"), "The instant --due measures from"),
+                OptionSpec("verify", "Check the audit log's hash chain and HMAC; exit 1 naming the first record that does not match")
+                    .excluding("due", "format", "since", "limit", "bracelet", "gateway"),
+                OptionSpec("expect", .text, placeholder: "HASH", "With --verify: the chain head kept elsewhere (at least 12 hex digits)"),
+                OptionSpec("run", .text, placeholder: "ID", "With sign: the run to sign"),
+                OptionSpec("name", .text, placeholder: "NAME", "With sign: the signer's printed name"),
+                OptionSpec("meaning", .choice(SignatureMeaning.allCases.map(\.rawValue)), "With sign: what the signature means"),
+                auditKey,
             ] + fhir + state + [help],
             action: .command(HistoryCommand.run)),
         CommandSpec(
@@ -232,6 +242,7 @@ enum CommandTable {
             options: [
                 OptionSpec("from", .path, required: true, "The store to copy: a SQLite file (or a postgresql:// URI)"),
                 OptionSpec("to", .uri, required: true, "The store to copy into: a postgresql:// URI (or a SQLite file)"),
+                auditKey,
                 help,
             ],
             action: .command(StateMigrateCommand.run)),

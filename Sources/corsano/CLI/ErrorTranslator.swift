@@ -45,7 +45,9 @@ enum ErrorTranslator {
         switch error {
         case is UsageError, is WearingOptError: return .usage
         case is InputError, is ByteSourceError: return .noInput
-        case is OutputFileError, is OutputFailure, is StoreError, is ListenError: return .ioError
+        case is OutputFileError, is OutputFailure, is StoreError, is ListenError, is AuditKeyMismatch, is AuditKeyError: return .ioError
+        case AuditSignError.unknownRun: return .noInput
+        case AuditSignError.unfinished: return .notYet
         case let e as IngestError:
             switch e {
             case .unknownFormat: return .usage

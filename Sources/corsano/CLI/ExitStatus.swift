@@ -13,6 +13,8 @@ enum ExitStatus: Int32 {
     /// Bracelet unavailable at start (connect, model, firmware).
     case unavailable = 69
     case ioError = 74
+    /// Not yet: e.g. signing a run that has not ended (sign it when it ends).
+    case notYet = 75
     /// Not permitted: BlueZ's D-Bus policy refuses the user.
     case notPermitted = 77
     /// SIGHUP: the terminal closed (cancelledByUser).

@@ -22,13 +22,14 @@ enum BPInitCommand {
         try bracelet.readScenario()
         let ownership = try GatewayOptions.ownership(args, environment: ctx.environment)
         let store = try StateLocation.open(args, ctx)
+        let auditKey = try AuditKeyFile.forAppending(args, ctx, store: store)  // 74 before the bracelet is touched (issue 35)
         let runID = RunID.make()
         var audit: AuditLogSink?
         let (outcome, signal, journalFailure, leftSwitched, cause) = try await BraceletSession.run(
             bracelet.target, flow: flow, store: store, ownership: ownership, run: runID,
             events: { session in
                 signals.braceletReached()
-                let log = AuditLogSink(log: AuditLog(store: store, gateway: ownership.owner.gateway), bracelet: session.identity,
+                let log = AuditLogSink(log: AuditLog(store: store, gateway: ownership.owner.gateway, key: auditKey), bracelet: session.identity,
                                            recordedAt: { CommandContext.wallClock() })
                 audit = log
                 var cuffName: String?

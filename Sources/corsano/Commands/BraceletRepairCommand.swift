@@ -16,6 +16,7 @@ enum BraceletRepairCommand {
         var bracelet = try BraceletConnector.prepare(args, ctx)
         try bracelet.readScenario()
         let store = try StateLocation.open(args, ctx)
+        let auditKey = try AuditKeyFile.forAppending(args, ctx, store: store)  // 74 before the bracelet is touched (issue 35)
         // This gateway decides whose processes it can judge (another gateway's entry: its lease).
         let ownership = try GatewayOptions.ownership(args, environment: ctx.environment)
         let plan = try args.string("plan").map { name -> BraceletPlan in
@@ -29,10 +30,10 @@ enum BraceletRepairCommand {
         session.bracelet.name(holder: BraceletHolder(run: runID, gateway: ownership.owner.gateway, pid: ownership.owner.pid))
         if let plan {
             defer { Task { await session.bracelet.close() } }
-            return try await setPlan(plan, args, ctx, session: session, store: store, ownership: ownership, run: runID)
+            return try await setPlan(plan, args, ctx, session: session, store: store, auditKey: auditKey, ownership: ownership, run: runID)
         }
         let repair: PlanJournal.Repair
-        let audit = AuditLogSink(log: AuditLog(store: store, gateway: ownership.owner.gateway), bracelet: session.identity,
+        let audit = AuditLogSink(log: AuditLog(store: store, gateway: ownership.owner.gateway, key: auditKey), bracelet: session.identity,
                                  recordedAt: { CommandContext.wallClock() })
         do {
             repair = try await PlanJournal(store: store).repairOpenEntries(
@@ -96,7 +97,7 @@ enum BraceletRepairCommand {
     /// holder, or a journal entry of a run that still runs) is left alone unless `--force`.
     private static func setPlan(
         _ plan: BraceletPlan, _ args: ParsedCommand, _ ctx: CommandContext, session: BraceletSession,
-        store: any StateStore, ownership: PlanJournal.Ownership, run: String
+        store: any StateStore, auditKey: AuditKey?, ownership: PlanJournal.Ownership, run: String
     ) async throws -> ExitStatus {
         let serial = session.identity.serial
         let journal = PlanJournal(store: store, leaseSeconds: ownership.leaseSeconds)
@@ -122,7 +123,7 @@ enum BraceletRepairCommand {
         try journal.close(serial: serial)
         ctx.note("bracelet \(serial) was in plan \(status.plan); set plan \(plan) (--plan)")
         // Audited as every repair is (issue 26): an appended record, `why: "operator"`.
-        let audit = AuditLogSink(log: AuditLog(store: store, gateway: ownership.owner.gateway), bracelet: session.identity,
+        let audit = AuditLogSink(log: AuditLog(store: store, gateway: ownership.owner.gateway, key: auditKey), bracelet: session.identity,
                                  recordedAt: { CommandContext.wallClock() })
         let sink = BraceletStampedSink(serial: serial, next: EventFanOut([try EventSinks.stdout(args, ctx), audit]))
         sink.emit(FlowEvent(flow: flow, run: run, at: session.clock.now(), .planRestored(previousPlan: plan, why: .operator)))

@@ -7,6 +7,8 @@ import Foundation
 /// the bracelets due for recalibration and exits 1 when any is, for a lab's cron job.
 enum HistoryCommand {
     static func run(_ args: ParsedCommand, _ ctx: CommandContext) async throws -> ExitStatus {
+        if args.operands.first == "sign" { return try await HistorySignCommand.run(args, ctx) }
+        for option in ["run", "name", "meaning"] where args.flag(option) { throw UsageError.conflict("--\(option) needs 'history sign'") }
         let since = try args.instant("since")
         let format = try outputFormat(args, ctx)
         let limit = try args.integer("limit"), due = try args.integer("due")
@@ -24,6 +26,8 @@ enum HistoryCommand {
         // The FHIR options are checked (and --output-dir made) before the store is read: a bad
         // --subject is 64 even when there is nothing to export.
         let fhir = format == "fhir" ? try FHIROutput(args) : nil
+        if args.flag("expect"), !args.flag("verify") { throw UsageError.conflict("--expect needs --verify") }
+        if args.flag("verify") { return try verify(args, ctx, format: format) }
         let (opened, path) = try StateLocation.openExisting(args, environment: ctx.environment, note: { ctx.note("history: " + $0) })
         var runs: [AuditRun] = []
         if let store = opened {
@@ -47,11 +51,15 @@ enum HistoryCommand {
         if let due { return dueReport(runs, days: due, now: now ?? CommandContext.wallClock(), format: format, args, ctx) }
         // A killed run whose plan was repaired is shown with the record that says so (issue 26).
         let restores = runs.planRestores
+        // A signature is shown with the run it signs (issue 35), not as a run of its own.
+        let signatures = runs.signatures
+        runs.removeAll { $0.signature != nil }
         if let limit, runs.count > limit { runs.removeFirst(runs.count - limit) }
         if let fhir {
             for run in runs where run.planRestore == nil {
                 do {
                     fhir.add(fhir.exporter.resources(for: try FHIRRunInput(audit: run, planRestored: restores[run.run])), to: ctx.stdout)
+                    fhir.add((signatures[run.run] ?? []).map(fhir.exporter.provenance(for:)), to: ctx.stdout)
                 } catch let error as FHIRExportError {
                     ctx.diagnose("history: \(error)")
                     return .dataError
@@ -59,11 +67,11 @@ enum HistoryCommand {
             }
             try fhir.finish(stdout: ctx.stdout, request: "corsano history --format fhir", now: CommandContext.wallClock())
         } else if format == "json" {
-            for run in runs { ctx.stdout.line(json(run, planRestored: restores[run.run]).serialized) }
+            for run in runs { ctx.stdout.line(json(run, planRestored: restores[run.run], signatures: signatures[run.run] ?? []).serialized) }
         } else {
             let localizer = EventSinks.localizer(args, ctx)
             for (i, run) in runs.enumerated() {
-                ctx.stdout.write((i > 0 ? "\n" : "") + text(run, localizer, planRestored: restores[run.run]))
+                ctx.stdout.write((i > 0 ? "\n" : "") + text(run, localizer, planRestored: restores[run.run], signatures: signatures[run.run] ?? []))
             }
         }
         return .success
@@ -119,8 +127,16 @@ enum HistoryCommand {
     /// One run as a JSON line; stored JSON (config, result, readings) is written as stored. A
     /// killed run whose plan was later restored carries `planRestored` (`at`, `previousPlan`,
     /// `why`, `record`: the appended record's id); its `result` stays null: it never had one.
-    static func json(_ run: AuditRun, planRestored: PlanRestoreRecord? = nil) -> JSONValue {
+    static func json(_ run: AuditRun, planRestored: PlanRestoreRecord? = nil, signatures: [SignatureRecord] = []) -> JSONValue {
         var object = json(run)
+        if !signatures.isEmpty, case .object(var members) = object {
+            members.append(("signatures", .array(signatures.map { signature in
+                var json = signature.json
+                if case .object(var fields) = json { fields[4] = ("at", .string(wholeSeconds(signature.at))); json = .object(fields) }
+                return json
+            })))
+            object = .object(members)
+        }
         if let planRestored, case .object(var members) = object {
             members.append(("planRestored", .object([("at", .string(wholeSeconds(planRestored.at))),
                                                      ("previousPlan", .string(planRestored.previousPlan)),
@@ -147,7 +163,7 @@ enum HistoryCommand {
 
     /// One run as a few lines of text: header, result, then one line per reading fed, every word
     /// in `l`'s locale, each line marked right-to-left where the locale is.
-    static func text(_ run: AuditRun, _ l: Localizer, planRestored: PlanRestoreRecord? = nil) -> String {
+    static func text(_ run: AuditRun, _ l: Localizer, planRestored: PlanRestoreRecord? = nil, signatures: [SignatureRecord] = []) -> String {
         var header = l[.historyRunHeader, wholeSeconds(run.startedAt), run.flow, run.bracelet.serial, run.bracelet.model,
                        run.bracelet.firmware, run.run]
         if let gateway = run.gateway { header += "  " + l[.historyRunGateway, gateway] }
@@ -167,7 +183,45 @@ enum HistoryCommand {
             if let at = reading["measuredAt"]?.stringValue, !r.manual { line += "  " + l[.historyMeasured, at] }
             lines.append(line)
         }
+        for signature in signatures { lines.append("  " + signatureLine(signature)) }
         return lines.map { mark(l) + $0 + "\n" }.joined()
+    }
+
+    /// A signature as one line (21 CFR 11.50: printed name, date and time, meaning; also on a printout).
+    static func signatureLine(_ s: SignatureRecord) -> String {
+        "Signed (\(s.meaning)) by \(s.name), OS user \(s.osUser)" + (s.gateway.isEmpty ? "" : " on \(s.gateway)")
+            + " at \(wholeSeconds(s.at)); run hash \(AuditChain.shortHead(s.runHash))"
+    }
+
+    /// `--verify [--expect HASH]`: walks the audit chain (issue 35); 0 and
+    /// `{"verified":true,"records":N,"head":H}` when it holds, 1 naming the first record that
+    /// does not. Never creates a key: without one the unkeyed chain is checked and it says so.
+    static func verify(_ args: ParsedCommand, _ ctx: CommandContext, format: String) throws -> ExitStatus {
+        if let expect = args.string("expect"), expect.count < 12 || !expect.allSatisfy(\.isHexDigit) {
+            throw UsageError.badValue(option: "expect", value: expect, expected: "the chain head or at least its first 12 hex digits")
+        }
+        let key = try AuditKeyFile.forVerifying(args, ctx)
+        let (opened, path) = try StateLocation.openExisting(args, environment: ctx.environment, note: { ctx.note("history: " + $0) })
+        guard let store = opened else {
+            throw InputError.cannotOpen(path: path ?? "?", reason: "no state store there; --verify has nothing to check (check --state or CORSANO_STATE)")
+        }
+        if key == nil { ctx.note("history: HMAC not checked (no key at \(AuditKeyFile.path(args, environment: ctx.environment)))") }
+        let result = try store.auditVerify(key: key, expect: args.string("expect"))
+        let head = AuditChain.shortHead(result.head)
+        if format == "json" {
+            var members: [(String, JSONValue)] = [("verified", .bool(result.verified)), ("records", .int(result.records)), ("head", .string(head))]
+            if !result.hmacChecked { members.append(("hmac", .string("not checked (no key)"))) }
+            if let failure = result.failure {
+                members.append(("firstBad", .object([("record", .int(Int(failure.seq))), ("run", .string(failure.run)), ("reason", .string(failure.reason))])))
+            }
+            ctx.stdout.line(JSONValue.object(members).serialized)
+        } else if result.verified {
+            ctx.stdout.line("audit chain verified: \(result.records) records, head \(head)" + (result.hmacChecked ? "" : "; HMAC not checked (no key)"))
+        }
+        guard let failure = result.failure else { return .success }
+        ctx.diagnose("history: audit chain broken at record \(failure.seq)" + (failure.run.isEmpty ? "" : " (run \(failure.run))")
+                     + ": \(failure.reason)")
+        return .failedAfterRetries
     }
 
     /// What a text line starts with in `l`'s locale: U+200F RIGHT-TO-LEFT MARK in right-to-left

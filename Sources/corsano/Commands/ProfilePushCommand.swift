@@ -18,12 +18,13 @@ enum ProfilePushCommand {
         try bracelet.readScenario()
         let ownership = try GatewayOptions.ownership(args, environment: ctx.environment)
         let store = try StateLocation.open(args, ctx)
+        let auditKey = try AuditKeyFile.forAppending(args, ctx, store: store)  // 74 before the bracelet is touched (issue 35)
         let run = RunID.make()
         try await BraceletSession.run(bracelet.target, flow: flow, store: store, ownership: ownership, run: run,
                                       events: { session in
                                           // The audit log records a journal repair this command makes (issue 26).
                                           EventFanOut([try EventSinks.stdout(args, ctx),
-                                                       AuditLogSink(log: AuditLog(store: store, gateway: ownership.owner.gateway),
+                                                       AuditLogSink(log: AuditLog(store: store, gateway: ownership.owner.gateway, key: auditKey),
                                                                     bracelet: session.identity, recordedAt: { CommandContext.wallClock() })])
                                       }, notice: { ctx.note($0) }) { session, sink in
             let push = ProfilePush(bracelet: session.bracelet, clock: session.clock, events: sink,

@@ -23,8 +23,23 @@ enum StateMigrateCommand {
         }
         let source = try StateLocation.open(path: from, ctx)
         let target = try StateLocation.open(path: to, ctx)
-        let counts = try StoreMigration.copy(from: source, to: target)
-        ctx.note("state migrate: \(source.location) -> \(target.location): \(counts.summary)")
+        // The source's chain is checked before anything is copied and the target's after (issue 35):
+        // a store edited on the way is not carried on as if it were sound.
+        let key = try AuditKeyFile.forVerifying(args, ctx)
+        let before = try source.auditVerify(key: key)
+        if let failure = before.failure {
+            ctx.diagnose("state migrate: \(source.location): audit chain broken at record \(failure.seq) (run \(failure.run)): \(failure.reason); nothing copied")
+            return .dataError
+        }
+        let counts = try StoreMigration.copy(from: source, to: target, key: try AuditKeyFile.forAppending(args, ctx, store: target))
+        let after = try target.auditVerify(key: try AuditKeyFile.forVerifying(args, ctx))
+        if let failure = after.failure {
+            ctx.diagnose("state migrate: \(target.location): audit chain does not verify after the copy at record \(failure.seq) "
+                         + "(run \(failure.run)): \(failure.reason)")
+            return .dataError
+        }
+        ctx.note("state migrate: \(source.location) -> \(target.location): \(counts.summary); audit chain verified: "
+                 + "\(after.records) records, head \(AuditChain.shortHead(after.head))")
         return .success
     }
 }

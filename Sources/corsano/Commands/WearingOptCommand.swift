@@ -25,6 +25,7 @@ enum WearingOptCommand {
         let given = try profile(args, ctx)
         let ownership = try GatewayOptions.ownership(args, environment: ctx.environment)
         let store = try StateLocation.open(args, ctx)
+        let auditKey = try AuditKeyFile.forAppending(args, ctx, store: store)  // 74 before the bracelet is touched (issue 35)
         let run = RunID.make()
         var audit: AuditLogSink?
         let outcome: Result<WearingOptimizationResult, any Error>
@@ -33,7 +34,7 @@ enum WearingOptCommand {
                 bracelet.target, flow: flow, store: store, ownership: ownership, run: run,
                 events: { session in
                     signals.braceletReached()
-                    let log = AuditLogSink(log: AuditLog(store: store, gateway: ownership.owner.gateway), bracelet: session.identity,
+                    let log = AuditLogSink(log: AuditLog(store: store, gateway: ownership.owner.gateway, key: auditKey), bracelet: session.identity,
                                            recordedAt: { CommandContext.wallClock() })
                     audit = log
                     return EventFanOut([try EventSinks.stdout(args, ctx), log])

@@ -46,7 +46,17 @@ enum PostgresSchema {
             skin_tone integer NOT NULL, hair_density text NOT NULL, pushed_at text NOT NULL
         );
         """,
+        // 2: the audit log's hash chain (issue 35), as `SQLiteSchema` migration 7.
+        """
+        CREATE TABLE audit_chain (
+            seq bigint PRIMARY KEY, kind text NOT NULL, run text NOT NULL, body text NOT NULL,
+            prev text NOT NULL, hash text NOT NULL, mac text, key_id text
+        );
+        """,
     ]
+
+    /// The advisory lock key of audit chain appends (`pg_advisory_xact_lock`): "corsaudt" in ASCII.
+    static let auditChainLockKey: Int64 = 0x636F_7273_6175_6474
 
     /// Brings the database up to `migrations.count`.
     /// - Throws: `PostgresFailure`, `StoreError.newerSchema`.

@@ -235,9 +235,9 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
                 SELECT run, flow, gateway, bracelet_serial, bracelet_model, bracelet_firmware, started_at, ended_at,
                        config, result
                 FROM audit_run WHERE ($1::bigint IS NULL OR started_seconds >= $1) AND ($2::text IS NULL OR bracelet_serial = $2)
-                                 AND ($3::text IS NULL OR gateway = $3)
+                                 AND ($3::text IS NULL OR gateway = $3) AND ($4::text IS NULL OR run = $4)
                 ORDER BY started_seconds, seq
-                """, [filter.since.map { String($0.secondsSinceEpoch) }, filter.serial, filter.gateway])
+                """, [filter.since.map { String($0.secondsSinceEpoch) }, filter.serial, filter.gateway, filter.run])
             return try (0..<rows.rowCount).map { r in
                 let run = rows.text(r, 0) ?? ""
                 let fed = try query("""
@@ -263,6 +263,35 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
             guard try insertRun(run) else { return false }
             for reading in run.readings { try auditRecord(run: run.run, reading) }
             return true
+        }
+    }
+
+    // MARK: Audit chain (issue 35)
+
+    public func auditChainTransaction<T>(_ body: () throws -> T) throws -> T {
+        try transaction {
+            // Held to the transaction's end: appends from every gateway take their turn.
+            _ = try connection.query("SELECT pg_advisory_xact_lock($1)", [String(PostgresSchema.auditChainLockKey)])
+            return try body()
+        }
+    }
+
+    public func auditChainHead() throws -> AuditChainRecord? {
+        try chainRecords("ORDER BY seq DESC LIMIT 1").first
+    }
+
+    public func auditChainInsert(_ record: AuditChainRecord) throws {
+        _ = try query("INSERT INTO audit_chain (seq, kind, run, body, prev, hash, mac, key_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                      [String(record.seq), record.kind, record.run, record.body, record.prev, record.hash, record.mac, record.keyID])
+    }
+
+    public func auditChain() throws -> [AuditChainRecord] { try chainRecords("ORDER BY seq") }
+
+    private func chainRecords(_ clause: String) throws -> [AuditChainRecord] {
+        let rows = try query("SELECT seq, kind, run, body, prev, hash, mac, key_id FROM audit_chain " + clause)
+        return (0..<rows.rowCount).map { r in
+            AuditChainRecord(seq: rows.int(r, 0) ?? 0, kind: rows.text(r, 1) ?? "", run: rows.text(r, 2) ?? "", body: rows.text(r, 3) ?? "",
+                             prev: rows.text(r, 4) ?? "", hash: rows.text(r, 5) ?? "", mac: rows.text(r, 6), keyID: rows.text(r, 7))
         }
     }
 

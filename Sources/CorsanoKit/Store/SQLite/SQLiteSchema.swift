@@ -69,6 +69,14 @@ enum SQLiteSchema {
         ALTER TABLE audit_run ADD COLUMN gateway TEXT NOT NULL DEFAULT '';
         CREATE INDEX audit_run_gateway ON audit_run (gateway, started_seconds);
         """,
+        // 7: the audit log's hash chain (issue 35): one record per change, only ever appended.
+        // An existing store's chain starts at its first append after this (a `chainStart` record).
+        """
+        CREATE TABLE audit_chain (
+            seq INTEGER PRIMARY KEY, kind TEXT NOT NULL, run TEXT NOT NULL, body TEXT NOT NULL,
+            prev TEXT NOT NULL, hash TEXT NOT NULL, mac TEXT, key_id TEXT
+        );
+        """,
     ]
 
     static func migrate(_ store: SQLiteStore) throws {

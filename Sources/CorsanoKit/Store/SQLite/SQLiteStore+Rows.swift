@@ -143,10 +143,10 @@ extension SQLiteStore {
                 SELECT run, flow, gateway, bracelet_serial, bracelet_model, bracelet_firmware, started_at, ended_at,
                        config, result
                 FROM audit_run WHERE (?1 IS NULL OR started_seconds >= ?1) AND (?2 IS NULL OR bracelet_serial = ?2)
-                                 AND (?3 IS NULL OR gateway = ?3)
+                                 AND (?3 IS NULL OR gateway = ?3) AND (?4 IS NULL OR run = ?4)
                 ORDER BY started_seconds, rowid
                 """).rows([filter.since.map { .int($0.secondsSinceEpoch) } ?? .null, filter.serial.map { .text($0) } ?? .null,
-                           filter.gateway.map { .text($0) } ?? .null])
+                           filter.gateway.map { .text($0) } ?? .null, filter.run.map { .text($0) } ?? .null])
             let readings = try prepare(
                 "SELECT attempt, idx, accepted, manual, reading, map_reported FROM audit_reading WHERE run = ? ORDER BY attempt, idx")
             return try rows.map { row in
@@ -169,6 +169,35 @@ extension SQLiteStore {
             guard try insertRun(run) else { return false }
             for reading in run.readings { try auditRecord(run: run.run, reading) }
             return true
+        }
+    }
+
+    // MARK: Audit chain (issue 35)
+
+    public func auditChainTransaction<T>(_ body: () throws -> T) throws -> T {
+        try transaction(body)  // BEGIN IMMEDIATE: the write lock is taken before the head is read
+    }
+
+    public func auditChainHead() throws -> AuditChainRecord? {
+        try locked { try chainRecords(where: "ORDER BY seq DESC LIMIT 1").first }
+    }
+
+    public func auditChainInsert(_ record: AuditChainRecord) throws {
+        try locked {
+            _ = try prepare("INSERT INTO audit_chain (seq, kind, run, body, prev, hash, mac, key_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+                .run([.int(record.seq), .text(record.kind), .text(record.run), .text(record.body), .text(record.prev),
+                      .text(record.hash), record.mac.map { .text($0) } ?? .null, record.keyID.map { .text($0) } ?? .null])
+        }
+    }
+
+    public func auditChain() throws -> [AuditChainRecord] {
+        try locked { try chainRecords(where: "ORDER BY seq") }
+    }
+
+    private func chainRecords(where clause: String) throws -> [AuditChainRecord] {
+        try prepare("SELECT seq, kind, run, body, prev, hash, mac, key_id FROM audit_chain " + clause).rows().map { r in
+            AuditChainRecord(seq: r[0].int ?? 0, kind: r[1].text ?? "", run: r[2].text ?? "", body: r[3].text ?? "",
+                             prev: r[4].text ?? "", hash: r[5].text ?? "", mac: r[6].text, keyID: r[7].text)
         }
     }
 

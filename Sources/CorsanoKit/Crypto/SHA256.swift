@@ -51,11 +51,40 @@ public enum SHA256 {
 
     /// The digest as 64 lowercase hex digits.
     public static func hex(_ message: some Collection<UInt8>) -> String {
-        digest(message).map { byte in
-            let digits = Array("0123456789abcdef")
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 0xf)]])
-        }.joined()
+        hexString(digest(message))
+    }
+
+    /// `bytes` as lowercase hex digits, two per byte.
+    public static func hexString(_ bytes: some Collection<UInt8>) -> String {
+        let digits = Array("0123456789abcdef")
+        return String(bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0xf)]] })
     }
 
     private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
+}
+
+/// HMAC-SHA-256 (RFC 2104 with FIPS 180-4's SHA-256; block 64 bytes), for the audit log's keyed
+/// chain (issue 35). Checked against the RFC 4231 test vectors in `SHA256Tests`.
+public enum HMACSHA256 {
+    /// The 32-byte MAC of `message` under `key` (a key longer than the 64-byte block is hashed first).
+    public static func mac(key: some Collection<UInt8>, _ message: some Collection<UInt8>) -> [UInt8] {
+        var block = key.count > 64 ? SHA256.digest(key) : Array(key)
+        block += [UInt8](repeating: 0, count: 64 - block.count)
+        let inner = SHA256.digest(block.map { $0 ^ 0x36 } + Array(message))
+        return SHA256.digest(block.map { $0 ^ 0x5c } + inner)
+    }
+
+    /// The MAC as 64 lowercase hex digits.
+    public static func hex(key: some Collection<UInt8>, _ message: some Collection<UInt8>) -> String {
+        SHA256.hexString(mac(key: key, message))
+    }
+
+    /// True when `a` and `b` are equal, in time that depends only on their lengths (a MAC check
+    /// must not tell an attacker how many leading bytes it got right; the bridge's `hello`).
+    public static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        var diff: UInt8 = 0
+        for i in a.indices { diff |= a[i] ^ b[i] }
+        return diff == 0
+    }
 }

@@ -1,0 +1,48 @@
+import CorsanoKit
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `corsano history sign --run ID --name NAME --meaning review|approval|responsibility`: appends
+/// a signature record to the audit log (issue 35; 21 CFR 11.50): the typed name, the OS user, the
+/// gateway, the time, the meaning and the hash of the run's records; prints it with the chain
+/// head to keep elsewhere. 66 unknown run, 75 a run not finished, 74 store or audit key.
+enum HistorySignCommand {
+    static func run(_ args: ParsedCommand, _ ctx: CommandContext) async throws -> ExitStatus {
+        if args.operands.count > 1 { throw UsageError.conflict("history sign: unexpected operand \(args.operands[1])") }
+        for option in ["verify", "expect", "due", "since", "limit", "bracelet", "format", "now"] where args.flag(option) {
+            throw UsageError.conflict("history sign: --\(option) is not an option of sign")
+        }
+        guard let run = args.string("run"), let name = args.string("name"),
+              let meaning = args.string("meaning").flatMap(SignatureMeaning.init(rawValue:)) else {
+            throw UsageError.missing("history sign: --run, --name and --meaning are required")
+        }
+        if name.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw UsageError.badValue(option: "name", value: name, expected: "the signer's printed name")
+        }
+        let format = try HistoryCommand.outputFormat(args, ctx)
+        let store = try StateLocation.open(args, ctx)
+        let key = try AuditKeyFile.forAppending(args, ctx, store: store)
+        let log = AuditLog(store: store, gateway: try GatewayOptions.gateway(args, environment: ctx.environment), key: key)
+        // history's --gateway filters; for sign it names this gateway (else CORSANO_GATEWAY, else the host name).
+        let record = try log.sign(run: run, name: name, osUser: osUser(), meaning: meaning, at: CommandContext.wallClock())
+        let head = AuditChain.shortHead(try store.auditChainHead()?.hash ?? "")
+        if format == "json" {
+            var json = record.json
+            if case .object(var members) = json { members.insert(("signs", .string(run)), at: 1); members.append(("head", .string(head))); json = .object(members) }
+            ctx.stdout.line(json.serialized)
+        } else {
+            ctx.stdout.line("run \(run): " + HistoryCommand.signatureLine(record))
+            ctx.stdout.line("audit chain head \(head)")
+        }
+        return .success
+    }
+
+    /// The OS user running this process (getpwuid(3)), else its uid.
+    static func osUser() -> String {
+        let uid = geteuid()
+        if let entry = getpwuid(uid), let name = entry.pointee.pw_name { return String(cString: name) }
+        return "uid \(uid)"
+    }
+}
