@@ -252,7 +252,7 @@ complete -c corsano -n '__corsano_using history' -l expect -x -d 'With --verify:
 complete -c corsano -n '__corsano_using history' -l run -x -d 'With sign: the run to sign.'
 complete -c corsano -n '__corsano_using history' -l name -x -d 'With sign: the signer\'s printed name.'
 complete -c corsano -n '__corsano_using history' -l meaning -x -a 'review approval responsibility'
-complete -c corsano -n '__corsano_using history' -l meaning -x -d 'With sign: what the signature means.'
+complete -c corsano -n '__corsano_using history' -l meaning -x -d 'With sign: what the signature means: review, approval, responsibility.'
 complete -c corsano -n '__corsano_using history' -l audit-key -r -F -d 'HMAC key file (0600) of the audit log\'s chain, shared by every gateway of a store (default $XDG_CONFIG_HOME/corsano/audit.key).'
 complete -c corsano -n '__corsano_using history' -l output-dir -x -a '(__fish_complete_directories (commandline -ct))'
 complete -c corsano -n '__corsano_using history' -l output-dir -x -d 'With --format fhir: bulk NDJSON files, one per resource type, and manifest.json in DIR.'

@@ -216,6 +216,8 @@ final class FaultRun: @unchecked Sendable {
     init(_ args: [String], closeStdoutAt: String? = nil) throws {
         process.executableURL = Corsano.binary
         process.arguments = args
+        // The test run's environment (its one audit key), as the `bracelet repair` it is checked with.
+        process.environment = Corsano.inherited
         let input = try OutputFailureTests.pipe(), output = try OutputFailureTests.pipe(), errors = try OutputFailureTests.pipe()
         process.standardInput = input.read
         process.standardOutput = output.write

@@ -122,7 +122,9 @@ final class Tmux {
         // The server (and the shell of each pane) starts with this environment: without what
         // corsano reads, as every process a test starts (`Corsano.inherited`).
         let unset = ProcessInfo.processInfo.environment.keys.filter(Corsano.isScrubbed).sorted().flatMap { ["-u", $0] }
-        let line = (["env"] + unset + ["tmux", "-L", server] + args).map(Self.quote).joined(separator: " ")
+        // And the test run's one audit key, as every other process of the run (issue 35).
+        let line = (["env"] + unset + ["XDG_CONFIG_HOME=" + Corsano.sharedConfigHome, "tmux", "-L", server] + args)
+            .map(Self.quote).joined(separator: " ")
         let status = system(line + " </dev/null >\(Self.quote(out.path)) 2>&1")
         let text = (try? String(contentsOf: out, encoding: .utf8)) ?? ""
         return (status, text)

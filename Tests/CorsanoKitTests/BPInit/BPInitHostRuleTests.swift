@@ -40,12 +40,24 @@ import Testing
         #expect(run.clock.now() == F.start.adding(seconds: 600))
     }
 
-    @Test func manualEntriesAreNeverAgeCheckedNorDeduplicated() async throws {
+    /// A manual entry is never age-checked (the seed: no cuff clock behind it), but one that
+    /// carries a time is a record of the past: the backdating and duplicate rules apply (issue 30).
+    @Test func manualEntriesAreNeverAgeCheckedButStampedOnesAreReplayedAndDuplicated() async throws {
+        // 1000 s and 1100 s ahead: a cuff's reading would be stale (age -1000); a typed one is not.
+        let ahead = F.reading(120, 80, 70, at: "2026-11-29T10:17:10Z", manual: true)
+        let later = F.reading(121, 80, 70, at: "2026-11-29T10:18:50Z", manual: true)
+        let fresh = try await F.run(readings: [ahead, later])
+        #expect(fresh.result == .success(measurementCount: 2))
+        #expect(fresh.dropReasons.isEmpty)
+        // The same entry twice: the second is a duplicate.
+        let twice = try await F.run(readings: [ahead, ahead, later])
+        #expect(twice.result == .success(measurementCount: 2))
+        #expect(twice.dropReasons == ["duplicate"])
+        // Stamped three years before the request: replayed, whether typed or not.
         let old = F.reading(120, 80, 70, at: "2023-11-29T10:00:00Z", manual: true)
-        let run = try await F.run(readings: [old, old])
-        #expect(run.result == .success(measurementCount: 2))
-        #expect(run.dropReasons.isEmpty)
-        #expect(run.clock.now() == F.start)
+        let past = try await F.run(readings: [old, old])
+        #expect(past.dropReasons == ["replayed", "replayed"])
+        #expect(past.clock.now() == F.start)
     }
 
     @Test func unstampedReadingsPassEveryTimeRule() async throws {
