@@ -50,16 +50,18 @@ enum AuditKeyFile {
 
     /// The key a command that appends to `store`'s audit log uses: the file's; when there is none
     /// and the store's chain has no key yet, a new one (32 random bytes as hex, mode 0600,
-    /// noted on stderr). - Throws: `AuditKeyMismatch` (74) when the store is keyed and the file is
+    /// noted on stderr); for an in-memory store, a key of the run's own, no file. - Throws: `AuditKeyMismatch` (74) when the store is keyed and the file is
     /// missing (the append itself refuses another key), `AuditKeyError`.
     static func forAppending(_ args: ParsedCommand, _ ctx: CommandContext, store: any StateStore) throws -> AuditKey {
+        // An in-memory store (--no-state) keeps no audit log past the run: no key file is read or
+        // made for it (a --no-state run on a fresh account leaves nothing in ~/.config).
+        if store.location == ":memory:" { return AuditKey(bytes: Array(randomHex().utf8)) }
         let path = path(args, environment: ctx.environment)
         if let key = try read(path: path) { return key }
         if let storeKeyID = try store.auditKeyID() {
             throw AuditKeyMismatch(storeKeyID: storeKeyID, offeredKeyID: nil, location: store.location + " (no key at \(path))")
         }
-        var random = SystemRandomNumberGenerator()
-        let hex = SHA256.hexString((0..<32).map { _ in UInt8.random(in: 0...255, using: &random) })
+        let hex = randomHex()
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty { try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
         // Written whole to a temporary file, then linked into place: a process of this gateway that
@@ -80,6 +82,12 @@ enum AuditKeyFile {
         let key = AuditKey(bytes: Array(hex.utf8))
         ctx.note("audit key created at \(path) (id \(key.id)); copy it to every gateway that shares this store")
         return key
+    }
+
+    /// 32 random bytes as 64 hex digits: a new key's text.
+    private static func randomHex() -> String {
+        var random = SystemRandomNumberGenerator()
+        return SHA256.hexString((0..<32).map { _ in UInt8.random(in: 0...255, using: &random) })
     }
 
     /// The key `history --verify` checks with: the file's, never created; nil when none.

@@ -111,14 +111,32 @@ struct ReplayFilterPass {
         output.rejects?.flush()
     }
 
+    /// Whether the line holds the bytes `isManualEntry":true` (JSON allows blanks after the
+    /// colon: a line that has them is parsed too, which decides).
+    static func mentionsManualEntry(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let name = Array(#"isManualEntry""#.utf8)
+        guard bytes.count > name.count else { return false }
+        var i = 0
+        while i + name.count <= bytes.count {
+            if bytes[i] == name[0], (1 ..< name.count).allSatisfy({ bytes[i + $0] == name[$0] }) {
+                var j = i + name.count
+                while j < bytes.count, bytes[j] == 0x20 || bytes[j] == 0x09 || bytes[j] == 0x3A { j += 1 }
+                return j < bytes.count && bytes[j] == 0x74  // t(rue)
+            }
+            i += 1
+        }
+        return false
+    }
+
     private mutating func handle(_ bytes: UnsafeRawBufferPointer, line: Int, now: Instant) throws -> Next {
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return .more }  // blank: no record
         output.counts.read += 1
         switch try session.judge(line: bytes, number: line, now: now) {
         case .keep(let key):
-            // No claim: a manual entry or an unstamped reading (exempt from the age rule), counted
-            // for the closing line (issue 29); rare, so parsed again here, off the common path.
-            if key == nil, case .success(.reading(let reading)) = ReadingLineParser.parse(bytes) {
+            // An unstamped reading (no claim, exempt from the age rule) or a manual entry (a
+            // stamped one is claimed: issue 30) is counted for the closing line (issue 29); rare,
+            // so parsed again here, off the common path (a claimed line names isManualEntry).
+            if key == nil || Self.mentionsManualEntry(bytes), case .success(.reading(let reading)) = ReadingLineParser.parse(bytes) {
                 output.counts.origins.count(reading)
             }
             return options.first ? .stop : .more
