@@ -124,7 +124,7 @@ enum CommandTable {
             ] + bracelet + output + state + journal + [help],
             action: .command(WearingOptCommand.run), handlesStopSignals: true),
         CommandSpec(
-            words: ["cuff", "ingest"], summary: "Parse cuff dumps (jsonl, ble, csv) into reading lines.",
+            words: ["cuff", "ingest"], summary: "Parse cuff dumps and app exports into reading lines.",
             operands: "[FILE...]", operandKind: .path,
             details: "Reads each FILE (or stdin, or -) and writes one normalized reading per line. Naive cuff stamps are mapped to real time with the clock anchor (phone + (record - device), elapsed seconds, no zone or DST), else read in --tz. Plausible ranges: \(IngestHelp.ranges), systolic above diastolic; a reported MAP outside diastolic-systolic is dropped with a note. Every bad record is reported as FILE:LINE: reason; exit 65 when any was rejected, 66 when a FILE cannot be read.",
             options: [

@@ -9,7 +9,7 @@ import Testing
         usage: corsano cuff SUBCOMMAND [OPTIONS]
 
         Subcommands:
-          cuff ingest    Parse cuff dumps (jsonl, ble, csv) into reading lines.
+          cuff ingest    Parse cuff dumps and app exports into reading lines.
           cuff listen    Read a Bluetooth cuff live through BlueZ into reading lines.
 
         Run 'corsano cuff ingest --help' for a subcommand's options.
@@ -84,7 +84,7 @@ import Testing
             usage: cuff SUBCOMMAND [OPTIONS]
 
             Subcommands:
-              cuff ingest     Parse cuff dumps (jsonl, ble, csv) into reading lines.
+              cuff ingest     Parse cuff dumps and app exports into reading lines.
               cuff listen     Read a Bluetooth cuff live through BlueZ into reading lines.
               cuff add        Queue a cuff reading for the next flow.
               cuff scan       List the Bluetooth devices on the air, blood pressure cuffs
