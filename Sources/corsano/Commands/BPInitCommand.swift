@@ -176,6 +176,7 @@ final class CuffCountsLine: EventSink, @unchecked Sendable {
         case .cuffReadingDropped(let drop):
             lock.locked { dropped[drop.reason, default: 0] += 1 }
         case .finished:
+            guard !OutputWriter.readerGone else { return }  // 141 is quiet (issue 18)
             let line = lock.locked { () -> String? in
                 let total = dropped.values.reduce(0, +)
                 guard fed + total > 0 else { return nil }  // no cuff reading came: nothing to count

@@ -43,6 +43,10 @@ struct ScriptedREPL {
             failed = true
             if bail { return status }
         }
+        // The input may end because of the stop signal itself (`kill -TERM` to a pipeline's
+        // group also ends the program writing to us): every signal taken so far decides first.
+        ProcessSignals.shared.settle()
+        if let status = stop.status { return status }
         return failed ? .failedAfterRetries : .success
     }
 
