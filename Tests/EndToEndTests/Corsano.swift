@@ -54,7 +54,7 @@ struct Corsano {
     static let sharedConfigHome: String = {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("corsano-e2e-config-\(UUID().uuidString)").path
         try? FileManager.default.createDirectory(atPath: home + "/corsano", withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: home + "/corsano/audit.key", contents: Data((UUID().uuidString + UUID().uuidString + "\n").utf8),
+        _ = FileManager.default.createFile(atPath: home + "/corsano/audit.key", contents: Data((UUID().uuidString + UUID().uuidString + "\n").utf8),
                                        attributes: [.posixPermissions: 0o600])
         return home
     }()
