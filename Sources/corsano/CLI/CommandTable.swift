@@ -51,6 +51,8 @@ enum CommandTable {
     static func seed(_ summary: String) -> OptionSpec {
         OptionSpec("seed", .integer(0...Int(Int32.max)), default: .integer(Int(SimulatedBracelet.defaultSeed)), summary)
     }
+    /// The study participant of the readings (issue 33): `cuff ingest`, `bp-init`, `nibp read`.
+    static func subjectID(_ summary: String) -> OptionSpec { OptionSpec("subject-id", .text, placeholder: "ID", summary) }
     static let maxReadingAge = OptionSpec("max-reading-age", .seconds(allowsNone: true), default: .seconds(HostRules.defaultMaxReadingAge),
         "Reject readings further than this from now, either direction")
     static let backdate = OptionSpec("backdate", .seconds(allowsNone: false), default: .seconds(HostRules.defaultBackdate),
@@ -106,6 +108,7 @@ enum CommandTable {
                 OptionSpec("no-preparation", "Skip the preparation checklist"),
                 maxReadingAge, backdate,
                 OptionSpec("no-replay-filter", "Do not drop replayed or duplicate readings"),
+                subjectID("The study participant: stamps the readings fed; picks the subject of a sim: cuff"),
             ] + bracelet + output + state + journal + [help],
             action: .command(BPInitCommand.run), handlesStopSignals: true),
         CommandSpec(
@@ -147,6 +150,7 @@ enum CommandTable {
                 tz,
                 OptionSpec("derive-map", "Fill in the derived MAP when the cuff reported none"),
                 OptionSpec("format", .choice(["jsonl", "fhir"]), default: .value("jsonl"), "Reading lines, or FHIR R4 resources"),
+                subjectID("Stamp every reading with this study participant (subject)"),
                 strict, rejects,
             ] + fhir + [help],
             action: .command(CuffIngestCommand.run), handlesStopSignals: true),

@@ -15,6 +15,7 @@ enum BPInitCommand {
         let signals = SignalHandling.install()
         signals.exitAtOnceUntilBraceletReached()
         let config = try BPInitOptions.config(args)
+        _ = try SubjectOption.value(args)  // 64 before any file is opened
         let timeout = try BPInitOptions.cuffTimeout(args)
         let mode = try OutputMode.choose(args, stdoutIsTerminal: ctx.stdoutIsTerminal)
         var bracelet = try BraceletConnector.prepare(args, ctx, defaultClock: BPInitOptions.readsBluetoothCuff(args) ? "real" : nil)
@@ -69,7 +70,7 @@ enum BPInitCommand {
         // Prompts read stdin only when a person is there and stdin does not carry the readings.
         let terminal: TerminalInteraction? = ctx.stdinIsTerminal && !choice.readsStdinLines
             ? TerminalInteraction(lines: .stdin, localizer: localizer, prompts: prompts) : nil
-        let cuff: any CuffSource
+        var cuff: any CuffSource
         var bluetooth: BLECuffSource?
         switch choice {
         case .lines(let file):
@@ -86,6 +87,7 @@ enum BPInitCommand {
             cuff = TypedCuffSource(lines: .stdin, localizer: localizer, prompts: prompts,
                                    timeout: timeout, narrated: mode == .text)
         }
+        if let subject = try SubjectOption.value(args) { cuff = SubjectCuffSource(cuff, subject: subject) }
         let pairing = CommandCuffPairing(pairedCommand: args.string("cuff-paired-cmd"), pairCommand: args.string("pair-cmd"),
                                          terminal: terminal, timeout: timeout, ctx: ctx)
         // In the interactive REPL the line editor owns the terminal: retry questions go through it.
