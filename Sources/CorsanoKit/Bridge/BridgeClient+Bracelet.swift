@@ -85,15 +85,23 @@ extension BridgeClient: Bracelet {
     /// a bridge that is not a simulator; `.refused` for a subject the scenario does not declare).
     public func simulatorCuffReading(subject: String?) async throws -> CuffReading {
         let params: [(String, JSONValue)] = subject.map { [("subject", .string($0))] } ?? []
-        return try read("simCuffReading", try await implemented("simCuffReading") {
-            try await call("simCuffReading", params, timeout: requestTimeout)
-        }) { result in
+        let answer: BridgeParams
+        do {
+            answer = try await implemented("simCuffReading") { try await call("simCuffReading", params, timeout: requestTimeout) }
+        } catch BraceletError.refused(let message) where message.hasPrefix(Self.subjectRefusal) {
+            // `invalid params: subject (WHY)`: the scenario's answer about the subject.
+            throw SimulatedCuffError.refusedByBridge(String(message.dropFirst(Self.subjectRefusal.count).dropLast()))
+        }
+        return try read("simCuffReading", answer) { result in
             var reading = try BridgeCodec.reading(result.object("reading"))
             reading.meanArterialPressure = nil  // the codec writes the derived MAP; a sim cuff reports none
             if case .string(let id)? = result.value["reading"]?["subject"] { reading = reading.withSubject(id) }
             return reading
         }
     }
+
+    /// How a served simulator refuses `simCuffReading`'s subject (BridgeSession's dispatch).
+    static let subjectRefusal = "bridge error \(BridgeErrorCode.invalidParams): invalid params: subject ("
 
     /// Runs `body`; a -32601 answer (the bridge has no such method) becomes `.unavailable`
     /// naming `method` (issue 33: exit 69, "the bridge does not implement readNIBP").

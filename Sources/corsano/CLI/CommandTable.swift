@@ -91,9 +91,9 @@ enum CommandTable {
         CommandSpec(
             words: ["bp-init"], summary: "Run NIBP calibration against a reference cuff.",
             operands: "", operandKind: nil,
-            details: "Switches the bracelet to the NIBP-calibration plan, feeds 2 (or 3) cuff readings per attempt, retries up to --max-attempts, and restores the previous plan on every way out. Cuff readings: JSON lines from --cuff FILE or stdin (-), a Bluetooth cuff read live through BlueZ (--cuff ble:MAC; the run's clock is then real by default), one per --cuff-cmd run, or typed at the terminal (SYS/DIA PULSE). SIGINT (130), SIGTERM (143) and SIGHUP (129) cancel the run and restore the plan. Exit: 0 success, 1 failedAfterRetries, 3 cuffError, 4 braceletDisconnected, 64 usage, 66 cuff or scenario file unreadable, 69 bracelet unavailable, 74 state store or output, 141 stdout closed.",
+            details: "Switches the bracelet to the NIBP-calibration plan, feeds 2 (or 3) cuff readings per attempt, retries up to --max-attempts, and restores the previous plan on every way out. Cuff readings: JSON lines from --cuff FILE or stdin (-), a Bluetooth cuff read live through BlueZ (--cuff ble:MAC; the run's clock is then real by default), one per --cuff-cmd run, typed at the terminal (SYS/DIA PULSE), or measured by a simulated cuff on a scenario subject (--cuff sim: or sim:SCENARIO.json, with --subject-id). SIGINT (130), SIGTERM (143) and SIGHUP (129) cancel the run and restore the plan. Exit: 0 success, 1 failedAfterRetries, 3 cuffError, 4 braceletDisconnected, 64 usage, 66 cuff or scenario file unreadable, 69 bracelet unavailable, 74 state store or output, 141 stdout closed.",
             options: [
-                OptionSpec("cuff", .path, default: .rule("- when stdin is not a terminal"), "Cuff readings as JSON lines, or ble:MAC for a Bluetooth cuff")
+                OptionSpec("cuff", .path, default: .rule("- when stdin is not a terminal"), "Cuff readings as JSON lines, ble:MAC for a Bluetooth cuff, or sim: / sim:SCENARIO.json for a simulated one")
                     .excluding("cuff-cmd"),
                 OptionSpec("cuff-cmd", .command, "Run CMD once per measurement; first valid line of its stdout is the reading"),
                 OptionSpec("cuff-timeout", .seconds(allowsNone: false), default: .integer(BPInitializationConfig.defaultCuffTimeoutSeconds),

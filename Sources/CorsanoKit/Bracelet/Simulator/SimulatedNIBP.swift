@@ -177,6 +177,8 @@ public enum SimulatedCuffError: Error, Equatable, Sendable {
     case unknownSubject(String, known: [String])
     /// The scenario declares several subjects and none was named.
     case subjectNotNamed(known: [String])
+    /// A served simulator refused the subject, saying why.
+    case refusedByBridge(String)
 
     /// One line naming the fix.
     public var message: String {
@@ -185,6 +187,8 @@ public enum SimulatedCuffError: Error, Equatable, Sendable {
             return "the scenario has no subject '\(id)' (its subjects: \(known.joined(separator: ", ")))"
         case let .subjectNotNamed(known):
             return "the scenario declares \(known.count) subjects (\(known.joined(separator: ", "))): name one with --subject-id"
+        case let .refusedByBridge(why):
+            return why
         }
     }
 }
