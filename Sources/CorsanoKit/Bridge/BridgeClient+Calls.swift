@@ -96,7 +96,10 @@ extension BridgeClient {
         guard let message = try? BridgeMessage(line: line) else { return linkDown() }
         if message.id == nil {
             if message.method == "disconnected" { linkDown() }
-            if message.method == "working", let id = try? message.params.int("id") { stillWorking(on: id) }
+            if message.method == "working", let id = try? message.params.int("id") {
+                stillWorking(on: id)
+                workingObserver.withLock { o in defer { o = nil }; return o }?()
+            }
             return
         }
         guard let id = message.id, message.method == nil else { return }

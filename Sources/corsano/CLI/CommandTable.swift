@@ -216,6 +216,17 @@ enum CommandTable {
                       OptionSpec("force", "Restore even when the run that switched still runs")] + bracelet + output + state + journal + [help],
             action: .command(BraceletRepairCommand.run)),
         CommandSpec(
+            words: ["nibp", "read"], summary: "Read the bracelet's own NIBP values as reading lines.",
+            operands: "", operandKind: nil,
+            details: "Writes the bracelet's stored cuffless blood-pressure values (a 287-2 measures every 30 minutes in plans with NIBP on) measured between --since and --until, all of them when neither is given, or with --spot one measurement taken now (about 2 minutes; the bridge says it is working meanwhile), as reading lines with source bracelet and the bracelet's serial: JSON lines when stdout is not a terminal, a table on one. Exit: 0, 4 bracelet disconnected, 64 usage, 65 or 66 scenario, 69 bracelet unavailable or refusing (a bridge without readNIBP or measureNIBP, named), 74 output.",
+            options: [
+                OptionSpec("since", .time, default: .rule("the first stored value"), "Only values measured at or after TIME"),
+                OptionSpec("until", .time, default: .rule("now"), "Only values measured at or before TIME"),
+                OptionSpec("spot", "Take one spot measurement now instead").excluding("since", "until"),
+                subjectID("Stamp every value with this study participant (subject)"),
+            ] + bracelet + output + [help],
+            action: .command(NIBPReadCommand.run)),
+        CommandSpec(
             words: ["history"], summary: "Print the audit log of calibration runs.",
             operands: "[sign]", operandKind: .choice(["sign"]),
             details: "Each run: bracelet, time, config, every reading fed with its verdict, its signatures, and the result. 'history sign --run ID --name NAME --meaning MEANING' appends a signature record (exit 66 no such run, 75 a run not ended); --verify checks the audit log's hash chain.",
@@ -269,7 +280,7 @@ enum CommandTable {
         CommandSpec(
             words: ["help"], summary: "Show help for a command.",
             operands: "[COMMAND]", operandKind: nil,
-            details: "Without COMMAND, lists every command; with a group word (cuff, profile, bracelet), lists its subcommands. Same text as 'corsano COMMAND --help'.",
+            details: "Without COMMAND, lists every command; with a group word (cuff, profile, bracelet, nibp), lists its subcommands. Same text as 'corsano COMMAND --help'.",
             options: [help],
             action: .command(HelpCommand.run)),
     ])
