@@ -161,4 +161,10 @@ public struct BPDelta: Codable, Equatable, Sendable {
 /// A subject's true values at one instant (not rounded): mmHg, mmHg, bpm.
 public struct SubjectTruth: Equatable, Sendable {
     public var systolic: Double, diastolic: Double, pulse: Double
+    /// Creates a truth.
+    public init(systolic: Double, diastolic: Double, pulse: Double) {
+        self.systolic = systolic
+        self.diastolic = diastolic
+        self.pulse = pulse
+    }
 }
