@@ -78,6 +78,12 @@ import Testing
         let again = try Corsano.run(["nibp", "read", "--since", Self.twelveHoursLater, "--now", Self.dayLater,
                                      "--subject-id", "S1"] + bracelet)
         #expect(again.lines == afterBad.lines)
+        // On a terminal (--text here) the same values are a table.
+        let table = try Corsano.run(["nibp", "read", "--since", Self.twelveHoursLater, "--until", "2026-11-29T21:00:00Z",
+                                     "--now", Self.dayLater, "--subject-id", "S1", "--text"] + bracelet)
+        #expect(table.lines.first?.hasPrefix("measured at") == true, "\(table.stdout)")
+        #expect(table.lines.dropFirst().map { $0.prefix(20) } == ["2026-11-29T20:02:00Z", "2026-11-29T20:32:00Z"])
+        #expect(table.lines.dropFirst().allSatisfy { $0.hasSuffix("S1") })
 
         // A spot measurement over the bridge: the bridge sends `working` while the bracelet measures
         // (1.5 s here), which the client takes as progress and says once on stderr.
