@@ -49,6 +49,60 @@ import Testing
         print("replay-filter crash: pg_ctl stop -m immediate while a claim waited lost \(lost) of \(lines.count) lines")
     }
 
+    /// A connection through `CommitCuttingProxy` to the shared server's unix socket, cut at `cut`
+    /// during the first claim, and the input (3,000 lines, about 5 writes of 64 KiB).
+    static func cutRun(_ cut: CommitCuttingProxy.Cut) throws -> (first: Corsano.Outcome, again: Corsano.Outcome, input: [String], proxy: CommitCuttingProxy) {
+        let server = try ThrowawayPostgres.shared()
+        let database = try server.createDatabase()
+        let (file, lines) = try C.input(try BPInitE2E.directory(), count: 3000)
+        #expect(try Corsano.run(["replay-filter", "--state", database.uri], stdin: "").status == 0)  // the schema
+        let proxy = try CommitCuttingProxy(socketPath: server.directory + "/.s.PGSQL.\(server.port)", cut: cut)
+        defer { proxy.stop() }
+        let proxied = "postgresql://postgres@127.0.0.1:\(proxy.port)/\(database.name)?sslmode=disable&gssencmode=disable"
+        let first = try Corsano.run(["replay-filter", "--state", proxied, "--max-reading-age", "none", file])
+        let again = try Corsano.run(["replay-filter", "--state", database.uri, "--max-reading-age", "none", file])
+        #expect(again.status == 0, "\(again.stderr)")
+        return (first, again, lines, proxy)
+    }
+
+    /// Every input line exactly once in `received`.
+    static func expectExactlyOnce(_ received: [String], input: [String]) {
+        var seen: [String: Int] = [:]
+        for line in received { seen[line, default: 0] += 1 }
+        #expect(seen.filter { $0.value > 1 }.isEmpty, "\(seen.filter { $0.value > 1 }.count) readings handed on twice")
+        let missing = input.filter { seen[$0] == nil }
+        #expect(missing.isEmpty, "\(missing.count) of \(input.count) readings never handed on")
+        #expect(Set(received).isSubset(of: Set(input)), "only input lines")
+    }
+
+    /// The server commits the first claim and the connection is lost before its answer reaches
+    /// corsano: a new connection asks `txid_status`, learns it committed, and the run writes
+    /// those lines and goes on (before issue 28's settling, the run ended 74 with the claims of
+    /// that write held for good: every later run dropped those readings as duplicates).
+    @Test func aClaimCommittedAsTheConnectionIsLostIsWrittenExactlyOnce() throws {
+        let run = try Self.cutRun(.afterServerCommit)
+        try #require(run.proxy.didCut, "the claim's commit was never cut: \(run.first.stderr)")
+        #expect(run.first.status == 0, "\(run.first.stderr)")
+        #expect(run.first.lines.count == run.input.count, "the run that lost its connection wrote every line")
+        #expect(run.again.lines.isEmpty, "the rerun found every reading handed on")
+        Self.expectExactlyOnce(run.first.lines + run.again.lines, input: run.input)
+    }
+
+    /// corsano's COMMIT of the first claim never reaches the server, whose backend stays idle in
+    /// the transaction: a new connection finds it in progress, ends that backend, sees the
+    /// transaction aborted and stops with 74 saying nothing was kept; the rerun hands on every
+    /// line once.
+    @Test func aClaimWhoseCommitNeverArrivesIsRefusedWith74AndHandedOnByTheRerun() throws {
+        let run = try Self.cutRun(.beforeCommitArrives)
+        try #require(run.proxy.didCut, "the claim's commit was never cut: \(run.first.stderr)")
+        #expect(run.first.status == 74, "\(run.first.stderr)")
+        #expect(run.first.lines.isEmpty)
+        #expect(run.first.stderr.contains("connection lost at the commit of the seen-set claim; the server shows transaction"),
+                "\(run.first.stderr)")
+        #expect(run.first.stderr.contains("aborted, so nothing of it was kept"), "\(run.first.stderr)")
+        Self.expectExactlyOnce(run.first.lines + run.again.lines, input: run.input)
+    }
+
     @Test func aClaimWaitingOnAnotherSessionsLockEndsAtLockTimeoutWith74NamingIt() throws {
         let server = try ThrowawayPostgres.shared()
         let database = try server.createDatabase()
