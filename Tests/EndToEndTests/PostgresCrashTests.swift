@@ -127,4 +127,55 @@ import Testing
         let after = try Corsano.run(["replay-filter", "--state", database.uri, "--max-reading-age", "none"], stdin: input)
         #expect(after.lines.count == 100, "no claim of the runs that gave up holds")
     }
+
+    /// A PostgreSQL server that takes the connection and never answers (a listening socket no
+    /// one reads): the connection attempt ends at connect_timeout — corsano's 10 s default, or
+    /// the URI's — with 74 naming connect_timeout (before issue 28 it waited for as long as TCP
+    /// let it: hours on a socket that stays open).
+    @Test func aServerThatNeverAnswersEndsAtConnectTimeoutWith74NamingIt() throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) } }
+        try #require(bound == 0 && listen(listener, 16) == 0)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) } }
+        let silent = "postgresql://corsano@127.0.0.1:\(UInt16(bigEndian: address.sin_port))/corsano"
+        for (uri, limit) in [(silent + "?connect_timeout=3", 3.0), (silent, 10.0)] {
+            let started = Date()
+            let r = try Corsano.run(["replay-filter", "--state", uri], stdin: "")
+            let waited = Date().timeIntervalSince(started)
+            #expect(r.status == 74, "\(r.stderr)")
+            #expect(r.stderr.contains("the connection waited longer than connect_timeout (\(Int(limit)) s"), "\(r.stderr)")
+            // libpq counts whole seconds per attempt (it may try with and without SSL).
+            #expect(waited >= limit - 1 && waited < 2 * limit + 5, "waited \(waited) s for a connect_timeout of \(limit) s")
+        }
+    }
+
+    /// A claim that runs past statement_timeout (here it waits on a lock another session holds,
+    /// and the URI's statement_timeout is shorter than the lock bound) ends with 74 naming
+    /// statement_timeout and what ran; nothing is claimed.
+    @Test func aClaimRunningPastStatementTimeoutEndsWith74NamingIt() throws {
+        let server = try ThrowawayPostgres.shared()
+        let database = try server.createDatabase()
+        let input = (0..<100).map(PostgresEndToEndTests.reading).joined(separator: "\n") + "\n"
+        #expect(try Corsano.run(["replay-filter", "--state", database.uri], stdin: "").status == 0)  // the schema
+        let holder = try StreamedProcess(URL(fileURLWithPath: "/usr/bin/psql"), ["-X", "-q", "-v", "ON_ERROR_STOP=1", database.uri])
+        defer { holder.signal(SIGKILL); holder.finish(seconds: 5) }
+        holder.send("BEGIN; LOCK TABLE seen_reading IN SHARE MODE; SELECT 'locked';")
+        #expect(holder.stdout.waitFor("locked"))
+        let started = Date()
+        let r = try Corsano.run(["replay-filter", "--state", database.uri + "?options=-c%20statement_timeout%3D1500ms",
+                                 "--max-reading-age", "none"], stdin: input)
+        let waited = Date().timeIntervalSince(started)
+        #expect(r.status == 74, "\(r.stderr)")
+        #expect(r.lines.isEmpty)
+        #expect(r.stderr.contains("the seen-set claim ran longer than statement_timeout (1500ms)"), "\(r.stderr)")
+        #expect(waited >= 1.4 && waited < 8, "waited \(waited) s")
+        holder.send("ROLLBACK;")
+        let after = try Corsano.run(["replay-filter", "--state", database.uri, "--max-reading-age", "none"], stdin: input)
+        #expect(after.lines.count == 100, "no claim of the run that gave up holds")
+    }
 }

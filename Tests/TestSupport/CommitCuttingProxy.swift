@@ -72,7 +72,7 @@ public final class CommitCuttingProxy: @unchecked Sendable {
             let client = accept(listener, nil, nil)
             guard client >= 0 else { return }
             var on: Int32 = 1  // libpq's messages are small: no Nagle delay on the proxy's side either
-            _ = setsockopt(client, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+            _ = setsockopt(client, Int32(IPPROTO_TCP), 1 /* TCP_NODELAY */, &on, socklen_t(MemoryLayout<Int32>.size))
             let server = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
             var address = sockaddr_un()
             address.sun_family = sa_family_t(AF_UNIX)
