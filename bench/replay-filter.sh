@@ -48,8 +48,9 @@ run jq jq -c "select(.measuredAt >= \"$since\")"
 run no-state "$bin" replay-filter --no-state --requested-at "$since" --backdate 0 --max-reading-age none
 run sqlite "$bin" replay-filter --state "$work/state.sqlite3" --requested-at "$since" --backdate 0 --max-reading-age none
 tail -1 "$work/sqlite.err"
-# The same claims on the server over TCP loopback: per 1 MiB batch, two sorted halves on two connections, each
-# a plain INSERT of binary bigint arrays (redone with ON CONFLICT DO NOTHING RETURNING once a key is held).
+# The same claims on the server over TCP loopback: per 64 KiB write of kept lines (about 600 keys), one
+# transaction (BEGIN with txid_current(), an INSERT … ON CONFLICT DO NOTHING RETURNING of binary bigint
+# arrays, COMMIT), durable before its lines are written (issue 28).
 # The server's CPU (its processes and the backends it reaped), in clock ticks, around that run.
 server_ticks() { awk '{ print $14 + $15 + $16 + $17 }' "/proc/$(head -1 "$pgdir/data/postmaster.pid")/stat"; }
 before=$(server_ticks)

@@ -200,6 +200,15 @@ final class PostgresConnection {
         _ = try check(PQexec(conn, sql))
     }
 
+    /// Runs one or more statements without parameters in one round trip and returns the last
+    /// one's rows. - Throws: `PostgresFailure`.
+    func simpleQuery(_ sql: String) throws(PostgresFailure) -> PostgresResult {
+        try check(PQexec(conn, sql))
+    }
+
+    /// The process id of the connection's backend on the server (libpq `PQbackendPID`).
+    var backendPID: Int32 { PQbackendPID(conn) }
+
     private func check(_ result: OpaquePointer?) throws(PostgresFailure) -> PostgresResult {
         guard let result else {
             throw PostgresFailure(sqlState: nil, message: scrub(Self.text(PQerrorMessage(conn))), connectionLost: PQstatus(conn) != CONNECTION_OK)

@@ -2,13 +2,16 @@
 /// hosts.
 ///
 /// `insert` claims a key for the open batch; `commitPending()` sends the batch as two bigint
-/// arrays (binary) in one `INSERT … SELECT … ON CONFLICT DO NOTHING RETURNING` (one round trip,
-/// its own transaction), and a key is the caller's exactly when its row came back inserted — two
-/// gateways never both own a record. Keys go in sorted order, so two batches that overlap wait on
-/// each other rather than deadlock; a deadlock or serialization failure the server reports anyway
-/// is redone.
+/// arrays (binary) in one `INSERT … SELECT … ON CONFLICT DO NOTHING RETURNING`, and a key is the
+/// caller's exactly when its row came back inserted — two gateways never both own a record. Keys
+/// go in sorted order, so two batches that overlap wait on each other rather than deadlock; a
+/// deadlock or serialization failure the server reports anyway is redone. The insert runs in a
+/// `PostgresStore.transaction` (three round trips: BEGIN with `txid_current()`, the insert,
+/// COMMIT), so a COMMIT whose answer the connection lost is settled by the transaction's status
+/// on the server instead of leaving a committed claim whose lines are never written (issue 28).
 ///
-/// A large batch (a regular file's) is split in two by a fixed function of the key and the halves
+/// A large batch (`splitThreshold` keys or more: `state migrate`'s; replay-filter's are at most
+/// 64 KiB of lines, about 600 keys) is split in two by a fixed function of the key and the halves
 /// are claimed at once on two connections, so the server works on both cores: the halves share no
 /// key, and every writer splits the same way, so they cannot wait on each other in a cycle. Nor
 /// may a half wait on this process while it waits on another writer's lock (a cycle through a
@@ -158,6 +161,14 @@ final class PostgresSeenSet: SeenSet {
         // The index's order: writers then take key locks in one order and do not deadlock.
         packed.sort()
         let connection = store.connection
+        if wide.isEmpty, packed.count < Self.splitThreshold {
+            // A live pipe's or a 64 KiB write's batch: one transaction, whose commit is settled
+            // with the server when the connection is lost before its answer (`transaction`).
+            let claim = parameters(packed)
+            return try PostgresConnection.whileCancellable([connection][...]) {
+                try store.transaction(Self.claiming) { try Self.lostPacked(store.connection.query(Self.claimPacked, parameters: claim)) }
+            }
+        }
         if wide.isEmpty {
             return try store.run(Self.claiming) {
                 if packed.count >= Self.splitThreshold, let side = try store.sideConnection() {

@@ -8,7 +8,9 @@ import Synchronization
 /// server's `now()`. One connection, its use serialized by a lock, and a second one for the
 /// seen-set's large batches. Source: issue 16, libpq "Connection Strings" and "Environment Variables".
 public final class PostgresStore: StateStore, @unchecked Sendable {
-    let connection: PostgresConnection
+    /// The main connection; replaced (holding `lock`) when it was lost at a COMMIT and a new one
+    /// asked what became of that transaction (`settleLostCommit`).
+    private(set) var connection: PostgresConnection
     let lock = NSRecursiveLock()
     /// The connection string, to open a second connection (never printed: it may hold a password).
     private let uri: String
@@ -89,24 +91,105 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
 
     /// Runs `body` inside `BEGIN … COMMIT`, rolling back when it throws; a deadlock or
     /// serialization failure is redone from the start (a few times).
+    ///
+    /// A COMMIT whose answer never arrives (the connection lost after it was sent) leaves its
+    /// outcome unknown: the server may have committed it or not. So the transaction learns its
+    /// id and its backend at BEGIN (same round trip), and after such a loss a new connection asks
+    /// the server (`settleLostCommit`): committed → `body`'s result stands (for a seen-set claim,
+    /// its lines are this process's to write); aborted → `StoreError` saying nothing of it was
+    /// kept. Without this a claim committed just before the connection dropped held its
+    /// records for good while their lines were never written (issue 28). Source: PostgreSQL
+    /// "Transaction ID and Snapshot Information Functions" (`txid_current`, `txid_status`).
+    /// - Throws: `StoreError`; `body`'s errors.
     func transaction<T>(_ what: String = "a state store transaction", _ body: () throws -> T) throws -> T {
         try run(what) {
             var attempt = 0
             while true {
-                try connection.execute("BEGIN")
                 do {
-                    let result = try body()
-                    try connection.execute("COMMIT")
-                    return result
+                    return try transactionOnce(what, body)
                 } catch let failure as PostgresFailure where failure.isRetryable && attempt < 5 {
-                    try? connection.execute("ROLLBACK")
                     attempt += 1
-                } catch {
-                    try? connection.execute("ROLLBACK")
-                    throw error
                 }
             }
         }
+    }
+
+    /// One try of `transaction`: rolled back when `body` or COMMIT fails, settled when COMMIT's
+    /// answer is lost. Call holding `lock`. - Throws: `PostgresFailure`, `StoreError`, `body`'s.
+    private func transactionOnce<T>(_ what: String, _ body: () throws -> T) throws -> T {
+        let begun = try connection.simpleQuery("BEGIN; SELECT txid_current()")
+        let xid = begun.text(0, 0) ?? "", backend = connection.backendPID
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+        do {
+            try connection.execute("COMMIT")
+        } catch let lost as PostgresFailure where lost.connectionLost {
+            // Sent, perhaps committed, its answer lost: ask the server.
+            guard try settleLostCommit(xid: xid, backend: backend, what: what, lost) else {
+                throw StoreError.failed(path: location, message: "connection lost at the commit of \(what); the server shows "
+                                        + "transaction \(xid) aborted, so nothing of it was kept: " + lost.message)
+            }
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+        return result
+    }
+
+    /// Most times `settleLostCommit` asks a transaction's status, `settlePollSeconds` apart on
+    /// the server (`pg_sleep`): about 10 s, the lock bound's default.
+    static let settlePolls = 200, settlePollSeconds = "0.05"
+
+    /// After the connection was lost with a COMMIT sent: opens a new connection (it replaces the
+    /// lost one) and asks `txid_status(xid)`. Committed → true; aborted, or too old for the
+    /// server to tell → false (nothing kept). In progress → the lost connection's backend has not
+    /// yet run or refused the COMMIT, and no one else can end its transaction: it is ended
+    /// (`pg_terminate_backend`, allowed for one's own role's backends), and the status asked
+    /// again until it is final, within `settlePolls`. Call holding `lock`.
+    /// - Throws: `StoreError` when no new connection can be had or the status stays in progress:
+    ///   whether the transaction took effect is then unknown (for a claim: at most one write's
+    ///   lines, the bound corsano-replay-filter(1) states).
+    private func settleLostCommit(xid: String, backend: Int32, what: String, _ lost: PostgresFailure) throws -> Bool {
+        let unknown = "connection lost at the commit of \(what) (\(lost.message)), and whether transaction \(xid) took effect "
+        let fresh: PostgresConnection
+        do {
+            fresh = try PostgresConnection(uri: uri)
+        } catch StoreError.cannotOpen(_, let why) {
+            throw StoreError.failed(path: location, message: unknown + "cannot be asked: " + why)
+        }
+        let old = connection
+        connection = fresh
+        cancellers.withLock { cancellers in
+            cancellers.removeAll { $0 === old.canceller }
+            cancellers.append(fresh.canceller)
+        }
+        let status = Result { () throws(PostgresFailure) in try Self.finalStatus(xid: xid, backend: backend, on: fresh) }
+        switch status {
+        case .success(let committed?): return committed
+        case .success(nil): throw StoreError.failed(path: location, message: unknown + "is not known: the server still shows it in progress")
+        case .failure(let failure): throw StoreError.failed(path: location, message: unknown + "cannot be asked: " + failure.message)
+        }
+    }
+
+    /// `txid_status(xid)` once final: true committed, false aborted (or too old for the server
+    /// to tell), nil still in progress after `settlePolls`; the first time it is in progress the
+    /// backend `backend` holding it is ended. - Throws: `PostgresFailure`.
+    private static func finalStatus(xid: String, backend: Int32, on connection: PostgresConnection) throws(PostgresFailure) -> Bool? {
+        for poll in 0..<settlePolls {
+            switch try connection.query("SELECT txid_status($1::bigint)", [xid]).text(0, 0) {
+            case "committed": return true
+            case "in progress":
+                if poll == 0 { _ = try connection.query("SELECT pg_terminate_backend($1::int)", [String(backend)]) }
+                _ = try connection.query("SELECT pg_sleep(\(settlePollSeconds))")
+            default: return false  // aborted; NULL: older than the server keeps statuses for
+            }
+        }
+        return nil
     }
 
     // MARK: Seen-set
