@@ -179,10 +179,10 @@ _corsano_reply() {
             esac
             _corsano_words '--bail --bracelet --state --no-state --quiet --help'; return 0 ;;
         'completion')
-            if [[ $cur == -* ]]; then _corsano_words '--quiet --help'; return 0; fi
+            if [[ $cur == -* ]]; then _corsano_words '--help'; return 0; fi
             _corsano_words 'bash zsh fish'; return 0 ;;
         'help')
-            if [[ $cur == -* ]]; then _corsano_words '--quiet --help'; return 0; fi
+            if [[ $cur == -* ]]; then _corsano_words '--help'; return 0; fi
             if (( cword == 2 )); then _corsano_words 'bp-init wearing-opt cuff replay-filter profile bracelet history state repl completion help'; return 0; fi
             case "${words[2]}" in
                 cuff) (( cword == 3 )) && _corsano_words 'ingest listen' ;;

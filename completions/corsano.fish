@@ -280,11 +280,9 @@ complete -c corsano -n '__corsano_using repl; and not __fish_seen_argument -l st
 complete -c corsano -n '__corsano_using repl' -l quiet -d 'No closing counts or notes on stderr; errors and rejected or dropped records are still reported.'
 complete -c corsano -n '__corsano_using repl' -l help -d 'Show help for this command and exit.'
 
-complete -c corsano -n '__corsano_using completion' -l quiet -d 'No closing counts or notes on stderr; errors and rejected or dropped records are still reported.'
 complete -c corsano -n '__corsano_using completion' -l help -d 'Show help for this command and exit.'
 complete -c corsano -n '__corsano_using completion' -x -a 'bash zsh fish'
 
-complete -c corsano -n '__corsano_using help' -l quiet -d 'No closing counts or notes on stderr; errors and rejected or dropped records are still reported.'
 complete -c corsano -n '__corsano_using help' -l help -d 'Show help for this command and exit.'
 complete -c corsano -n '__corsano_needs_subcommand help' -x -a 'bp-init wearing-opt cuff replay-filter profile bracelet history state repl completion help'
 complete -c corsano -n '__corsano_using help cuff; and test (count (commandline -opc)) -eq 3' -x -a 'ingest listen'

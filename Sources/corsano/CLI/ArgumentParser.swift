@@ -57,15 +57,15 @@ struct ParsedCommand {
     /// The largest seconds value a flag takes: 100 years, far beyond any wait or age that makes sense.
     static let maxSeconds = 100 * 365 * 86_400
 
-    /// `--name` as whole seconds; `.some(nil)` for `none` where allowed. - Throws: `UsageError.badValue`.
+    /// `--name` as whole seconds, written as a duration (`90s`, `5m`, `1h30m`, or a bare number of
+    /// seconds: `DurationText`); `.some(nil)` for `none` where allowed. - Throws: `UsageError.badValue`.
     func seconds(_ name: String) throws -> Int?? {
         guard let raw = string(name) else { return nil }
         let allowsNone: Bool
         if case .seconds(true)? = spec.option(name)?.value { allowsNone = true } else { allowsNone = false }
         if raw == "none", allowsNone { return .some(nil) }
-        guard let v = Int(raw), v >= 0, v <= Self.maxSeconds else {
-            throw badValue(name, raw, expected: "a whole number of seconds from 0 to "
-                           + "\(Self.maxSeconds) (100 years)" + (allowsNone ? ", or none" : ""))
+        guard let v = DurationText.seconds(raw) else {
+            throw badValue(name, raw, expected: DurationText.expected + (allowsNone ? ", or none" : ""))
         }
         return .some(v)
     }
@@ -124,6 +124,11 @@ enum ArgumentParser {
                 parsed.set(option.name, "")  // one-letter spellings are flags (-h)
                 continue
             }
+            // The global `-V`/`--version` after the command (issue 23: global options anywhere).
+            if CommandTable.versionSpellings.contains(word), spec.option(CommandTable.version.name) == nil {
+                parsed.set(CommandTable.version.name, "")
+                continue
+            }
             guard word.hasPrefix("--") else { throw UsageError.unknownOption(word, command: spec.name) }
             var name = String(word.dropFirst(2))
             var inline: String?
@@ -141,6 +146,11 @@ enum ArgumentParser {
             if let inline { value = inline } else {
                 guard i < words.count else { throw UsageError.missingValue(option: name, placeholder: option.usage) }
                 value = words[i]
+                // A separate value word is never another option (issue 23): `--state --no-preparation`
+                // would otherwise create a file named `--no-preparation`. `--opt=VALUE` passes one.
+                if isOptionWord(value, of: spec) {
+                    throw UsageError.valueIsOption(option: name, placeholder: option.placeholder ?? option.value?.placeholder ?? "", word: value)
+                }
                 i += 1
             }
             guard !value.isEmpty else { throw UsageError.missingValue(option: name, placeholder: option.usage) }
@@ -167,7 +177,7 @@ enum ArgumentParser {
                                                     expected: "one of " + allowed.joined(separator: ", "))
                 }
                 parsed.fromEnvironment[option.name] = value
-            } else if option.required, !parsed.flag("help"), option.requiredUnless.map({ parsed.flag($0) }) != true {
+            } else if option.required, !parsed.flag("help"), !parsed.flag("version"), option.requiredUnless.map({ parsed.flag($0) }) != true {
                 missing.append(option)
             }
         }
@@ -184,6 +194,17 @@ enum ArgumentParser {
             throw UsageError.badOperand(op, command: spec.name, expected: "one of " + allowed.joined(separator: ", "))
         }
         return parsed
+    }
+}
+
+extension ArgumentParser {
+    /// True when `word`, given as a separate value, is an option rather than a value: any word
+    /// starting with `--` (`--` itself included), or a one-letter spelling of an option of `spec`
+    /// or of a global option (`-h`, `-V`). `-` (stdin) and negative numbers stay values.
+    static func isOptionWord(_ word: String, of spec: CommandSpec) -> Bool {
+        if word.hasPrefix("--") { return true }
+        guard word.count == 2, word.first == "-", let letter = word.last else { return false }
+        return spec.options.contains { $0.short == letter } || CommandTable.global.contains { $0.short == letter }
     }
 }
 

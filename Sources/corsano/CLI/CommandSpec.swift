@@ -4,7 +4,8 @@ import CorsanoKit
 enum ValueKind: Equatable, Sendable {
     /// An RFC 3339 time (or a naive `YYYY-MM-DDTHH:MM:SS` where the option says so).
     case time
-    /// A whole number of seconds, or `none` when `allowsNone`.
+    /// A duration in whole seconds (`90s`, `5m`, `1h`, `1h30m`, or a bare number of seconds:
+    /// `DurationText`), or `none` when `allowsNone`. Help shows `DURATION`.
     case seconds(allowsNone: Bool)
     /// An integer in a range.
     case integer(ClosedRange<Int>)
@@ -26,7 +27,7 @@ enum ValueKind: Equatable, Sendable {
     func accepts(_ text: String) -> Bool {
         switch self {
         case .time: return RFC3339.parseInstant(text) != nil || RFC3339.parseNaive(text) != nil
-        case .seconds(let none): return (none && text == "none") || Int(text).map { $0 >= 0 && $0 <= ParsedCommand.maxSeconds } ?? false
+        case .seconds(let none): return (none && text == "none") || DurationText.seconds(text) != nil
         case .integer(let range): return Int(text).map(range.contains) ?? false
         case .choice(let words): return words.contains(text)
         case .uri: return (try? BraceletAddress(text)) != nil
@@ -38,7 +39,7 @@ enum ValueKind: Equatable, Sendable {
     var placeholder: String {
         switch self {
         case .time: return "TIME"
-        case .seconds(let none): return none ? "SECONDS|none" : "SECONDS"
+        case .seconds(let none): return none ? "DURATION|none" : "DURATION"
         case .integer: return "N"
         case .path: return "FILE"
         case .directory: return "DIR"
@@ -47,6 +48,33 @@ enum ValueKind: Equatable, Sendable {
         case .command: return "CMD"
         case .text: return "TEXT"
         }
+    }
+}
+
+/// A duration as options take it (docs/design.md "Commands"): `90s`, `5m`, `1h`, units in
+/// that order, each at most once (`1h30m`, `2m30s`), or a bare number of seconds; whole seconds
+/// from 0 to `ParsedCommand.maxSeconds`.
+enum DurationText {
+    /// What a refused duration should have been, for `UsageError.badValue`.
+    static let expected = "a duration like 90s, 5m, 1h or 1h30m (a bare number is seconds), at most 100 years"
+
+    /// The whole seconds `text` stands for; nil when it is not a duration or exceeds the range.
+    static func seconds(_ text: String) -> Int? {
+        if let bare = Int(text), text.first != "+" { return (0...ParsedCommand.maxSeconds).contains(bare) ? bare : nil }
+        let units: [(Character, Int)] = [("h", 3600), ("m", 60), ("s", 1)]
+        var total = 0, digits = "", next = 0
+        for c in text {
+            if c.isASCII, c.isNumber { digits.append(c); continue }
+            guard !digits.isEmpty, let at = units[next...].firstIndex(where: { $0.0 == c }),
+                  let n = Int(digits) else { return nil }
+            let (product, overflow) = n.multipliedReportingOverflow(by: units[at].1)
+            guard !overflow, product <= ParsedCommand.maxSeconds else { return nil }
+            total += product
+            digits = ""
+            next = at + 1
+        }
+        guard digits.isEmpty, next > 0, total <= ParsedCommand.maxSeconds else { return nil }
+        return total
     }
 }
 

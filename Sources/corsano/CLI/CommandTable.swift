@@ -5,7 +5,11 @@ import CorsanoKit
 enum CommandTable {
     /// The flags `corsano` takes with no command (`corsano --version`), listed once: main,
     /// the overview help and the three completions read them here. `-h` is `--help`'s short spelling.
-    static let global: [OptionSpec] = [OptionSpec("help", "Show help").short("h"), OptionSpec("version", "Print the version").short("V")]
+    static let global: [OptionSpec] = [OptionSpec("help", "Show help").short("h"), version]
+    /// `-V`/`--version`, before or after the command (issue 23: global options anywhere).
+    static let version = OptionSpec("version", "Print the version").short("V")
+    /// Every spelling of the global `--version`.
+    static let versionSpellings: Set<String> = ["--version", "-V"]
     /// Every spelling of the global `--help`.
     static let helpSpellings: Set<String> = ["--help", "-h"]
     /// Every spelling of a global flag (`--help`, `-h`, `--version`, `-V`).
@@ -273,10 +277,12 @@ enum CommandTable {
     /// `--quiet`, which every command takes (issue 15): no closing counts or notes on stderr.
     static let quiet = OptionSpec("quiet", "No closing counts or notes on stderr; errors and rejected or dropped records are still reported")
 
-    /// `specs` with `--quiet` added to each, before `--help`.
+    /// `specs` with `--quiet` added to each, before `--help`; not to `help` and `completion`,
+    /// which write no notes (an option that does nothing for a command is not offered by it).
     private static func withQuiet(_ specs: [CommandSpec]) -> [CommandSpec] {
         specs.map { spec in
             var spec = spec
+            if spec.words == ["help"] || spec.words == ["completion"] { return spec }
             let at = spec.options.firstIndex { $0.name == help.name } ?? spec.options.endIndex
             spec.options.insert(quiet, at: at)
             return spec

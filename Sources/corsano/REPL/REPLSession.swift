@@ -65,6 +65,10 @@ final class REPLSession: @unchecked Sendable {
             ctx.forText.writeHelp(parsed.spec)
             return .success
         }
+        if parsed.flag("version") {
+            ctx.forText.stdout.line("corsano \(HelpRenderer.version)")
+            return .success
+        }
         if parsed.spec.words == ["help"] { return try help(parsed.operands, ctx.forText) }
         // Text for a person never goes to a standard output that carries JSON lines.
         var ctx = parsed.spec.words == ["completion"] || parsed.flag("text") ? ctx.forText : ctx

@@ -96,9 +96,30 @@ import Testing
                                             expected: "an RFC 3339 time like 2026-11-29T10:00:00Z")) { try p.instant("now") }
         #expect(throws: UsageError.badValue(option: "max-attempts", value: "-1",
                                             expected: "an integer from 1 to 10")) { try p.integer("max-attempts") }
-        // As getopt does for a required argument: the next word is the value even when it looks like a flag.
-        #expect(try Self.parse(["--cuff", "--json"]).string("cuff") == "--json")
-        #expect(try !Self.parse(["--cuff", "--json"]).flag("json"))
+        // A negative number is a value, and `-` stays stdin.
+        #expect(try Self.parse(["--max-attempts", "-5"]).string("max-attempts") == "-5")
+        #expect(try Self.parse(["--cuff", "-"]).string("cuff") == "-")
+    }
+
+    /// Issue 23: a separate value word that is an option (of the command, a global one, or any
+    /// `--` word) is refused naming both; `--opt=VALUE` passes such a value.
+    @Test(arguments: [["--cuff", "--json"], ["--cuff", "--no-such"], ["--cuff", "--"], ["--cuff", "-h"], ["--cuff", "-V"]])
+    func aValueWordThatIsAnOptionIsRefusedNamingBoth(words: [String]) {
+        #expect(Self.error(words) == .valueIsOption(option: "cuff", placeholder: "FILE", word: words[1]))
+    }
+
+    @Test func anOptionLikeValueIsGivenWithEquals() throws {
+        let p = try Self.parse(["--cuff=--json"])
+        #expect(p.string("cuff") == "--json")
+        #expect(!p.flag("json"))
+        #expect(UsageError.valueIsOption(option: "state", placeholder: "FILE", word: "--no-preparation").message
+                == "--state needs a value (FILE); '--no-preparation' is an option (--state=VALUE passes a value that starts with --)")
+    }
+
+    /// The global `-V`/`--version` parses after any command's name.
+    @Test(arguments: [["--version"], ["-V"], ["a.csv", "--version"]])
+    func theGlobalVersionIsAnOptionOfEveryCommand(words: [String]) throws {
+        #expect(try Self.parse(words).flag("version"))
     }
 
     @Test func anOperandWhereNoneIsTakenIsRefused() {
@@ -113,6 +134,11 @@ import Testing
          "corsano: --now given twice with different values ('2026-11-29T10:00:00Z' and '2026-11-29T11:00:00Z')\n"),
         (["bp-init", "--no-state", "--cuff="], "corsano: --cuff needs a value (--cuff FILE)\n"),
         (["bp-init", "--state="], "corsano: --state needs a value (--state FILE)\n"),
+        (["bp-init", "--cuff", "--no-state"],
+         "corsano: --cuff needs a value (FILE); '--no-state' is an option (--cuff=VALUE passes a value that starts with --)\n"),
+        (["--no-state"], "corsano: '--no-state' is an option, not a command; options go after the command: corsano bp-init --no-state; try 'corsano --help'\n"),
+        (["bp-init", "--cuff-timeout", "5min"],
+         "corsano: --cuff-timeout: bad value '5min': expected a duration like 90s, 5m, 1h or 1h30m (a bare number is seconds), at most 100 years\n"),
         (["cuff", "ingest", "a.csv", "--bogus"], "corsano: cuff ingest: unknown option '--bogus'; try 'corsano cuff ingest --help'\n"),
         (["bp-init", "--now", "-0001-01-01T00:00:00Z"],
          "corsano: --now: bad value '-0001-01-01T00:00:00Z': expected an RFC 3339 time like 2026-11-29T10:00:00Z\n"),

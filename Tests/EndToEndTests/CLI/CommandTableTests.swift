@@ -32,7 +32,7 @@ import Testing
             "x: --a is listed twice",
             "x: --n's default '9' is not a N",
             "x: --c's default 'r' is not a p|q",
-            "x: --s's default 'none' is not a SECONDS",
+            "x: --s's default 'none' is not a DURATION",
             "x: --f takes no value but has a default, an environment variable or is required",
             "command 'x' is listed twice",
             "x: a table command runs with a session handler",
