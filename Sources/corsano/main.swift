@@ -37,7 +37,7 @@ func runMain(_ argv: [String]) async -> ExitStatus {
     // An option where the command belongs: call it an option, and show a command that takes it.
     if argv[0].hasPrefix("-"), argv[0] != "-" {
         let name = String(argv[0].dropFirst(2).prefix { $0 != "=" })
-        let example = CommandTable.commands.first { argv[0].hasPrefix("--") && $0.option(name) != nil }?.name
+        let example = CommandTable.commands.first { argv[0].hasPrefix("--") && $0.option(named: name) != nil }?.name
         return report(UsageError.optionForCommand(argv[0], example: example), ctx)
     }
     if wantsHelp { argv.append("--help") }
@@ -60,11 +60,11 @@ func runMain(_ argv: [String]) async -> ExitStatus {
     } catch {
         return report(error, ctx)
     }
-    if parsed.flag("help") {
+    if parsed.flag(.help) {
         ctx.writeHelp(parsed.spec)
         return .success
     }
-    if parsed.flag("version") {
+    if parsed.flag(.version) {
         ctx.stdout.line("corsano \(HelpRenderer.version)")
         return .success
     }
@@ -79,7 +79,7 @@ func dispatch(_ parsed: ParsedCommand, _ handler: CommandHandler, _ ctx: Command
     // A command that does not handle stop signals ends by one as it always would.
     if !parsed.spec.handlesStopSignals { ProcessSignals.shared.dieOnUnroutedSignals() }
     var ctx = ctx
-    ctx.quiet = ctx.quiet || parsed.flag("quiet")
+    ctx.quiet = ctx.quiet || parsed.flag(.quiet)
     do {
         return try await handler(parsed, ctx)
     } catch {

@@ -76,10 +76,10 @@ import Testing
         #expect(text.contains("corsano \(spec.name)"))
         #expect(!page.items.isEmpty, "\(spec.manName)(1) has no OPTIONS items")
         for flag in page.items.keys.sorted() {
-            #expect(spec.option(flag) != nil, "\(spec.manName)(1) describes --\(flag), which corsano \(spec.name) does not take")
+            #expect(spec.option(named: flag) != nil, "\(spec.manName)(1) describes --\(flag), which corsano \(spec.name) does not take")
         }
         for flag in page.referred.sorted() {
-            #expect(spec.option(flag) != nil, "\(spec.manName)(1) refers to --\(flag), which corsano \(spec.name) does not take")
+            #expect(spec.option(named: flag) != nil, "\(spec.manName)(1) refers to --\(flag), which corsano \(spec.name) does not take")
         }
         for option in spec.options {
             let described = page.items[option.name] ?? (page.referred.contains(option.name) ? overview.items[option.name] : nil)
@@ -133,7 +133,7 @@ import Testing
     func everyFlagIsInHelp(words: [String]) throws {
         let spec = try #require(CommandTable.lookup(words)?.0)
         // `help` itself takes no --help; `corsano help help` prints the same text.
-        let r = try Corsano.run(spec.option("help") == nil ? ["help"] + words : words + ["--help"])
+        let r = try Corsano.run(spec.option(.help) == nil ? ["help"] + words : words + ["--help"])
         #expect(r.status == 0)
         for option in spec.options {
             #expect(Self.mentions(r.stdout, "--" + option.name), "corsano \(spec.name) --help lacks --\(option.name)")

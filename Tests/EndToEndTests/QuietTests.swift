@@ -8,9 +8,9 @@ import Testing
     /// Every command that writes notes; `help` and `completion` write none, so do not offer it (issue 23).
     @Test func everyCommandTakesQuiet() throws {
         for spec in CommandTable.commands where spec.words != ["help"] && spec.words != ["completion"] {
-            #expect(spec.option("quiet") != nil, "\(spec.name)")
+            #expect(spec.option(.quiet) != nil, "\(spec.name)")
             let parsed = try ArgumentParser.parse(spec.words + ["--quiet", "--help"], environment: [:])
-            #expect(parsed.flag("quiet"), "\(spec.name)")
+            #expect(parsed.flag(.quiet), "\(spec.name)")
         }
         let help = try Corsano.run(["cuff", "ingest", "--help"])
         #expect(help.stdout.contains("--quiet"))

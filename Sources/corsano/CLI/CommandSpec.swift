@@ -145,8 +145,10 @@ extension CommandContext {
 /// range, default, environment variable, whether it is required. Help, completions, the REPL,
 /// the man-page check and parsing all read this one entry.
 struct OptionSpec: Sendable {
+    /// The option's typed key; its raw value is the long name without dashes, e.g. `max-attempts`.
+    var key: OptionKey
     /// Long name without dashes, e.g. `max-attempts`.
-    var name: String
+    var name: String { key.rawValue }
     /// nil for a flag that takes no value.
     var value: ValueKind?
     /// Placeholder override for help (e.g. `MMHG`); defaults to the kind's.
@@ -164,20 +166,20 @@ struct OptionSpec: Sendable {
     var required: Bool = false
     /// The option that may supply a required one instead (`profile push --from FILE` holds every
     /// field): with it given, the command checks what is still missing.
-    var requiredUnless: String?
+    var requiredUnless: OptionKey?
     /// True when the option may be given more than once.
     var repeatable: Bool = false
     /// A one-letter spelling (`h` for `-h`), for the flags every program has.
     var short: Character?
     /// Options that cannot be given with this one (`--json` and `--text`): the parser refuses
     /// the pair, zsh and fish stop offering the other once one is on the line.
-    var excludes: [String] = []
+    var excludes: [OptionKey] = []
 
-    init(_ name: String, _ value: ValueKind? = nil, placeholder: String? = nil, default defaultValue: OptionDefault? = nil,
+    init(_ key: OptionKey, _ value: ValueKind? = nil, placeholder: String? = nil, default defaultValue: OptionDefault? = nil,
          note defaultNote: String? = nil, environment: EnvironmentVariable? = nil, required: Bool = false,
-         unless requiredUnless: String? = nil, repeatable: Bool = false, _ summary: String) {
+         unless requiredUnless: OptionKey? = nil, repeatable: Bool = false, _ summary: String) {
         self.requiredUnless = requiredUnless
-        self.name = name
+        self.key = key
         self.value = value
         self.placeholder = placeholder
         self.summary = summary
@@ -189,21 +191,21 @@ struct OptionSpec: Sendable {
     }
 
     /// A flag that takes no value.
-    init(_ name: String, _ summary: String) {
-        self.init(name, nil, placeholder: nil, summary)
+    init(_ key: OptionKey, _ summary: String) {
+        self.init(key, nil, placeholder: nil, summary)
     }
 
     /// The help line: `Calibration attempts (default 3; 1 disables retry).`, `Height in cm
     /// (required unless --from gives it).`
     var help: String {
         var notes: [String] = []
-        if required { notes.append("required" + (requiredUnless.map { " unless --\($0) gives it" } ?? "")) }
+        if required { notes.append("required" + (requiredUnless.map { " unless \($0.flag) gives it" } ?? "")) }
         if let defaultValue { notes.append("default " + defaultValue.text + (defaultNote.map { "; " + $0 } ?? "")) }
         return summary + (notes.isEmpty ? "" : " (" + notes.joined(separator: "; ") + ")") + "."
     }
 
     /// This option, which cannot be given with `names`.
-    func excluding(_ names: String...) -> OptionSpec {
+    func excluding(_ names: OptionKey...) -> OptionSpec {
         var o = self
         o.excludes += names
         return o
@@ -259,14 +261,20 @@ struct CommandSpec: Sendable {
     /// cancelledByUser with the plan restored; a filter finishes its line, commits and counts);
     /// any other ends by a stop signal's default action (`ProcessSignals`).
     var handlesStopSignals = false
+    /// Rules between its options, checked by the parser after every option is read (exit 64),
+    /// before a handler runs: `requires`, `excludesValue`, value checks (`OptionRule`).
+    var rules: [OptionRule] = []
 
     /// `bp-init`, `cuff ingest`.
     var name: String { words.joined(separator: " ") }
     /// `corsano-bp-init`, `corsano-cuff-ingest` (man page names).
     var manName: String { "corsano-" + words.joined(separator: "-") }
 
-    /// The option called `name`, if this command has it.
-    func option(_ name: String) -> OptionSpec? { options.first { $0.name == name } }
+    /// The option `key`, if this command has it.
+    func option(_ key: OptionKey) -> OptionSpec? { options.first { $0.key == key } }
+
+    /// The option spelt `--name` on a command line, if this command has it.
+    func option(named name: String) -> OptionSpec? { options.first { $0.name == name } }
 
     /// The handler of a table command; nil for a REPL session command.
     var handler: CommandHandler? {

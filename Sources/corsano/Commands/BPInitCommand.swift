@@ -86,7 +86,7 @@ enum BPInitCommand {
             cuff = TypedCuffSource(lines: .stdin, localizer: localizer, prompts: prompts,
                                    timeout: timeout, narrated: mode == .text)
         }
-        let pairing = CommandCuffPairing(pairedCommand: args.string("cuff-paired-cmd"), pairCommand: args.string("pair-cmd"),
+        let pairing = CommandCuffPairing(pairedCommand: args.string(.cuffPairedCmd), pairCommand: args.string(.pairCmd),
                                          terminal: terminal, timeout: timeout, ctx: ctx)
         // In the interactive REPL the line editor owns the terminal: retry questions go through it.
         let interaction: any BPInitInteraction = terminal

@@ -83,7 +83,7 @@ enum WearingOptCommand {
             // the run's braceletDisconnected, with its events); with none at all, every field
             // nothing gave is named at once (the preparation flags give theirs).
             optimization.readsBraceletProfile = true
-            let flags = ["wrist": "wrist", "skinTone": "skin-tone", "hairDensity": "hair-density"]
+            let flags: [String: OptionKey] = ["wrist": .wrist, "skinTone": .skinTone, "hairDensity": .hairDensity]
             optimization.missingWithoutProfile = ProfileRules.fields.filter { flags[$0].map(args.flag) != true }
             let flow = optimization
             let outcome = await signals.run { () -> Result<WearingOptimizationResult, any Error> in
@@ -104,23 +104,23 @@ enum WearingOptCommand {
     /// over its fields; nil without it. - Throws: `UsageError` (64; `-` while stdin is the
     /// person's terminal), `InputError` (66), `ProfileFileError` (65, every missing field at once).
     static func profile(_ args: ParsedCommand, _ ctx: CommandContext) throws -> UserProfile? {
-        guard let path = args.string("profile") else { return nil }
+        guard let path = args.string(.profile) else { return nil }
         if path == "-", ctx.stdinIsTerminal {
             throw UsageError.badValue(option: "profile", value: "-", expected: "a FILE while standard input is a terminal (the prompts read it)")
         }
-        return try ProfileInput.profile(args, today: CalendarDate(utcDateOf: try args.instant("now") ?? CommandContext.wallClock()),
-                                        file: "profile")
+        return try ProfileInput.profile(args, today: CalendarDate(utcDateOf: try args.instant(.now) ?? CommandContext.wallClock()),
+                                        file: .profile)
     }
 
     /// The flow's config from the flags. - Throws: `UsageError` naming the flag.
     static func options(_ args: ParsedCommand) throws -> WearingOptimizationConfig {
         var config = WearingOptimizationConfig.default
-        if let attempts = try args.integer("max-attempts") { config.maxAttempts = attempts }
-        config.includePreparation = !args.flag("no-preparation")
-        if let position = args.string("position").flatMap(BraceletPosition.init(rawValue:)) { config.position = position }
-        config.skinTone = try args.integer("skin-tone")
-        config.hairDensity = args.string("hair-density").flatMap(UserProfile.HairDensity.init(rawValue:))
-        config.wrist = args.string("wrist").flatMap(UserProfile.Wrist.init(rawValue:))
+        if let attempts = try args.integer(.maxAttempts) { config.maxAttempts = attempts }
+        config.includePreparation = !args.flag(.noPreparation)
+        if let position = args.string(.position).flatMap(BraceletPosition.init(rawValue:)) { config.position = position }
+        config.skinTone = try args.integer(.skinTone)
+        config.hairDensity = args.string(.hairDensity).flatMap(UserProfile.HairDensity.init(rawValue:))
+        config.wrist = args.string(.wrist).flatMap(UserProfile.Wrist.init(rawValue:))
         return config
     }
 

@@ -41,9 +41,9 @@ final class REPLSession: @unchecked Sendable {
     func quit() { quitRequested = true }
 
     init(options: ParsedCommand) {
-        braceletURI = options.given("bracelet")
-        bail = options.flag("bail")
-        stateWords = options.flag("no-state") ? ["--no-state"] : options.given("state").map { ["--state", $0] } ?? []
+        braceletURI = options.given(.bracelet)
+        bail = options.flag(.bail)
+        stateWords = options.flag(.noState) ? ["--no-state"] : options.given(.state).map { ["--state", $0] } ?? []
     }
 
     /// How a line that starts a flow gets its cuff readings while it runs.
@@ -61,29 +61,29 @@ final class REPLSession: @unchecked Sendable {
         if first == "repl" { throw UsageError.conflict("repl: already in the REPL") }
         let environment = ctx.environment
         var parsed = try ArgumentParser.parse(words, environment: environment)
-        if parsed.flag("help") {
+        if parsed.flag(.help) {
             ctx.forText.writeHelp(parsed.spec)
             return .success
         }
-        if parsed.flag("version") {
+        if parsed.flag(.version) {
             ctx.forText.stdout.line("corsano \(HelpRenderer.version)")
             return .success
         }
         if parsed.spec.words == ["help"] { return try help(parsed.operands, ctx.forText) }
         // Text for a person never goes to a standard output that carries JSON lines.
-        var ctx = parsed.spec.words == ["completion"] || parsed.flag("text") ? ctx.forText : ctx
-        ctx.quiet = ctx.quiet || parsed.flag("quiet")
+        var ctx = parsed.spec.words == ["completion"] || parsed.flag(.text) ? ctx.forText : ctx
+        ctx.quiet = ctx.quiet || parsed.flag(.quiet)
         try refuseStandardInput(parsed)
         let full = words + sessionDefaults(for: parsed)
         parsed = try ArgumentParser.parse(full, environment: environment)
         guard let handler = parsed.spec.handler else {
             throw UsageError.conflict("\(parsed.spec.name): not available in this build")
         }
-        guard parsed.spec.words == ["bp-init"], parsed.string("cuff") == nil, parsed.string("cuff-cmd") == nil else {
+        guard parsed.spec.words == ["bp-init"], parsed.string(.cuff) == nil, parsed.string(.cuffCmd) == nil else {
             return try await handler(parsed, ctx)
         }
         if let cuff {
-            let adapter = parsed.string("adapter") == nil ? cuff.adapter.map { ["--adapter", $0] } ?? [] : []
+            let adapter = parsed.string(.adapter) == nil ? cuff.adapter.map { ["--adapter", $0] } ?? [] : []
             return try await handler(try ArgumentParser.parse(full + ["--cuff", CuffLinkOptions.scheme + cuff.address] + adapter,
                                                               environment: environment), ctx)
         }
@@ -99,10 +99,10 @@ final class REPLSession: @unchecked Sendable {
     /// The session's `--bracelet` and state options for `parsed`'s command, where the line gave none.
     private func sessionDefaults(for parsed: ParsedCommand) -> [String] {
         var extra: [String] = []
-        if let uri = braceletURI, case .uri? = parsed.spec.option("bracelet")?.value, parsed.given("bracelet") == nil {
+        if let uri = braceletURI, case .uri? = parsed.spec.option(.bracelet)?.value, parsed.given(.bracelet) == nil {
             extra += ["--bracelet", uri]
         }
-        if parsed.spec.option("state") != nil, parsed.given("state") == nil, !parsed.flag("no-state") {
+        if parsed.spec.option(.state) != nil, parsed.given(.state) == nil, !parsed.flag(.noState) {
             extra += stateWords
         }
         return extra
@@ -114,10 +114,10 @@ final class REPLSession: @unchecked Sendable {
         if parsed.spec.operandKind == .path, parsed.operands.isEmpty || parsed.operands.contains("-") {
             throw UsageError.missing("\(name): in the REPL, name the input FILE (standard input is the REPL's)")
         }
-        if parsed.string("cuff") == "-" {
+        if parsed.string(.cuff) == "-" {
             throw UsageError.badValue(option: "cuff", value: "-", expected: "a FILE in the REPL (standard input is the REPL's); or queue readings with 'cuff add'")
         }
-        for option in parsed.spec.options where option.value == .path && parsed.string(option.name) == "-" {
+        for option in parsed.spec.options where option.value == .path && parsed.string(option.key) == "-" {
             throw UsageError.badValue(option: option.name, value: "-", expected: "a FILE in the REPL (standard input is the REPL's)")
         }
     }

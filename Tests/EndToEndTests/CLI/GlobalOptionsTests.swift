@@ -30,7 +30,7 @@ import Testing
     @Test func helpAndCompletionDoNotOfferQuiet() throws {
         for words in [["help"], ["completion"]] {
             let spec = try #require(CommandTable.commands.first { $0.words == words })
-            #expect(spec.option("quiet") == nil)
+            #expect(spec.option(.quiet) == nil)
             #expect(try !Corsano.run(words + ["--help"]).stdout.contains("--quiet"))
         }
         #expect(try Corsano.run(["help", "--quiet"]).status == 64)
@@ -73,7 +73,7 @@ import Testing
                 guard case .seconds(let none)? = option.value else { continue }
                 // `--version` spares the options a command requires.
                 let parsed = try ArgumentParser.parse(["--" + option.name, "1h30m", "--version"], as: spec, environment: [:])
-                #expect(try parsed.seconds(option.name) == .some(5400), "\(spec.name) --\(option.name)")
+                #expect(try parsed.seconds(option.key) == .some(5400), "\(spec.name) --\(option.name)")
                 #expect(option.usage == "--\(option.name) DURATION" + (none ? "|none" : ""))
                 checked += 1
             }
