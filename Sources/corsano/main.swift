@@ -60,14 +60,7 @@ func runMain(_ argv: [String]) async -> ExitStatus {
     } catch {
         return report(error, ctx)
     }
-    if parsed.flag(.help) {
-        ctx.writeHelp(parsed.spec)
-        return .success
-    }
-    if parsed.flag(.version) {
-        ctx.stdout.line("corsano \(HelpRenderer.version)")
-        return .success
-    }
+    if let answered = CommandRunner.answerGlobal(parsed, CommandRunner.context(for: parsed, ctx)) { return answered }
     guard let handler = parsed.spec.handler else {
         ctx.diagnose("\(parsed.spec.name): not available in this build")
         return .usage
@@ -78,8 +71,7 @@ func runMain(_ argv: [String]) async -> ExitStatus {
 func dispatch(_ parsed: ParsedCommand, _ handler: CommandHandler, _ ctx: CommandContext) async -> ExitStatus {
     // A command that does not handle stop signals ends by one as it always would.
     if !parsed.spec.handlesStopSignals { ProcessSignals.shared.dieOnUnroutedSignals() }
-    var ctx = ctx
-    ctx.quiet = ctx.quiet || parsed.flag(.quiet)
+    let ctx = CommandRunner.context(for: parsed, ctx)
     do {
         return try await handler(parsed, ctx)
     } catch {

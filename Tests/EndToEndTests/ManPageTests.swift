@@ -82,7 +82,9 @@ import Testing
             #expect(spec.option(named: flag) != nil, "\(spec.manName)(1) refers to --\(flag), which corsano \(spec.name) does not take")
         }
         for option in spec.options {
-            let described = page.items[option.name] ?? (page.referred.contains(option.name) ? overview.items[option.name] : nil)
+            // The common options (`CommandTable.common`) are described once, on corsano(1).
+            let common = CommandTable.common.contains { $0.key == option.key }
+            let described = page.items[option.name] ?? (page.referred.contains(option.name) || common ? overview.items[option.name] : nil)
             guard let described else {
                 Issue.record("\(spec.manName)(1) lacks --\(option.name)")
                 continue
@@ -106,7 +108,8 @@ import Testing
     /// corsano(1) describes the global flags and the shared options it is sent for.
     @Test func theOverviewPageDescribesTheGlobalAndSharedOptions() throws {
         let overview = try Page("corsano.1")
-        let shared = CommandTable.global + CommandTable.bracelet + CommandTable.output + CommandTable.state + CommandTable.journal
+        let shared = CommandTable.global + CommandTable.common + CommandTable.bracelet + CommandTable.output + CommandTable.state
+            + CommandTable.journal
         #expect(Set(overview.items.keys) == Set(shared.map(\.name)))
         for option in CommandTable.bracelet + CommandTable.output + CommandTable.state + CommandTable.journal {
             if case .value(let value)? = option.defaultValue {

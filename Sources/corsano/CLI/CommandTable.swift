@@ -95,8 +95,8 @@ enum CommandTable {
         OptionSpec(.subjectIdentifier, .text, placeholder: "SYSTEM|VALUE", default: .rule("none"), "With --format fhir: the patient by identifier"),
     ]
 
-    /// Every command, each with `--quiet` (before `--help`).
-    static let commands: [CommandSpec] = withQuiet([
+    /// Every command, each with the `common` options (before `--help`).
+    static let commands: [CommandSpec] = withCommon([
         CommandSpec(
             words: ["bp-init"], summary: "Run NIBP calibration against a reference cuff.",
             operands: "", operandKind: nil,
@@ -299,14 +299,19 @@ enum CommandTable {
     /// `--quiet`, which every command takes (issue 15): no closing counts or notes on stderr.
     static let quiet = OptionSpec(.quiet, "No closing counts or notes on stderr; errors and rejected or dropped records are still reported")
 
-    /// `specs` with `--quiet` added to each, before `--help`; not to `help` and `completion`,
-    /// which write no notes (an option that does nothing for a command is not offered by it).
-    private static func withQuiet(_ specs: [CommandSpec]) -> [CommandSpec] {
+    /// The options every command takes but `help` and `completion` (which write no notes: an
+    /// option that does nothing for a command is not offered by it). Described once, in corsano(1)
+    /// "Options every command takes"; `CommandRunner` applies them before the command runs.
+    /// A new one costs this list, the runner, corsano(1), a test and the regenerated completions.
+    static let common: [OptionSpec] = [quiet]
+
+    /// `specs` with the `common` options added to each, before `--help`; not to `help` and `completion`.
+    private static func withCommon(_ specs: [CommandSpec]) -> [CommandSpec] {
         specs.map { spec in
             var spec = spec
             if spec.words == ["help"] || spec.words == ["completion"] { return spec }
             let at = spec.options.firstIndex { $0.name == help.name } ?? spec.options.endIndex
-            spec.options.insert(quiet, at: at)
+            spec.options.insert(contentsOf: common, at: at)
             return spec
         }
     }

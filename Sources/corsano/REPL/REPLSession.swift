@@ -61,18 +61,10 @@ final class REPLSession: @unchecked Sendable {
         if first == "repl" { throw UsageError.conflict("repl: already in the REPL") }
         let environment = ctx.environment
         var parsed = try ArgumentParser.parse(words, environment: environment)
-        if parsed.flag(.help) {
-            ctx.forText.writeHelp(parsed.spec)
-            return .success
-        }
-        if parsed.flag(.version) {
-            ctx.forText.stdout.line("corsano \(HelpRenderer.version)")
-            return .success
-        }
+        if let answered = CommandRunner.answerGlobal(parsed, CommandRunner.context(for: parsed, ctx.forText)) { return answered }
         if parsed.spec.words == ["help"] { return try help(parsed.operands, ctx.forText) }
         // Text for a person never goes to a standard output that carries JSON lines.
-        var ctx = parsed.spec.words == ["completion"] || parsed.flag(.text) ? ctx.forText : ctx
-        ctx.quiet = ctx.quiet || parsed.flag(.quiet)
+        let ctx = CommandRunner.context(for: parsed, parsed.spec.words == ["completion"] || parsed.flag(.text) ? ctx.forText : ctx)
         try refuseStandardInput(parsed)
         let full = words + sessionDefaults(for: parsed)
         parsed = try ArgumentParser.parse(full, environment: environment)

@@ -43,7 +43,7 @@ import Testing
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let cuff = dir.appendingPathComponent("cuff.jsonl").path
-        FileManager.default.createFile(atPath: cuff, contents: Data())
+        _ = FileManager.default.createFile(atPath: cuff, contents: Data())
         let r = try Corsano.run(["bp-init", "--state", "--no-preparation", "--cuff", cuff], cwd: dir)
         #expect(r.status == 64)
         #expect(r.stderr.hasPrefix("corsano: --state needs a value (FILE); '--no-preparation' is an option"))
