@@ -193,8 +193,17 @@ enum ArgumentParser {
         if case .choice(let allowed)? = spec.operandKind, let op = parsed.operands.first, !allowed.contains(op) {
             throw UsageError.badOperand(op, command: spec.name, expected: "one of " + allowed.joined(separator: ", "))
         }
-        // The validate phase: every rule of the table, before any file, store or bracelet (64 first).
+        // The validate phase: every value's kind and range, and every rule of the table, before
+        // any file, store or bracelet (64 first).
         if !parsed.flag(.help), !parsed.flag(.version) {
+            // (The profile fields are judged by `ProfileRules`, whose messages name the scale.)
+            for option in spec.options where !CommandTable.profileFields.contains(where: { $0.key == option.key }) {
+                switch option.value {
+                case .integer?: _ = try parsed.integer(option.key)
+                case .seconds?: _ = try parsed.seconds(option.key)
+                default: break
+                }
+            }
             for rule in spec.rules { try rule.check(parsed) }
         }
         return parsed

@@ -49,6 +49,8 @@ import Testing
         ["history", "--state", "/nonexistent/state.sqlite3", "--now", "2026-01-01T00:00:00Z"],
         ["history", "sign", "--state", "/nonexistent/state.sqlite3", "--run", "r", "--name", " ", "--meaning", "review"],
         ["bp-init", "--cuff", "/nonexistent", "--clock", "real", "--now", "2026-01-01T00:00:00Z"],
+        ["cuff", "ingest", "/nonexistent", "--header-line", "0"],
+        ["replay-filter", "/nonexistent", "--backdate", "5min"],
     ])
     func aUsageErrorWinsOverAMissingInput(args: [String]) throws {
         let r = try Corsano.run(args)
