@@ -5,10 +5,13 @@ import CorsanoKit
 /// common options (`CommandTable.common`) to the context, answers `--help` and `--version`, and
 /// hands the command its typed options.
 enum CommandRunner {
-    /// `ctx` with the common options of `parsed` applied: `--quiet` silences notes.
+    /// `ctx` with the common options of `parsed` applied: `--quiet` silences notes, `--columns N`
+    /// stands for `COLUMNS` (every layout reads the width there).
     static func context(for parsed: ParsedCommand, _ ctx: CommandContext) -> CommandContext {
         var ctx = ctx
         ctx.quiet = ctx.quiet || parsed.flag(.quiet)
+        // (its range was checked by the parser's validate phase)
+        if let columns = try? parsed.integer(.columns) { ctx.environment[EnvironmentVariable.columns.rawValue] = String(columns) }
         return ctx
     }
 

@@ -303,7 +303,10 @@ enum CommandTable {
     /// option that does nothing for a command is not offered by it). Described once, in corsano(1)
     /// "Options every command takes"; `CommandRunner` applies them before the command runs.
     /// A new one costs this list, the runner, corsano(1), a test and the regenerated completions.
-    static let common: [OptionSpec] = [quiet]
+    static let common: [OptionSpec] = [quiet, columns]
+    /// The width help, diagnostics and text are laid out for, as `COLUMNS` gives it (which it overrides).
+    static let columns = OptionSpec(.columns, .integer(20...1000), default: .rule("COLUMNS, else the terminal's width, else 80"),
+                                    "Lay out help, diagnostics and human text for N columns")
 
     /// `specs` with the `common` options added to each, before `--help`; not to `help` and `completion`.
     private static func withCommon(_ specs: [CommandSpec]) -> [CommandSpec] {

@@ -13,6 +13,7 @@ enum OptionKey: String, CaseIterable, Sendable {
     case bundle
     case clock
     case column
+    case columns
     case count
     case cuff
     case cuffCmd = "cuff-cmd"

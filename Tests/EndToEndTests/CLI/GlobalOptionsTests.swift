@@ -86,4 +86,20 @@ import Testing
         let r = try Corsano.run(["replay-filter", "--no-state", "--backdate", "5m", "--max-reading-age", "1h30m"])
         #expect(r.status == 0, "\(r.stderr)")
     }
+
+    /// `--columns N`, a common option: help (and every layout) as `COLUMNS=N` gives it, on every
+    /// command that takes the common options; out of range is 64.
+    @Test func columnsLaysOutForThatWidth() throws {
+        for words in [["bp-init"], ["cuff", "ingest"], ["history"]] {
+            let given = try Corsano.run(words + ["--columns", "40", "--help"])
+            #expect(given.status == 0)
+            #expect(given.stdout == (try Corsano.run(words + ["--help"], env: ["COLUMNS": "40"])).stdout)
+            #expect(given.stdout != (try Corsano.run(words + ["--help"], env: ["COLUMNS": "250"])).stdout)
+            #expect(try Corsano.run(words + ["--columns", "250", "--help"], env: ["COLUMNS": "40"]).stdout
+                    == (try Corsano.run(words + ["--help"], env: ["COLUMNS": "250"])).stdout)
+        }
+        let bad = try Corsano.run(["cuff", "ingest", "/nonexistent", "--columns", "5"])
+        #expect(bad.status == 64)
+        #expect(bad.stderr == "corsano: --columns: bad value '5': expected an integer from 20 to 1000\n")
+    }
 }
