@@ -7,6 +7,8 @@ struct ParsedCommand {
     /// Option values by key, in the order given (flags map to `[""]`).
     private(set) var values: [OptionKey: [String]] = [:]
     private(set) var operands: [String] = []
+    /// The options a REPL session supplied (`supply`), not the line.
+    private(set) var supplied: Set<OptionKey> = []
     /// Values of options not given, from their environment variable (non-empty), by option name.
     fileprivate(set) var fromEnvironment: [OptionKey: String] = [:]
 
@@ -218,6 +220,16 @@ extension ArgumentParser {
         if word.hasPrefix("--") { return true }
         guard word.count == 2, word.first == "-", let letter = word.last else { return false }
         return spec.options.contains { $0.short == letter } || CommandTable.global.contains { $0.short == letter }
+    }
+}
+
+extension ParsedCommand {
+    /// `value` for `key` where the command line gave none: what the REPL session supplies (its
+    /// bracelet, store, queued cuff readings) as a typed override of an option the command has.
+    mutating func supply(_ key: OptionKey, _ value: String) {
+        guard values[key] == nil, spec.option(key) != nil else { return }
+        values[key] = [value]
+        supplied.insert(key)
     }
 }
 

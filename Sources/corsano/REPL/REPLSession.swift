@@ -16,8 +16,9 @@ final class REPLSession: @unchecked Sendable {
     var sourceDepth = 0
     /// True once a signal asked a scripted session to stop (a `source`d file stops too).
     var stopRequested: @Sendable () -> Bool = { false }
-    /// `--state FILE` / `--no-state` of `corsano repl`, passed to every command that takes them.
-    let stateWords: [String]
+    /// `corsano repl`'s own options (`--state FILE` / `--no-state` among them): the session's
+    /// store, supplied to every command that takes a store where its line names none.
+    let replOptions: ParsedCommand
     let cuffQueue = CuffQueue()
     /// `cuff connect MAC [--adapter NAME]`: the Bluetooth cuff later bp-init lines read.
     var cuff: (address: String, adapter: String?)?
@@ -43,7 +44,7 @@ final class REPLSession: @unchecked Sendable {
     init(options: ParsedCommand) {
         braceletURI = options.given(.bracelet)
         bail = options.flag(.bail)
-        stateWords = options.flag(.noState) ? ["--no-state"] : options.given(.state).map { ["--state", $0] } ?? []
+        replOptions = options
     }
 
     /// How a line that starts a flow gets its cuff readings while it runs.
@@ -66,8 +67,12 @@ final class REPLSession: @unchecked Sendable {
         // Text for a person never goes to a standard output that carries JSON lines.
         let ctx = CommandRunner.context(for: parsed, parsed.spec.words == ["completion"] || parsed.flag(.text) ? ctx.forText : ctx)
         try refuseStandardInput(parsed)
-        let full = words + sessionDefaults(for: parsed)
-        parsed = try ArgumentParser.parse(full, environment: environment)
+        // The line is parsed once; the session's bracelet and store are typed overrides (never
+        // words appended to the line, issue 23), where the line gives none.
+        if let uri = braceletURI, case .uri? = parsed.spec.option(.bracelet)?.value { parsed.supply(.bracelet, uri) }
+        if parsed.spec.option(.state) != nil, parsed.given(.state) == nil, !parsed.flag(.noState) {
+            if replOptions.flag(.noState) { parsed.supply(.noState, "") } else if let state = replOptions.given(.state) { parsed.supply(.state, state) }
+        }
         guard let handler = parsed.spec.handler else {
             throw UsageError.conflict("\(parsed.spec.name): not available in this build")
         }
@@ -75,9 +80,9 @@ final class REPLSession: @unchecked Sendable {
             return try await handler(parsed, ctx)
         }
         if let cuff {
-            let adapter = parsed.string(.adapter) == nil ? cuff.adapter.map { ["--adapter", $0] } ?? [] : []
-            return try await handler(try ArgumentParser.parse(full + ["--cuff", CuffLinkOptions.scheme + cuff.address] + adapter,
-                                                              environment: environment), ctx)
+            parsed.supply(.cuff, CuffLinkOptions.scheme + cuff.address)
+            if let adapter = cuff.adapter { parsed.supply(.adapter, adapter) }
+            return try await handler(parsed, ctx)
         }
         let pipe = try cuffQueue.handOff()
         defer { pipe.close() }
@@ -85,19 +90,8 @@ final class REPLSession: @unchecked Sendable {
         case .queueOnly: pipe.endInput()
         case .queueThenTyped(let attach): attach(pipe)
         }
-        return try await handler(try ArgumentParser.parse(full + ["--cuff", pipe.path], environment: environment), ctx)
-    }
-
-    /// The session's `--bracelet` and state options for `parsed`'s command, where the line gave none.
-    private func sessionDefaults(for parsed: ParsedCommand) -> [String] {
-        var extra: [String] = []
-        if let uri = braceletURI, case .uri? = parsed.spec.option(.bracelet)?.value, parsed.given(.bracelet) == nil {
-            extra += ["--bracelet", uri]
-        }
-        if parsed.spec.option(.state) != nil, parsed.given(.state) == nil, !parsed.flag(.noState) {
-            extra += stateWords
-        }
-        return extra
+        parsed.supply(.cuff, pipe.path)
+        return try await handler(parsed, ctx)
     }
 
     /// The REPL owns standard input: a command may not read it.
