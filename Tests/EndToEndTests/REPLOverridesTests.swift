@@ -6,11 +6,8 @@ import Testing
 /// session's `--no-state` became a file to read).
 @Suite struct REPLOverridesTests {
     @Test func theSessionsStoreIsNoWordAfterDoubleDash() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("corsano-i23-repl-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let (dir, empty) = try GlobalOptionsTests.directoryWithEmptyFile("readings.jsonl")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let empty = dir.appendingPathComponent("readings.jsonl").path
-        _ = FileManager.default.createFile(atPath: empty, contents: Data())
         let r = try Corsano.run(["repl", "--bail", "--no-state"], stdin: "replay-filter --now 2026-11-29T10:00:00Z -- \(empty)\nquit\n", cwd: dir)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(!r.stderr.contains("--no-state"))

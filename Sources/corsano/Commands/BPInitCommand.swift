@@ -39,8 +39,8 @@ enum BPInitCommand {
             },
             notice: { ctx.note($0) }
         ) { session, sink in
-            try await calibrate(args, ctx, config: config, choice: choice, timeout: timeout, mode: mode,
-                                session: session, sink: sink, store: store, ownership: ownership, runID: runID, signals: signals)
+            try await calibrate(FlowRun(args: args, ctx: ctx, mode: mode, store: store, ownership: ownership, id: runID, signals: signals),
+                                config: config, choice: choice, timeout: timeout, session: session, sink: sink)
         }
         // The result is written; a store lost meanwhile still makes the run 74 (DESIGN "Exit status").
         if let failure = audit?.failure ?? journalFailure { throw failure }
@@ -59,10 +59,10 @@ enum BPInitCommand {
     /// the interaction the flags and the terminal call for; the flow's result and the signal
     /// that ended it, if one did.
     private static func calibrate(
-        _ args: ParsedCommand, _ ctx: CommandContext, config: BPInitializationConfig, choice: BPInitOptions.CuffChoice,
-        timeout: Duration, mode: OutputMode, session: BraceletSession, sink: any EventSink, store: any StateStore,
-        ownership: PlanJournal.Ownership, runID: String, signals: SignalHandling
+        _ run: FlowRun, config: BPInitializationConfig, choice: BPInitOptions.CuffChoice, timeout: Duration,
+        session: BraceletSession, sink: any EventSink
     ) async throws -> (Result<BPInitializationResult, any Error>, ExitStatus?, StoreError?, String?, String?) {
+        let (args, ctx, mode, store, ownership, runID, signals) = (run.args, run.ctx, run.mode, run.store, run.ownership, run.id, run.signals)
         let localizer = EventSinks.localizer(args, ctx)
         let prompts = PromptOutput(writer: mode == .text ? ctx.stdout : ctx.stderr,
                                    layout: EventSinks.promptLayout(args, ctx, mode: mode))

@@ -41,8 +41,8 @@ enum WearingOptCommand {
                 },
                 notice: { ctx.note($0) }
             ) { session, sink in
-                await optimize(args, ctx, config: config, mode: mode, session: session, sink: sink, store: store,
-                               ownership: ownership, given: given, run: run, signals: signals)
+                await optimize(FlowRun(args: args, ctx: ctx, mode: mode, store: store, ownership: ownership, id: run, signals: signals),
+                               config: config, session: session, sink: sink, given: given)
             }
         } catch {
             outcome = .failure(error)
@@ -55,10 +55,10 @@ enum WearingOptCommand {
     /// The optimization on a connected, gated and repaired bracelet: the profile it starts
     /// from, the interaction the terminal calls for, the flow under `signals`.
     private static func optimize(
-        _ args: ParsedCommand, _ ctx: CommandContext, config: WearingOptimizationConfig, mode: OutputMode,
-        session: BraceletSession, sink: any EventSink, store: any StateStore, ownership: PlanJournal.Ownership,
-        given: UserProfile?, run: String, signals: SignalHandling
+        _ flowRun: FlowRun, config: WearingOptimizationConfig, session: BraceletSession, sink: any EventSink, given: UserProfile?
     ) async -> Result<WearingOptimizationResult, any Error> {
+        let (args, ctx, mode, store, ownership, run, signals) = (flowRun.args, flowRun.ctx, flowRun.mode, flowRun.store, flowRun.ownership,
+                                                                 flowRun.id, flowRun.signals)
         // Journaled like bp-init's plan (issue 25): the entry claims the bracelet for this run
         // and records that special mode 4 may run, so a run killed mid-optimization has it
         // stopped by the next command that reaches the bracelet. A bracelet found in the

@@ -39,11 +39,8 @@ import Testing
     /// `bp-init --state --no-preparation --cuff FILE` used to create a SQLite file named
     /// `--no-preparation`: now 64 naming both, and nothing is created.
     @Test func aMissingValueNeverTakesTheNextOption() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("corsano-i23-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let (dir, cuff) = try Self.directoryWithEmptyFile("cuff.jsonl")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let cuff = dir.appendingPathComponent("cuff.jsonl").path
-        _ = FileManager.default.createFile(atPath: cuff, contents: Data())
         let r = try Corsano.run(["bp-init", "--state", "--no-preparation", "--cuff", cuff], cwd: dir)
         #expect(r.status == 64)
         #expect(r.stderr.hasPrefix("corsano: --state needs a value (FILE); '--no-preparation' is an option"))
@@ -51,6 +48,15 @@ import Testing
         let other = try Corsano.run(["bp-init", "--cuff", "--no-state"], cwd: dir)
         #expect(other.status == 64)
         #expect(!other.stderr.contains("No such file"))
+    }
+
+    /// A new temporary directory holding one empty file `name` (and the file's path).
+    static func directoryWithEmptyFile(_ name: String) throws -> (URL, String) {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("corsano-i23-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let path = dir.appendingPathComponent(name).path
+        _ = FileManager.default.createFile(atPath: path, contents: Data())
+        return (dir, path)
     }
 
     @Test(arguments: [("90s", 90), ("5m", 300), ("1h", 3600), ("1h30m", 5400), ("2m30s", 150), ("1h0m5s", 3605), ("45", 45), ("0", 0),
