@@ -85,16 +85,16 @@ _corsano_reply() {
         'bp-init')
             case "$prev" in
                 --cuff|--token-file|--state|--audit-key) _corsano_files; return 0 ;;
-                --cuff-cmd|--cuff-timeout|--adapter|--cuff-paired-cmd|--pair-cmd|--threshold|--max-attempts|--backdate|--subject-id|--seed|--now|--request-timeout|--gateway|--lease) return 0 ;;
+                --cuff-cmd|--cuff-timeout|--adapter|--cuff-paired-cmd|--pair-cmd|--threshold|--max-attempts|--backdate|--subject-id|--seed|--now|--request-timeout|--gateway|--lease|--columns) return 0 ;;
                 --max-reading-age) _corsano_words 'none'; return 0 ;;
                 --bracelet) _corsano_uri 'sim sim: unix: tcp: exec:'; return 0 ;;
                 --clock) _corsano_words 'real virtual'; return 0 ;;
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
             esac
-            _corsano_words '--cuff --cuff-cmd --cuff-timeout --adapter --cuff-paired-cmd --pair-cmd --threshold --max-attempts --no-preparation --max-reading-age --backdate --no-replay-filter --subject-id --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --state --no-state --audit-key --gateway --lease --quiet --help'; return 0 ;;
+            _corsano_words '--cuff --cuff-cmd --cuff-timeout --adapter --cuff-paired-cmd --pair-cmd --threshold --max-attempts --no-preparation --max-reading-age --backdate --no-replay-filter --subject-id --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --state --no-state --audit-key --gateway --lease --quiet --columns --help'; return 0 ;;
         'wearing-opt')
             case "$prev" in
-                --max-attempts|--skin-tone|--seed|--now|--request-timeout|--gateway|--lease) return 0 ;;
+                --max-attempts|--skin-tone|--seed|--now|--request-timeout|--gateway|--lease|--columns) return 0 ;;
                 --profile|--token-file|--state|--audit-key) _corsano_files; return 0 ;;
                 --position) _corsano_words 'seated supine'; return 0 ;;
                 --hair-density) _corsano_words 'none low medium high'; return 0 ;;
@@ -103,36 +103,36 @@ _corsano_reply() {
                 --clock) _corsano_words 'real virtual'; return 0 ;;
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
             esac
-            _corsano_words '--max-attempts --no-preparation --profile --position --skin-tone --hair-density --wrist --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --state --no-state --audit-key --gateway --lease --quiet --help'; return 0 ;;
+            _corsano_words '--max-attempts --no-preparation --profile --position --skin-tone --hair-density --wrist --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --state --no-state --audit-key --gateway --lease --quiet --columns --help'; return 0 ;;
         'cuff ingest')
             case "$prev" in
                 --from) _corsano_words 'auto jsonl ble csv applehealth googlefit csv:omron-connect-email csv:omron-connect csv:omron-connect-report csv:samsung-health csv:healthforyou csv:health-auto-export csv:withings csv:omblepy csv:sbm69 csv:bpm-app csv:beurer-bm58'; return 0 ;;
                 --encoding) _corsano_words 'utf-8 windows-1252 latin1'; return 0 ;;
-                --header-line|--column|--anchor-device|--anchor-phone|--tz|--subject-id|--subject|--subject-identifier) return 0 ;;
+                --header-line|--column|--anchor-device|--anchor-phone|--tz|--subject-id|--subject|--subject-identifier|--columns) return 0 ;;
                 --date-order) _corsano_words 'dmy mdy ymd'; return 0 ;;
                 --format) _corsano_words 'jsonl fhir'; return 0 ;;
                 --rejects) _corsano_files; return 0 ;;
                 --output-dir) _corsano_dirs; return 0 ;;
             esac
-            if [[ $cur == -* ]]; then _corsano_words '--from --encoding --header-line --date-order --column --anchor-device --anchor-phone --tz --derive-map --format --subject-id --strict --rejects --output-dir --bundle --subject --subject-identifier --quiet --help'; return 0; fi
+            if [[ $cur == -* ]]; then _corsano_words '--from --encoding --header-line --date-order --column --anchor-device --anchor-phone --tz --derive-map --format --subject-id --strict --rejects --output-dir --bundle --subject --subject-identifier --quiet --columns --help'; return 0; fi
             _corsano_files; return 0 ;;
         'cuff listen')
             case "$prev" in
-                --device|--adapter|--count|--timeout|--tz|--stored-from) return 0 ;;
+                --device|--adapter|--count|--timeout|--tz|--stored-from|--columns) return 0 ;;
             esac
-            _corsano_words '--device --adapter --count --timeout --pair --tz --set-clock --stored --stored-from --quiet --help'; return 0 ;;
+            _corsano_words '--device --adapter --count --timeout --pair --tz --set-clock --stored --stored-from --quiet --columns --help'; return 0 ;;
         'replay-filter')
             case "$prev" in
-                --requested-at|--backdate|--now|--scope) return 0 ;;
+                --requested-at|--backdate|--now|--scope|--columns) return 0 ;;
                 --max-reading-age) _corsano_words 'none'; return 0 ;;
                 --rejects|--state) _corsano_files; return 0 ;;
             esac
-            if [[ $cur == -* ]]; then _corsano_words '--requested-at --backdate --max-reading-age --now --first --scope --strict --rejects --state --no-state --quiet --help'; return 0; fi
+            if [[ $cur == -* ]]; then _corsano_words '--requested-at --backdate --max-reading-age --now --first --scope --strict --rejects --state --no-state --quiet --columns --help'; return 0; fi
             _corsano_files; return 0 ;;
         'profile push')
             case "$prev" in
                 --from|--token-file|--state|--audit-key) _corsano_files; return 0 ;;
-                --height|--weight|--birthdate|--skin-tone|--seed|--now|--request-timeout|--gateway|--lease) return 0 ;;
+                --height|--weight|--birthdate|--skin-tone|--seed|--now|--request-timeout|--gateway|--lease|--columns) return 0 ;;
                 --wrist) _corsano_words 'left right'; return 0 ;;
                 --gender) _corsano_words 'female male other'; return 0 ;;
                 --unit) _corsano_words 'metric imperial'; return 0 ;;
@@ -141,60 +141,62 @@ _corsano_reply() {
                 --clock) _corsano_words 'real virtual'; return 0 ;;
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
             esac
-            _corsano_words '--from --height --weight --wrist --gender --unit --birthdate --skin-tone --hair-density --force --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --state --no-state --audit-key --gateway --lease --quiet --help'; return 0 ;;
+            _corsano_words '--from --height --weight --wrist --gender --unit --birthdate --skin-tone --hair-density --force --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --state --no-state --audit-key --gateway --lease --quiet --columns --help'; return 0 ;;
         'bracelet serve')
             case "$prev" in
                 --listen) _corsano_uri 'unix: tcp:'; return 0 ;;
                 --scenario|--token-file) _corsano_files; return 0 ;;
-                --seed) return 0 ;;
+                --seed|--columns) return 0 ;;
             esac
-            _corsano_words '--listen --stdio --scenario --seed --token-file --quiet --help'; return 0 ;;
+            _corsano_words '--listen --stdio --scenario --seed --token-file --quiet --columns --help'; return 0 ;;
         'bracelet repair')
             case "$prev" in
-                --plan|--seed|--now|--request-timeout|--gateway|--lease) return 0 ;;
+                --plan|--seed|--now|--request-timeout|--gateway|--lease|--columns) return 0 ;;
                 --bracelet) _corsano_uri 'sim sim: unix: tcp: exec:'; return 0 ;;
                 --clock) _corsano_words 'real virtual'; return 0 ;;
                 --token-file|--state|--audit-key) _corsano_files; return 0 ;;
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
             esac
-            _corsano_words '--plan --force --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --state --no-state --audit-key --gateway --lease --quiet --help'; return 0 ;;
+            _corsano_words '--plan --force --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --state --no-state --audit-key --gateway --lease --quiet --columns --help'; return 0 ;;
         'nibp read')
             case "$prev" in
-                --since|--until|--subject-id|--seed|--now|--request-timeout) return 0 ;;
+                --since|--until|--subject-id|--seed|--now|--request-timeout|--columns) return 0 ;;
                 --bracelet) _corsano_uri 'sim sim: unix: tcp: exec:'; return 0 ;;
                 --clock) _corsano_words 'real virtual'; return 0 ;;
                 --token-file) _corsano_files; return 0 ;;
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
             esac
-            _corsano_words '--since --until --spot --subject-id --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --quiet --help'; return 0 ;;
+            _corsano_words '--since --until --spot --subject-id --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --quiet --columns --help'; return 0 ;;
         'history')
             case "$prev" in
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
                 --format) _corsano_words 'text json fhir'; return 0 ;;
-                --since|--bracelet|--gateway|--limit|--due|--now|--expect|--run|--name|--subject|--subject-identifier) return 0 ;;
+                --since|--bracelet|--gateway|--limit|--due|--now|--expect|--run|--name|--subject|--subject-identifier|--columns) return 0 ;;
                 --meaning) _corsano_words 'review approval responsibility'; return 0 ;;
                 --audit-key|--state) _corsano_files; return 0 ;;
                 --output-dir) _corsano_dirs; return 0 ;;
             esac
-            if [[ $cur == -* ]]; then _corsano_words '--json --text --lang --format --since --bracelet --gateway --limit --due --now --verify --expect --run --name --meaning --audit-key --output-dir --bundle --subject --subject-identifier --state --no-state --quiet --help'; return 0; fi
+            if [[ $cur == -* ]]; then _corsano_words '--json --text --lang --format --since --bracelet --gateway --limit --due --now --verify --expect --run --name --meaning --audit-key --output-dir --bundle --subject --subject-identifier --state --no-state --quiet --columns --help'; return 0; fi
             _corsano_words 'sign'; return 0 ;;
         'state migrate')
             case "$prev" in
                 --from|--audit-key) _corsano_files; return 0 ;;
                 --to) _corsano_uri 'sim sim: unix: tcp: exec:'; return 0 ;;
+                --columns) return 0 ;;
             esac
-            _corsano_words '--from --to --audit-key --quiet --help'; return 0 ;;
+            _corsano_words '--from --to --audit-key --quiet --columns --help'; return 0 ;;
         'repl')
             case "$prev" in
                 --bracelet) _corsano_uri 'sim sim: unix: tcp: exec:'; return 0 ;;
                 --state) _corsano_files; return 0 ;;
+                --columns) return 0 ;;
             esac
-            _corsano_words '--bail --bracelet --state --no-state --quiet --help'; return 0 ;;
+            _corsano_words '--bail --bracelet --state --no-state --quiet --columns --help'; return 0 ;;
         'completion')
-            if [[ $cur == -* ]]; then _corsano_words '--quiet --help'; return 0; fi
+            if [[ $cur == -* ]]; then _corsano_words '--help'; return 0; fi
             _corsano_words 'bash zsh fish'; return 0 ;;
         'help')
-            if [[ $cur == -* ]]; then _corsano_words '--quiet --help'; return 0; fi
+            if [[ $cur == -* ]]; then _corsano_words '--help'; return 0; fi
             if (( cword == 2 )); then _corsano_words 'bp-init wearing-opt cuff replay-filter profile bracelet nibp history state repl completion help'; return 0; fi
             case "${words[2]}" in
                 cuff) (( cword == 3 )) && _corsano_words 'ingest listen' ;;

@@ -89,6 +89,7 @@ complete -c corsano -n '__corsano_using bp-init' -l audit-key -r -F -d 'HMAC key
 complete -c corsano -n '__corsano_using bp-init' -l gateway -x -d 'This gateway\'s name in the plan journal and audit log (default the host name).'
 complete -c corsano -n '__corsano_using bp-init' -l lease -x -d 'Lease of this run\'s plan-journal entry, renewed while it runs (default 60).'
 complete -c corsano -n '__corsano_using bp-init' -l quiet -d 'No closing counts or notes on stderr; errors and rejected or dropped records are still reported.'
+complete -c corsano -n '__corsano_using bp-init' -l columns -x -d 'Lay out help, diagnostics and human text for N columns (default COLUMNS, else the terminal\'s width, else 80).'
 complete -c corsano -n '__corsano_using bp-init' -l help -d 'Show help for this command and exit.'
 
 complete -c corsano -n '__corsano_using wearing-opt' -l max-attempts -x -d 'Optimization attempts (default 3; 1 disables retry).'
@@ -119,6 +120,7 @@ complete -c corsano -n '__corsano_using wearing-opt' -l audit-key -r -F -d 'HMAC
 complete -c corsano -n '__corsano_using wearing-opt' -l gateway -x -d 'This gateway\'s name in the plan journal and audit log (default the host name).'
 complete -c corsano -n '__corsano_using wearing-opt' -l lease -x -d 'Lease of this run\'s plan-journal entry, renewed while it runs (default 60).'
 complete -c corsano -n '__corsano_using wearing-opt' -l quiet -d 'No closing counts or notes on stderr; errors and rejected or dropped records are still reported.'
+complete -c corsano -n '__corsano_using wearing-opt' -l columns -x -d 'Lay out help, diagnostics and human text for N columns (default COLUMNS, else the terminal\'s width, else 80).'
 complete -c corsano -n '__corsano_using wearing-opt' -l help -d 'Show help for this command and exit.'
 
 complete -c corsano -n '__corsano_using cuff ingest' -l from -x -a 'auto jsonl ble csv applehealth googlefit csv:omron-connect-email csv:omron-connect csv:omron-connect-report csv:samsung-health csv:healthforyou csv:health-auto-export csv:withings csv:omblepy csv:sbm69 csv:bpm-app csv:beurer-bm58'
@@ -138,12 +140,13 @@ complete -c corsano -n '__corsano_using cuff ingest' -l format -x -d 'Reading li
 complete -c corsano -n '__corsano_using cuff ingest' -l subject-id -x -d 'Stamp every reading with this study participant (subject).'
 complete -c corsano -n '__corsano_using cuff ingest' -l strict -d 'Stop at the first bad record (exit 65).'
 complete -c corsano -n '__corsano_using cuff ingest' -l rejects -r -F -d 'Also write rejected records to FILE as JSON lines.'
-complete -c corsano -n '__corsano_using cuff ingest' -l output-dir -x -a '(__fish_complete_directories (commandline -ct))'
-complete -c corsano -n '__corsano_using cuff ingest' -l output-dir -x -d 'With --format fhir: bulk NDJSON files, one per resource type, and manifest.json in DIR.'
-complete -c corsano -n '__corsano_using cuff ingest' -l bundle -d 'With --format fhir: one transaction Bundle of conditional creates.'
-complete -c corsano -n '__corsano_using cuff ingest' -l subject -x -d 'With --format fhir: the patient the readings are about (default none).'
-complete -c corsano -n '__corsano_using cuff ingest' -l subject-identifier -x -d 'With --format fhir: the patient by identifier (default none).'
+complete -c corsano -n '__corsano_using cuff ingest; and not __fish_seen_argument -l bundle' -l output-dir -x -a '(__fish_complete_directories (commandline -ct))'
+complete -c corsano -n '__corsano_using cuff ingest; and not __fish_seen_argument -l bundle' -l output-dir -x -d 'With --format fhir: bulk NDJSON files, one per resource type, and manifest.json in DIR.'
+complete -c corsano -n '__corsano_using cuff ingest; and not __fish_seen_argument -l output-dir' -l bundle -d 'With --format fhir: one transaction Bundle of conditional creates.'
+complete -c corsano -n '__corsano_using cuff ingest; and not __fish_seen_argument -l subject-identifier' -l subject -x -d 'With --format fhir: the patient the readings are about (default none).'
+complete -c corsano -n '__corsano_using cuff ingest; and not __fish_seen_argument -l subject' -l subject-identifier -x -d 'With --format fhir: the patient by identifier (default none).'
 complete -c corsano -n '__corsano_using cuff ingest' -l quiet -d 'No closing counts or notes on stderr; errors and rejected or dropped records are still reported.'
+complete -c corsano -n '__corsano_using cuff ingest' -l columns -x -d 'Lay out help, diagnostics and human text for N columns (default COLUMNS, else the terminal\'s width, else 80).'
 complete -c corsano -n '__corsano_using cuff ingest' -l help -d 'Show help for this command and exit.'
 complete -c corsano -n '__corsano_using cuff ingest' -F
 
@@ -157,6 +160,7 @@ complete -c corsano -n '__corsano_using cuff listen' -l set-clock -d 'Write the 
 complete -c corsano -n '__corsano_using cuff listen' -l stored -d 'Fetch the cuff\'s stored records first (Blood Pressure Service 1.1, RACP).'
 complete -c corsano -n '__corsano_using cuff listen' -l stored-from -x -d 'With --stored: only records from this sequence number on.'
 complete -c corsano -n '__corsano_using cuff listen' -l quiet -d 'No closing counts or notes on stderr; errors and rejected or dropped records are still reported.'
+complete -c corsano -n '__corsano_using cuff listen' -l columns -x -d 'Lay out help, diagnostics and human text for N columns (default COLUMNS, else the terminal\'s width, else 80).'
 complete -c corsano -n '__corsano_using cuff listen' -l help -d 'Show help for this command and exit.'
 
 complete -c corsano -n '__corsano_using replay-filter' -l requested-at -x -d 'When the measurement was requested.'
@@ -171,6 +175,7 @@ complete -c corsano -n '__corsano_using replay-filter' -l rejects -r -F -d 'Also
 complete -c corsano -n '__corsano_using replay-filter; and not __fish_seen_argument -l no-state' -l state -r -F -d 'State store: a SQLite file, or a postgresql:// URI (default $XDG_STATE_HOME/corsano/state.sqlite3).'
 complete -c corsano -n '__corsano_using replay-filter; and not __fish_seen_argument -l state' -l no-state -d 'Keep state in memory for this run only.'
 complete -c corsano -n '__corsano_using replay-filter' -l quiet -d 'No closing counts or notes on stderr; errors and rejected or dropped records are still reported.'
+complete -c corsano -n '__corsano_using replay-filter' -l columns -x -d 'Lay out help, diagnostics and human text for N columns (default COLUMNS, else the terminal\'s width, else 80).'
 complete -c corsano -n '__corsano_using replay-filter' -l help -d 'Show help for this command and exit.'
 complete -c corsano -n '__corsano_using replay-filter' -F
 
@@ -206,6 +211,7 @@ complete -c corsano -n '__corsano_using profile push' -l audit-key -r -F -d 'HMA
 complete -c corsano -n '__corsano_using profile push' -l gateway -x -d 'This gateway\'s name in the plan journal and audit log (default the host name).'
 complete -c corsano -n '__corsano_using profile push' -l lease -x -d 'Lease of this run\'s plan-journal entry, renewed while it runs (default 60).'
 complete -c corsano -n '__corsano_using profile push' -l quiet -d 'No closing counts or notes on stderr; errors and rejected or dropped records are still reported.'
+complete -c corsano -n '__corsano_using profile push' -l columns -x -d 'Lay out help, diagnostics and human text for N columns (default COLUMNS, else the terminal\'s width, else 80).'
 complete -c corsano -n '__corsano_using profile push' -l help -d 'Show help for this command and exit.'
 
 complete -c corsano -n '__corsano_using bracelet serve; and not __fish_seen_argument -l stdio' -l listen -x -a '(__corsano_uri unix: tcp:)'
@@ -215,6 +221,7 @@ complete -c corsano -n '__corsano_using bracelet serve' -l scenario -r -F -d 'Si
 complete -c corsano -n '__corsano_using bracelet serve' -l seed -x -d 'Simulator seed (default 1).'
 complete -c corsano -n '__corsano_using bracelet serve' -l token-file -r -F -d 'Token file clients of a tcp: listener must hold (made 0600 when missing) (default $XDG_STATE_HOME/corsano/bridge-token).'
 complete -c corsano -n '__corsano_using bracelet serve' -l quiet -d 'No closing counts or notes on stderr; errors and rejected or dropped records are still reported.'
+complete -c corsano -n '__corsano_using bracelet serve' -l columns -x -d 'Lay out help, diagnostics and human text for N columns (default COLUMNS, else the terminal\'s width, else 80).'
 complete -c corsano -n '__corsano_using bracelet serve' -l help -d 'Show help for this command and exit.'
 
 complete -c corsano -n '__corsano_using bracelet repair' -l plan -x -d 'Set this plan (e.g. monitoring) when nothing records what the bracelet ran before.'
@@ -237,6 +244,7 @@ complete -c corsano -n '__corsano_using bracelet repair' -l audit-key -r -F -d '
 complete -c corsano -n '__corsano_using bracelet repair' -l gateway -x -d 'This gateway\'s name in the plan journal and audit log (default the host name).'
 complete -c corsano -n '__corsano_using bracelet repair' -l lease -x -d 'Lease of this run\'s plan-journal entry, renewed while it runs (default 60).'
 complete -c corsano -n '__corsano_using bracelet repair' -l quiet -d 'No closing counts or notes on stderr; errors and rejected or dropped records are still reported.'
+complete -c corsano -n '__corsano_using bracelet repair' -l columns -x -d 'Lay out help, diagnostics and human text for N columns (default COLUMNS, else the terminal\'s width, else 80).'
 complete -c corsano -n '__corsano_using bracelet repair' -l help -d 'Show help for this command and exit.'
 
 complete -c corsano -n '__corsano_using nibp read; and not __fish_seen_argument -l spot' -l since -x -d 'Only values measured at or after TIME (default the first stored value).'
@@ -256,6 +264,7 @@ complete -c corsano -n '__corsano_using nibp read; and not __fish_seen_argument 
 complete -c corsano -n '__corsano_using nibp read' -l lang -x -a 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'
 complete -c corsano -n '__corsano_using nibp read' -l lang -x -d 'Language of human text (default from LC_ALL, LC_MESSAGES, LANG).'
 complete -c corsano -n '__corsano_using nibp read' -l quiet -d 'No closing counts or notes on stderr; errors and rejected or dropped records are still reported.'
+complete -c corsano -n '__corsano_using nibp read' -l columns -x -d 'Lay out help, diagnostics and human text for N columns (default COLUMNS, else the terminal\'s width, else 80).'
 complete -c corsano -n '__corsano_using nibp read' -l help -d 'Show help for this command and exit.'
 
 complete -c corsano -n '__corsano_using history; and not __fish_seen_argument -l text' -l json -d 'Write JSON lines even on a terminal.'
@@ -277,14 +286,15 @@ complete -c corsano -n '__corsano_using history' -l name -x -d 'With sign: the s
 complete -c corsano -n '__corsano_using history' -l meaning -x -a 'review approval responsibility'
 complete -c corsano -n '__corsano_using history' -l meaning -x -d 'With sign: what the signature means: review, approval, responsibility.'
 complete -c corsano -n '__corsano_using history' -l audit-key -r -F -d 'HMAC key file (0600) of the audit log\'s chain, shared by every gateway of a store (default $XDG_CONFIG_HOME/corsano/audit.key).'
-complete -c corsano -n '__corsano_using history' -l output-dir -x -a '(__fish_complete_directories (commandline -ct))'
-complete -c corsano -n '__corsano_using history' -l output-dir -x -d 'With --format fhir: bulk NDJSON files, one per resource type, and manifest.json in DIR.'
-complete -c corsano -n '__corsano_using history' -l bundle -d 'With --format fhir: one transaction Bundle of conditional creates.'
-complete -c corsano -n '__corsano_using history' -l subject -x -d 'With --format fhir: the patient the readings are about (default none).'
-complete -c corsano -n '__corsano_using history' -l subject-identifier -x -d 'With --format fhir: the patient by identifier (default none).'
+complete -c corsano -n '__corsano_using history; and not __fish_seen_argument -l bundle' -l output-dir -x -a '(__fish_complete_directories (commandline -ct))'
+complete -c corsano -n '__corsano_using history; and not __fish_seen_argument -l bundle' -l output-dir -x -d 'With --format fhir: bulk NDJSON files, one per resource type, and manifest.json in DIR.'
+complete -c corsano -n '__corsano_using history; and not __fish_seen_argument -l output-dir' -l bundle -d 'With --format fhir: one transaction Bundle of conditional creates.'
+complete -c corsano -n '__corsano_using history; and not __fish_seen_argument -l subject-identifier' -l subject -x -d 'With --format fhir: the patient the readings are about (default none).'
+complete -c corsano -n '__corsano_using history; and not __fish_seen_argument -l subject' -l subject-identifier -x -d 'With --format fhir: the patient by identifier (default none).'
 complete -c corsano -n '__corsano_using history; and not __fish_seen_argument -l no-state' -l state -r -F -d 'State store: a SQLite file, or a postgresql:// URI (default $XDG_STATE_HOME/corsano/state.sqlite3).'
 complete -c corsano -n '__corsano_using history; and not __fish_seen_argument -l state' -l no-state -d 'Keep state in memory for this run only.'
 complete -c corsano -n '__corsano_using history' -l quiet -d 'No closing counts or notes on stderr; errors and rejected or dropped records are still reported.'
+complete -c corsano -n '__corsano_using history' -l columns -x -d 'Lay out help, diagnostics and human text for N columns (default COLUMNS, else the terminal\'s width, else 80).'
 complete -c corsano -n '__corsano_using history' -l help -d 'Show help for this command and exit.'
 complete -c corsano -n '__corsano_using history' -x -a 'sign'
 
@@ -293,6 +303,7 @@ complete -c corsano -n '__corsano_using state migrate' -l to -x -a '(__corsano_u
 complete -c corsano -n '__corsano_using state migrate' -l to -x -d 'The store to copy into: a postgresql:// URI (or a SQLite file) (required).'
 complete -c corsano -n '__corsano_using state migrate' -l audit-key -r -F -d 'HMAC key file (0600) of the audit log\'s chain, shared by every gateway of a store (default $XDG_CONFIG_HOME/corsano/audit.key).'
 complete -c corsano -n '__corsano_using state migrate' -l quiet -d 'No closing counts or notes on stderr; errors and rejected or dropped records are still reported.'
+complete -c corsano -n '__corsano_using state migrate' -l columns -x -d 'Lay out help, diagnostics and human text for N columns (default COLUMNS, else the terminal\'s width, else 80).'
 complete -c corsano -n '__corsano_using state migrate' -l help -d 'Show help for this command and exit.'
 
 complete -c corsano -n '__corsano_using repl' -l bail -d 'Stop at the first failing command with its exit status.'
@@ -301,13 +312,12 @@ complete -c corsano -n '__corsano_using repl' -l bracelet -x -d 'Bracelet to con
 complete -c corsano -n '__corsano_using repl; and not __fish_seen_argument -l no-state' -l state -r -F -d 'State store: a SQLite file, or a postgresql:// URI (default $XDG_STATE_HOME/corsano/state.sqlite3).'
 complete -c corsano -n '__corsano_using repl; and not __fish_seen_argument -l state' -l no-state -d 'Keep state in memory for this run only.'
 complete -c corsano -n '__corsano_using repl' -l quiet -d 'No closing counts or notes on stderr; errors and rejected or dropped records are still reported.'
+complete -c corsano -n '__corsano_using repl' -l columns -x -d 'Lay out help, diagnostics and human text for N columns (default COLUMNS, else the terminal\'s width, else 80).'
 complete -c corsano -n '__corsano_using repl' -l help -d 'Show help for this command and exit.'
 
-complete -c corsano -n '__corsano_using completion' -l quiet -d 'No closing counts or notes on stderr; errors and rejected or dropped records are still reported.'
 complete -c corsano -n '__corsano_using completion' -l help -d 'Show help for this command and exit.'
 complete -c corsano -n '__corsano_using completion' -x -a 'bash zsh fish'
 
-complete -c corsano -n '__corsano_using help' -l quiet -d 'No closing counts or notes on stderr; errors and rejected or dropped records are still reported.'
 complete -c corsano -n '__corsano_using help' -l help -d 'Show help for this command and exit.'
 complete -c corsano -n '__corsano_needs_subcommand help' -x -a 'bp-init wearing-opt cuff replay-filter profile bracelet nibp history state repl completion help'
 complete -c corsano -n '__corsano_using help cuff; and test (count (commandline -opc)) -eq 3' -x -a 'ingest listen'

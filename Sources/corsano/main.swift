@@ -20,15 +20,27 @@ func runMain(_ argv: [String]) async -> ExitStatus {
         ctx.stderr.write(HelpRenderer.overview(layout: HelpRenderer.layout(for: ctx.stderr, ctx)))
         return .usage
     }
-    // Global flags alone, in any mix: --help wins over --version (as with most GNU tools' help).
-    if argv == ["version"] || argv.allSatisfy(CommandTable.globalSpellings.contains) {
-        if argv.contains(where: CommandTable.helpSpellings.contains) {
+    // Global flags before the command (issue 23: global options anywhere): alone, in any mix,
+    // --help wins over --version (as with most GNU tools' help); before a command, --help is
+    // that command's help (`corsano --help bp-init`) and --version prints the version.
+    let globals = argv.prefix { CommandTable.globalSpellings.contains($0) }
+    var argv = Array(argv.dropFirst(globals.count))
+    let wantsHelp = globals.contains(where: CommandTable.helpSpellings.contains)
+    if argv == ["version"] || argv.isEmpty || (!wantsHelp && !globals.isEmpty) {
+        if wantsHelp {
             ctx.stdout.write(HelpRenderer.overview(layout: HelpRenderer.layout(for: ctx.stdout, ctx)))
         } else {
             ctx.stdout.line("corsano \(HelpRenderer.version)")
         }
         return .success
     }
+    // An option where the command belongs: call it an option, and show a command that takes it.
+    if argv[0].hasPrefix("-"), argv[0] != "-" {
+        let name = String(argv[0].dropFirst(2).prefix { $0 != "=" })
+        let example = CommandTable.commands.first { argv[0].hasPrefix("--") && $0.option(named: name) != nil }?.name
+        return report(UsageError.optionForCommand(argv[0], example: example), ctx)
+    }
+    if wantsHelp { argv.append("--help") }
     // A group word (`cuff`, `profile`, `bracelet`) alone lists its subcommands: on stderr with
     // 64 (a command is missing), or on stdout with 0 when --help asked for it.
     if let group = HelpRenderer.group(argv[0], layout: HelpRenderer.layout(for: argv.count == 1 ? ctx.stderr : ctx.stdout, ctx)), argv.count == 1 || (argv.count == 2 && CommandTable.helpSpellings.contains(argv[1])) {
@@ -48,10 +60,7 @@ func runMain(_ argv: [String]) async -> ExitStatus {
     } catch {
         return report(error, ctx)
     }
-    if parsed.flag("help") {
-        ctx.writeHelp(parsed.spec)
-        return .success
-    }
+    if let answered = CommandRunner.answerGlobal(parsed, CommandRunner.context(for: parsed, ctx)) { return answered }
     guard let handler = parsed.spec.handler else {
         ctx.diagnose("\(parsed.spec.name): not available in this build")
         return .usage
@@ -62,8 +71,7 @@ func runMain(_ argv: [String]) async -> ExitStatus {
 func dispatch(_ parsed: ParsedCommand, _ handler: CommandHandler, _ ctx: CommandContext) async -> ExitStatus {
     // A command that does not handle stop signals ends by one as it always would.
     if !parsed.spec.handlesStopSignals { ProcessSignals.shared.dieOnUnroutedSignals() }
-    var ctx = ctx
-    ctx.quiet = ctx.quiet || parsed.flag("quiet")
+    let ctx = CommandRunner.context(for: parsed, ctx)
     do {
         return try await handler(parsed, ctx)
     } catch {

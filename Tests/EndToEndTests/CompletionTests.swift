@@ -146,7 +146,7 @@ import Testing
         #expect(r.stdout.contains(#":uri:{_corsano_uri sim sim\: unix\: tcp\: exec\:}'"#))
         #expect(r.stdout.contains("'(--text)--json[Write JSON lines even on a terminal.]'"))
         #expect(r.stdout.contains("'(--json)--text[Write human text even when stdout is not a terminal.]'"))
-        #expect(r.stdout.contains("'--max-reading-age=[Reject readings further than this from now, either direction (default 900).]:seconds or none:(none)'"))
+        #expect(r.stdout.contains("'--max-reading-age=[Reject readings further than this from now, either direction (default 900).]:duration or none:(none)'"))
         #expect(r.stdout.contains("'--strict[Stop at the first bad record (exit 65).]'"))
     }
 }

@@ -76,13 +76,15 @@ import Testing
         #expect(text.contains("corsano \(spec.name)"))
         #expect(!page.items.isEmpty, "\(spec.manName)(1) has no OPTIONS items")
         for flag in page.items.keys.sorted() {
-            #expect(spec.option(flag) != nil, "\(spec.manName)(1) describes --\(flag), which corsano \(spec.name) does not take")
+            #expect(spec.option(named: flag) != nil, "\(spec.manName)(1) describes --\(flag), which corsano \(spec.name) does not take")
         }
         for flag in page.referred.sorted() {
-            #expect(spec.option(flag) != nil, "\(spec.manName)(1) refers to --\(flag), which corsano \(spec.name) does not take")
+            #expect(spec.option(named: flag) != nil, "\(spec.manName)(1) refers to --\(flag), which corsano \(spec.name) does not take")
         }
         for option in spec.options {
-            let described = page.items[option.name] ?? (page.referred.contains(option.name) ? overview.items[option.name] : nil)
+            // The common options (`CommandTable.common`) are described once, on corsano(1).
+            let common = CommandTable.common.contains { $0.key == option.key }
+            let described = page.items[option.name] ?? (page.referred.contains(option.name) || common ? overview.items[option.name] : nil)
             guard let described else {
                 Issue.record("\(spec.manName)(1) lacks --\(option.name)")
                 continue
@@ -106,7 +108,8 @@ import Testing
     /// corsano(1) describes the global flags and the shared options it is sent for.
     @Test func theOverviewPageDescribesTheGlobalAndSharedOptions() throws {
         let overview = try Page("corsano.1")
-        let shared = CommandTable.global + CommandTable.bracelet + CommandTable.output + CommandTable.state + CommandTable.journal
+        let shared = CommandTable.global + CommandTable.common + CommandTable.bracelet + CommandTable.output + CommandTable.state
+            + CommandTable.journal
         #expect(Set(overview.items.keys) == Set(shared.map(\.name)))
         for option in CommandTable.bracelet + CommandTable.output + CommandTable.state + CommandTable.journal {
             if case .value(let value)? = option.defaultValue {
@@ -133,7 +136,7 @@ import Testing
     func everyFlagIsInHelp(words: [String]) throws {
         let spec = try #require(CommandTable.lookup(words)?.0)
         // `help` itself takes no --help; `corsano help help` prints the same text.
-        let r = try Corsano.run(spec.option("help") == nil ? ["help"] + words : words + ["--help"])
+        let r = try Corsano.run(spec.option(.help) == nil ? ["help"] + words : words + ["--help"])
         #expect(r.status == 0)
         for option in spec.options {
             #expect(Self.mentions(r.stdout, "--" + option.name), "corsano \(spec.name) --help lacks --\(option.name)")

@@ -4,11 +4,13 @@ import CorsanoKit
 /// the values of the environment variables its options read (`OptionSpec.environment`).
 struct ParsedCommand {
     let spec: CommandSpec
-    /// Option values by long name, in the order given (flags map to `[""]`).
-    private(set) var values: [String: [String]] = [:]
+    /// Option values by key, in the order given (flags map to `[""]`).
+    private(set) var values: [OptionKey: [String]] = [:]
     private(set) var operands: [String] = []
+    /// The options a REPL session supplied (`supply`), not the line.
+    private(set) var supplied: Set<OptionKey> = []
     /// Values of options not given, from their environment variable (non-empty), by option name.
-    fileprivate(set) var fromEnvironment: [String: String] = [:]
+    fileprivate(set) var fromEnvironment: [OptionKey: String] = [:]
 
     /// Where an option's value came from, for messages that name it.
     enum Source: Equatable {
@@ -17,16 +19,16 @@ struct ParsedCommand {
     }
 
     /// True when the flag `name` was given.
-    func flag(_ name: String) -> Bool { values[name] != nil }
+    func flag(_ name: OptionKey) -> Bool { values[name] != nil }
 
     /// The last value of `--name`, else its environment variable's value (the table says which).
-    func string(_ name: String) -> String? { values[name]?.last ?? fromEnvironment[name] }
+    func string(_ name: OptionKey) -> String? { values[name]?.last ?? fromEnvironment[name] }
 
     /// The last value of `--name` on the command line only.
-    func given(_ name: String) -> String? { values[name]?.last }
+    func given(_ name: OptionKey) -> String? { values[name]?.last }
 
     /// Where `string(name)` took its value; nil when it has none.
-    func source(_ name: String) -> Source? {
+    func source(_ name: OptionKey) -> Source? {
         if values[name] != nil { return .commandLine }
         guard fromEnvironment[name] != nil, let variable = spec.option(name)?.environment else { return nil }
         return .environment(variable)
@@ -34,18 +36,18 @@ struct ParsedCommand {
 
     /// The usage error for a bad `value` of option `name`, naming the flag or the environment
     /// variable it came from.
-    func badValue(_ name: String, _ value: String, expected: String) -> UsageError {
+    func badValue(_ name: OptionKey, _ value: String, expected: String) -> UsageError {
         if case .environment(let variable)? = source(name) {
             return .badEnvironment(variable: variable.rawValue, value: value, expected: expected)
         }
-        return .badValue(option: name, value: value, expected: expected)
+        return .badValue(option: name.rawValue, value: value, expected: expected)
     }
 
     /// Every value of a repeatable `--name`.
-    func strings(_ name: String) -> [String] { values[name] ?? [] }
+    func strings(_ name: OptionKey) -> [String] { values[name] ?? [] }
 
     /// `--name` as an integer within its table range. - Throws: `UsageError.badValue`.
-    func integer(_ name: String) throws -> Int? {
+    func integer(_ name: OptionKey) throws -> Int? {
         guard let raw = string(name) else { return nil }
         guard case .integer(let range)? = spec.option(name)?.value, let v = Int(raw), range.contains(v) else {
             let range = spec.option(name).flatMap { if case .integer(let r)? = $0.value { r } else { nil } }
@@ -57,21 +59,21 @@ struct ParsedCommand {
     /// The largest seconds value a flag takes: 100 years, far beyond any wait or age that makes sense.
     static let maxSeconds = 100 * 365 * 86_400
 
-    /// `--name` as whole seconds; `.some(nil)` for `none` where allowed. - Throws: `UsageError.badValue`.
-    func seconds(_ name: String) throws -> Int?? {
+    /// `--name` as whole seconds, written as a duration (`90s`, `5m`, `1h30m`, or a bare number of
+    /// seconds: `DurationText`); `.some(nil)` for `none` where allowed. - Throws: `UsageError.badValue`.
+    func seconds(_ name: OptionKey) throws -> Int?? {
         guard let raw = string(name) else { return nil }
         let allowsNone: Bool
         if case .seconds(true)? = spec.option(name)?.value { allowsNone = true } else { allowsNone = false }
         if raw == "none", allowsNone { return .some(nil) }
-        guard let v = Int(raw), v >= 0, v <= Self.maxSeconds else {
-            throw badValue(name, raw, expected: "a whole number of seconds from 0 to "
-                           + "\(Self.maxSeconds) (100 years)" + (allowsNone ? ", or none" : ""))
+        guard let v = DurationText.seconds(raw) else {
+            throw badValue(name, raw, expected: DurationText.expected + (allowsNone ? ", or none" : ""))
         }
         return .some(v)
     }
 
     /// `--name` as an RFC 3339 instant. - Throws: `UsageError.badValue`.
-    func instant(_ name: String) throws -> Instant? {
+    func instant(_ name: OptionKey) throws -> Instant? {
         guard let raw = string(name) else { return nil }
         guard let t = RFC3339.parseInstant(raw) else {
             throw badValue(name, raw, expected: "an RFC 3339 time like 2026-11-29T10:00:00Z")
@@ -80,7 +82,7 @@ struct ParsedCommand {
     }
 
     /// `--name` as a naive cuff-clock stamp. - Throws: `UsageError.badValue`.
-    func naive(_ name: String) throws -> NaiveDateTime? {
+    func naive(_ name: OptionKey) throws -> NaiveDateTime? {
         guard let raw = string(name) else { return nil }
         guard let t = RFC3339.parseNaive(raw) else {
             throw badValue(name, raw, expected: "a cuff time like 2025-01-01T00:03:10")
@@ -121,7 +123,12 @@ enum ArgumentParser {
             }
             if word == "--" { optionsEnded = true; continue }
             if word.count == 2, let option = spec.options.first(where: { $0.short == word.last }) {
-                parsed.set(option.name, "")  // one-letter spellings are flags (-h)
+                parsed.set(option.key, "")  // one-letter spellings are flags (-h)
+                continue
+            }
+            // The global `-V`/`--version` after the command (issue 23: global options anywhere).
+            if CommandTable.versionSpellings.contains(word), spec.option(.version) == nil {
+                parsed.set(.version, "")
                 continue
             }
             guard word.hasPrefix("--") else { throw UsageError.unknownOption(word, command: spec.name) }
@@ -131,49 +138,54 @@ enum ArgumentParser {
                 inline = String(name[name.index(after: eq)...])
                 name = String(name[..<eq])
             }
-            guard let option = spec.option(name) else { throw UsageError.unknownOption("--" + name, command: spec.name) }
+            guard let option = spec.option(named: name) else { throw UsageError.unknownOption("--" + name, command: spec.name) }
             if option.value == nil {
                 if inline != nil { throw UsageError.unexpectedValue(option: name) }
-                parsed.set(name, "")
+                parsed.set(option.key, "")
                 continue
             }
             let value: String
             if let inline { value = inline } else {
                 guard i < words.count else { throw UsageError.missingValue(option: name, placeholder: option.usage) }
                 value = words[i]
+                // A separate value word is never another option (issue 23): `--state --no-preparation`
+                // would otherwise create a file named `--no-preparation`. `--opt=VALUE` passes one.
+                if isOptionWord(value, of: spec) {
+                    throw UsageError.valueIsOption(option: name, placeholder: option.placeholder ?? option.value?.placeholder ?? "", word: value)
+                }
                 i += 1
             }
             guard !value.isEmpty else { throw UsageError.missingValue(option: name, placeholder: option.usage) }
             if case .choice(let allowed)? = option.value, !allowed.contains(value) {
                 throw UsageError.badValue(option: name, value: value, expected: "one of " + allowed.joined(separator: ", "))
             }
-            if !option.repeatable, let earlier = parsed.string(name) {
+            if !option.repeatable, let earlier = parsed.string(option.key) {
                 guard earlier == value else { throw UsageError.repeatedOption(option: name, first: earlier, second: value) }
                 continue
             }
-            parsed.set(name, value)
+            parsed.set(option.key, value)
         }
         // Pairs that exclude each other, as the command line gives them (a variable's value yields).
-        for option in spec.options where parsed.values[option.name] != nil {
+        for option in spec.options where parsed.values[option.key] != nil {
             if let other = option.excludes.first(where: { parsed.values[$0] != nil }) {
-                throw UsageError.conflict("--\(option.name) and --\(other) exclude each other")
+                throw UsageError.conflict("--\(option.name) and \(other.flag) exclude each other")
             }
         }
         var missing: [OptionSpec] = []
-        for option in spec.options where parsed.values[option.name] == nil {
+        for option in spec.options where parsed.values[option.key] == nil {
             if let variable = option.environment, let value = environment[variable.rawValue], !value.isEmpty {
                 if case .choice(let allowed)? = option.value, !allowed.contains(value) {
                     throw UsageError.badEnvironment(variable: variable.rawValue, value: value,
                                                     expected: "one of " + allowed.joined(separator: ", "))
                 }
-                parsed.fromEnvironment[option.name] = value
-            } else if option.required, !parsed.flag("help"), option.requiredUnless.map({ parsed.flag($0) }) != true {
+                parsed.fromEnvironment[option.key] = value
+            } else if option.required, !parsed.flag(.help), !parsed.flag(.version), option.requiredUnless.map({ parsed.flag($0) }) != true {
                 missing.append(option)
             }
         }
         // Every required option missing, at once (not one per try).
         if !missing.isEmpty {
-            let unless = Set(missing.compactMap(\.requiredUnless)).sorted().map { spec.option($0)?.usage ?? "--" + $0 }
+            let unless = Set(missing.compactMap(\.requiredUnless)).sorted { $0.rawValue < $1.rawValue }.map { spec.option($0)?.usage ?? $0.flag }
             throw UsageError.missing("\(spec.name): missing " + missing.map(\.usage).joined(separator: ", ")
                                      + (unless.isEmpty ? "" : " (required unless " + unless.joined(separator: " or ") + " gives them)"))
         }
@@ -183,12 +195,46 @@ enum ArgumentParser {
         if case .choice(let allowed)? = spec.operandKind, let op = parsed.operands.first, !allowed.contains(op) {
             throw UsageError.badOperand(op, command: spec.name, expected: "one of " + allowed.joined(separator: ", "))
         }
+        // The validate phase: every value's kind and range, and every rule of the table, before
+        // any file, store or bracelet (64 first).
+        if !parsed.flag(.help), !parsed.flag(.version) {
+            // (The profile fields are judged by `ProfileRules`, whose messages name the scale.)
+            for option in spec.options where !CommandTable.profileFields.contains(where: { $0.key == option.key }) {
+                switch option.value {
+                case .integer?: _ = try parsed.integer(option.key)
+                case .seconds?: _ = try parsed.seconds(option.key)
+                default: break
+                }
+            }
+            for rule in spec.rules { try rule.check(parsed) }
+        }
         return parsed
+    }
+}
+
+extension ArgumentParser {
+    /// True when `word`, given as a separate value, is an option rather than a value: any word
+    /// starting with `--` (`--` itself included), or a one-letter spelling of an option of `spec`
+    /// or of a global option (`-h`, `-V`). `-` (stdin) and negative numbers stay values.
+    static func isOptionWord(_ word: String, of spec: CommandSpec) -> Bool {
+        if word.hasPrefix("--") { return true }
+        guard word.count == 2, word.first == "-", let letter = word.last else { return false }
+        return spec.options.contains { $0.short == letter } || CommandTable.global.contains { $0.short == letter }
+    }
+}
+
+extension ParsedCommand {
+    /// `value` for `key` where the command line gave none: what the REPL session supplies (its
+    /// bracelet, store, queued cuff readings) as a typed override of an option the command has.
+    mutating func supply(_ key: OptionKey, _ value: String) {
+        guard values[key] == nil, spec.option(key) != nil else { return }
+        values[key] = [value]
+        supplied.insert(key)
     }
 }
 
 extension ParsedCommand {
     init(spec: CommandSpec) { self.spec = spec }
-    fileprivate mutating func set(_ name: String, _ value: String) { values[name, default: []].append(value) }
+    fileprivate mutating func set(_ key: OptionKey, _ value: String) { values[key, default: []].append(value) }
     fileprivate mutating func appendOperand(_ word: String) { operands.append(word) }
 }

@@ -23,7 +23,7 @@ enum AuditKeyError: DiagnosticError, Equatable {
 enum AuditKeyFile {
     /// The key file for this run.
     static func path(_ args: ParsedCommand, environment: [String: String]) -> String {
-        if let path = args.string("audit-key") { return path }
+        if let path = args.string(.auditKey) { return path }
         if let xdg = environment[EnvironmentVariable.xdgConfigHome.rawValue], xdg.hasPrefix("/") { return xdg + "/corsano/audit.key" }
         return (environment[EnvironmentVariable.home.rawValue] ?? NSHomeDirectory()) + "/.config/corsano/audit.key"
     }

@@ -11,13 +11,11 @@ enum BraceletConnector {
     /// (a live Bluetooth cuff stamps readings in real time). - Throws: `UsageError` naming the flag.
     static func prepare(_ args: ParsedCommand, _ ctx: CommandContext, defaultClock: String? = nil) throws -> BraceletConnectOptions {
         let address = try self.address(args, ctx)
-        let start = try args.instant("now")
-        let choice = args.string("clock") ?? (start == nil ? defaultClock : nil)
-        if choice == "real", start != nil {
-            throw UsageError.conflict("--now sets the virtual clock's start; it cannot be used with --clock real")
-        }
+        let start = try args.instant(.now)
+        // --now with --clock real: refused by the bracelet group's rule (`CommandTable.braceletRules`).
+        let choice = args.string(.clock) ?? (start == nil ? defaultClock : nil)
         var options = BraceletConnectOptions(address: address, clockChoice: choice, start: start,
-                                             seed: try args.integer("seed").map(UInt64.init) ?? SimulatedBracelet.defaultSeed,
+                                             seed: try args.integer(.seed).map(UInt64.init) ?? SimulatedBracelet.defaultSeed,
                                              requestTimeout: try requestTimeout(args),
                                              notice: { ctx.note($0) })
         if case .tcp = address { options.token = try BridgeToken.load(path: tokenPath(args, ctx)) }
@@ -28,23 +26,23 @@ enum BraceletConnector {
     /// `bridge-token` in corsano's state directory, where `bracelet serve` makes one
     /// (docs/bridge-protocol.md "Authentication").
     static func tokenPath(_ args: ParsedCommand, _ ctx: CommandContext) -> String {
-        args.string("token-file") ?? StateLocation.stateDirectory(environment: ctx.environment) + "/bridge-token"
+        args.string(.tokenFile) ?? StateLocation.stateDirectory(environment: ctx.environment) + "/bridge-token"
     }
 
     /// The `--bracelet` URI, else its environment variable (CORSANO_BRACELET), else `sim`.
     /// - Throws: `UsageError` naming the source.
     static func address(_ args: ParsedCommand, _ ctx: CommandContext) throws -> BraceletAddress {
-        let uri = args.string("bracelet") ?? BraceletAddress.defaultURI
+        let uri = args.string(.bracelet) ?? BraceletAddress.defaultURI
         do {
             return try BraceletAddress(uri)
         } catch let error as BraceletAddressError {
-            throw args.badValue("bracelet", uri, expected: error.expected)
+            throw args.badValue(.bracelet, uri, expected: error.expected)
         }
     }
 
     /// `--request-timeout` in seconds (default 10). - Throws: `UsageError` when 0.
     static func requestTimeout(_ args: ParsedCommand) throws -> Double {
-        guard case .some(.some(let seconds)) = try args.seconds("request-timeout") else { return BridgeClient.defaultRequestTimeout }
+        guard case .some(.some(let seconds)) = try args.seconds(.requestTimeout) else { return BridgeClient.defaultRequestTimeout }
         guard seconds > 0 else {
             throw UsageError.badValue(option: "request-timeout", value: "0", expected: "a whole number of seconds above 0")
         }

@@ -4,7 +4,8 @@ import CorsanoKit
 enum ValueKind: Equatable, Sendable {
     /// An RFC 3339 time (or a naive `YYYY-MM-DDTHH:MM:SS` where the option says so).
     case time
-    /// A whole number of seconds, or `none` when `allowsNone`.
+    /// A duration in whole seconds (`90s`, `5m`, `1h`, `1h30m`, or a bare number of seconds:
+    /// `DurationText`), or `none` when `allowsNone`. Help shows `DURATION`.
     case seconds(allowsNone: Bool)
     /// An integer in a range.
     case integer(ClosedRange<Int>)
@@ -26,7 +27,7 @@ enum ValueKind: Equatable, Sendable {
     func accepts(_ text: String) -> Bool {
         switch self {
         case .time: return RFC3339.parseInstant(text) != nil || RFC3339.parseNaive(text) != nil
-        case .seconds(let none): return (none && text == "none") || Int(text).map { $0 >= 0 && $0 <= ParsedCommand.maxSeconds } ?? false
+        case .seconds(let none): return (none && text == "none") || DurationText.seconds(text) != nil
         case .integer(let range): return Int(text).map(range.contains) ?? false
         case .choice(let words): return words.contains(text)
         case .uri: return (try? BraceletAddress(text)) != nil
@@ -38,7 +39,7 @@ enum ValueKind: Equatable, Sendable {
     var placeholder: String {
         switch self {
         case .time: return "TIME"
-        case .seconds(let none): return none ? "SECONDS|none" : "SECONDS"
+        case .seconds(let none): return none ? "DURATION|none" : "DURATION"
         case .integer: return "N"
         case .path: return "FILE"
         case .directory: return "DIR"
@@ -47,6 +48,33 @@ enum ValueKind: Equatable, Sendable {
         case .command: return "CMD"
         case .text: return "TEXT"
         }
+    }
+}
+
+/// A duration as options take it (docs/design.md "Commands"): `90s`, `5m`, `1h`, units in
+/// that order, each at most once (`1h30m`, `2m30s`), or a bare number of seconds; whole seconds
+/// from 0 to `ParsedCommand.maxSeconds`.
+enum DurationText {
+    /// What a refused duration should have been, for `UsageError.badValue`.
+    static let expected = "a duration like 90s, 5m, 1h or 1h30m (a bare number is seconds), at most 100 years"
+
+    /// The whole seconds `text` stands for; nil when it is not a duration or exceeds the range.
+    static func seconds(_ text: String) -> Int? {
+        if let bare = Int(text), text.first != "+" { return (0...ParsedCommand.maxSeconds).contains(bare) ? bare : nil }
+        let units: [(Character, Int)] = [("h", 3600), ("m", 60), ("s", 1)]
+        var total = 0, digits = "", next = 0
+        for c in text {
+            if c.isASCII, c.isNumber { digits.append(c); continue }
+            guard !digits.isEmpty, let at = units[next...].firstIndex(where: { $0.0 == c }),
+                  let n = Int(digits) else { return nil }
+            let (product, overflow) = n.multipliedReportingOverflow(by: units[at].1)
+            guard !overflow, product <= ParsedCommand.maxSeconds else { return nil }
+            total += product
+            digits = ""
+            next = at + 1
+        }
+        guard digits.isEmpty, next > 0, total <= ParsedCommand.maxSeconds else { return nil }
+        return total
     }
 }
 
@@ -117,8 +145,10 @@ extension CommandContext {
 /// range, default, environment variable, whether it is required. Help, completions, the REPL,
 /// the man-page check and parsing all read this one entry.
 struct OptionSpec: Sendable {
+    /// The option's typed key; its raw value is the long name without dashes, e.g. `max-attempts`.
+    var key: OptionKey
     /// Long name without dashes, e.g. `max-attempts`.
-    var name: String
+    var name: String { key.rawValue }
     /// nil for a flag that takes no value.
     var value: ValueKind?
     /// Placeholder override for help (e.g. `MMHG`); defaults to the kind's.
@@ -136,20 +166,20 @@ struct OptionSpec: Sendable {
     var required: Bool = false
     /// The option that may supply a required one instead (`profile push --from FILE` holds every
     /// field): with it given, the command checks what is still missing.
-    var requiredUnless: String?
+    var requiredUnless: OptionKey?
     /// True when the option may be given more than once.
     var repeatable: Bool = false
     /// A one-letter spelling (`h` for `-h`), for the flags every program has.
     var short: Character?
     /// Options that cannot be given with this one (`--json` and `--text`): the parser refuses
     /// the pair, zsh and fish stop offering the other once one is on the line.
-    var excludes: [String] = []
+    var excludes: [OptionKey] = []
 
-    init(_ name: String, _ value: ValueKind? = nil, placeholder: String? = nil, default defaultValue: OptionDefault? = nil,
+    init(_ key: OptionKey, _ value: ValueKind? = nil, placeholder: String? = nil, default defaultValue: OptionDefault? = nil,
          note defaultNote: String? = nil, environment: EnvironmentVariable? = nil, required: Bool = false,
-         unless requiredUnless: String? = nil, repeatable: Bool = false, _ summary: String) {
+         unless requiredUnless: OptionKey? = nil, repeatable: Bool = false, _ summary: String) {
         self.requiredUnless = requiredUnless
-        self.name = name
+        self.key = key
         self.value = value
         self.placeholder = placeholder
         self.summary = summary
@@ -161,21 +191,21 @@ struct OptionSpec: Sendable {
     }
 
     /// A flag that takes no value.
-    init(_ name: String, _ summary: String) {
-        self.init(name, nil, placeholder: nil, summary)
+    init(_ key: OptionKey, _ summary: String) {
+        self.init(key, nil, placeholder: nil, summary)
     }
 
     /// The help line: `Calibration attempts (default 3; 1 disables retry).`, `Height in cm
     /// (required unless --from gives it).`
     var help: String {
         var notes: [String] = []
-        if required { notes.append("required" + (requiredUnless.map { " unless --\($0) gives it" } ?? "")) }
+        if required { notes.append("required" + (requiredUnless.map { " unless \($0.flag) gives it" } ?? "")) }
         if let defaultValue { notes.append("default " + defaultValue.text + (defaultNote.map { "; " + $0 } ?? "")) }
         return summary + (notes.isEmpty ? "" : " (" + notes.joined(separator: "; ") + ")") + "."
     }
 
     /// This option, which cannot be given with `names`.
-    func excluding(_ names: String...) -> OptionSpec {
+    func excluding(_ names: OptionKey...) -> OptionSpec {
         var o = self
         o.excludes += names
         return o
@@ -231,14 +261,20 @@ struct CommandSpec: Sendable {
     /// cancelledByUser with the plan restored; a filter finishes its line, commits and counts);
     /// any other ends by a stop signal's default action (`ProcessSignals`).
     var handlesStopSignals = false
+    /// Rules between its options, checked by the parser after every option is read (exit 64),
+    /// before a handler runs: `requires`, `excludesValue`, value checks (`OptionRule`).
+    var rules: [OptionRule] = []
 
     /// `bp-init`, `cuff ingest`.
     var name: String { words.joined(separator: " ") }
     /// `corsano-bp-init`, `corsano-cuff-ingest` (man page names).
     var manName: String { "corsano-" + words.joined(separator: "-") }
 
-    /// The option called `name`, if this command has it.
-    func option(_ name: String) -> OptionSpec? { options.first { $0.name == name } }
+    /// The option `key`, if this command has it.
+    func option(_ key: OptionKey) -> OptionSpec? { options.first { $0.key == key } }
+
+    /// The option spelt `--name` on a command line, if this command has it.
+    func option(named name: String) -> OptionSpec? { options.first { $0.name == name } }
 
     /// The handler of a table command; nil for a REPL session command.
     var handler: CommandHandler? {

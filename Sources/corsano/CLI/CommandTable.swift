@@ -5,182 +5,201 @@ import CorsanoKit
 enum CommandTable {
     /// The flags `corsano` takes with no command (`corsano --version`), listed once: main,
     /// the overview help and the three completions read them here. `-h` is `--help`'s short spelling.
-    static let global: [OptionSpec] = [OptionSpec("help", "Show help").short("h"), OptionSpec("version", "Print the version").short("V")]
+    static let global: [OptionSpec] = [OptionSpec(.help, "Show help").short("h"), version]
+    /// `-V`/`--version`, before or after the command (issue 23: global options anywhere).
+    static let version = OptionSpec(.version, "Print the version").short("V")
+    /// Every spelling of the global `--version`.
+    static let versionSpellings: Set<String> = ["--version", "-V"]
     /// Every spelling of the global `--help`.
     static let helpSpellings: Set<String> = ["--help", "-h"]
     /// Every spelling of a global flag (`--help`, `-h`, `--version`, `-V`).
     static let globalSpellings: Set<String> = Set(global.flatMap { ["--" + $0.name] + ($0.short.map { ["-\($0)"] } ?? []) })
 
-    static let help = OptionSpec("help", "Show help for this command and exit").short("h")
+    static let help = OptionSpec(.help, "Show help for this command and exit").short("h")
 
     static let state: [OptionSpec] = [
-        OptionSpec("state", .path, default: .rule("$XDG_STATE_HOME/corsano/state.sqlite3"), environment: .state,
+        OptionSpec(.state, .path, default: .rule("$XDG_STATE_HOME/corsano/state.sqlite3"), environment: .state,
                    "State store: a SQLite file, or a postgresql:// URI"),
-        OptionSpec("no-state", "Keep state in memory for this run only").excluding("state"),
+        OptionSpec(.noState, "Keep state in memory for this run only").excluding(.state),
     ]
     /// The audit chain's HMAC key (issue 35): every command that appends to the audit log, and `history --verify`.
-    static let auditKey = OptionSpec("audit-key", .path, default: .rule("$XDG_CONFIG_HOME/corsano/audit.key"),
+    static let auditKey = OptionSpec(.auditKey, .path, default: .rule("$XDG_CONFIG_HOME/corsano/audit.key"),
                                      "HMAC key file (0600) of the audit log's chain, shared by every gateway of a store")
     /// Who owns a plan-journal entry, and for how long another gateway leaves it alone, and the audit key.
     static let journal: [OptionSpec] = [auditKey,
-        OptionSpec("gateway", .text, placeholder: "ID", default: .rule("the host name"), environment: .gateway,
+        OptionSpec(.gateway, .text, placeholder: "ID", default: .rule("the host name"), environment: .gateway,
                    "This gateway's name in the plan journal and audit log"),
-        OptionSpec("lease", .seconds(allowsNone: false), default: .seconds(PlanJournal.defaultLeaseSeconds),
+        OptionSpec(.lease, .seconds(allowsNone: false), default: .seconds(PlanJournal.defaultLeaseSeconds),
                    "Lease of this run's plan-journal entry, renewed while it runs"),
     ]
     static let output: [OptionSpec] = [
-        OptionSpec("json", "Write JSON lines even on a terminal").excluding("text"),
-        OptionSpec("text", "Write human text even when stdout is not a terminal"),
-        OptionSpec("lang", .choice(Locales.all), placeholder: "LOCALE", default: .rule("from LC_ALL, LC_MESSAGES, LANG"),
+        OptionSpec(.json, "Write JSON lines even on a terminal").excluding(.text),
+        OptionSpec(.text, "Write human text even when stdout is not a terminal"),
+        OptionSpec(.lang, .choice(Locales.all), placeholder: "LOCALE", default: .rule("from LC_ALL, LC_MESSAGES, LANG"),
                    "Language of human text"),
     ]
     static let bracelet: [OptionSpec] = [
-        OptionSpec("bracelet", .uri, default: .value(BraceletAddress.defaultURI), environment: .bracelet,
+        OptionSpec(.bracelet, .uri, default: .value(BraceletAddress.defaultURI), environment: .bracelet,
                    "sim, sim:SCENARIO.json, unix:PATH, tcp:HOST:PORT or exec:CMD"),
         seed("Seed of the simulated bracelet"),
-        OptionSpec("clock", .choice(["real", "virtual"]), default: .rule("virtual with the simulator, else real"), "Time source"),
-        OptionSpec("now", .time, default: .rule("wall time"), "Start of the virtual clock"),
-        OptionSpec("request-timeout", .seconds(allowsNone: false), default: .seconds(BridgeClient.defaultRequestTimeout),
+        OptionSpec(.clock, .choice(["real", "virtual"]), default: .rule("virtual with the simulator, else real"), "Time source"),
+        OptionSpec(.now, .time, default: .rule("wall time"), "Start of the virtual clock"),
+        OptionSpec(.requestTimeout, .seconds(allowsNone: false), default: .seconds(BridgeClient.defaultRequestTimeout),
                    "Timeout of one bracelet request"),
         tokenFile("Token file of a tcp: bridge (mode 0600)"),
     ]
+    /// The rules of the bracelet group, on every command that has it.
+    static let braceletRules: [OptionRule] = [.excludesValue(.now, .clock, ["real"], because: "--now sets the virtual clock's start")]
     /// The shared secret of a TCP bridge (docs/bridge-protocol.md "Authentication"): never on argv.
     static func tokenFile(_ summary: String) -> OptionSpec {
-        OptionSpec("token-file", .path, default: .rule("$XDG_STATE_HOME/corsano/bridge-token"), environment: .bridgeTokenFile, summary)
+        OptionSpec(.tokenFile, .path, default: .rule("$XDG_STATE_HOME/corsano/bridge-token"), environment: .bridgeTokenFile, summary)
     }
     static func seed(_ summary: String) -> OptionSpec {
-        OptionSpec("seed", .integer(0...Int(Int32.max)), default: .integer(Int(SimulatedBracelet.defaultSeed)), summary)
+        OptionSpec(.seed, .integer(0...Int(Int32.max)), default: .integer(Int(SimulatedBracelet.defaultSeed)), summary)
     }
     /// The study participant of the readings (issue 33): `cuff ingest`, `bp-init`, `nibp read`.
-    static func subjectID(_ summary: String) -> OptionSpec { OptionSpec("subject-id", .text, placeholder: "ID", summary) }
-    static let maxReadingAge = OptionSpec("max-reading-age", .seconds(allowsNone: true), default: .seconds(HostRules.defaultMaxReadingAge),
+    static func subjectID(_ summary: String) -> OptionSpec { OptionSpec(.subjectId, .text, placeholder: "ID", summary) }
+    static let maxReadingAge = OptionSpec(.maxReadingAge, .seconds(allowsNone: true), default: .seconds(HostRules.defaultMaxReadingAge),
         "Reject readings further than this from now, either direction")
-    static let backdate = OptionSpec("backdate", .seconds(allowsNone: false), default: .seconds(HostRules.defaultBackdate),
+    static let backdate = OptionSpec(.backdate, .seconds(allowsNone: false), default: .seconds(HostRules.defaultBackdate),
         "Backdating allowance before the request time")
-    static let rejects = OptionSpec("rejects", .path, "Also write rejected records to FILE as JSON lines")
-    static let strict = OptionSpec("strict", "Stop at the first bad record (exit 65)")
-    static let skinTone = OptionSpec("skin-tone", .integer(ProfileRules.skinTone),
+    static let rejects = OptionSpec(.rejects, .path, "Also write rejected records to FILE as JSON lines")
+    static let strict = OptionSpec(.strict, "Stop at the first bad record (exit 65)")
+    static let skinTone = OptionSpec(.skinTone, .integer(ProfileRules.skinTone),
         "Fitzpatrick skin type \(ProfileRules.skinTone.lowerBound)-\(ProfileRules.skinTone.upperBound)")
-    static let hairDensity = OptionSpec("hair-density", .choice(UserProfileChoices.hairDensity), "Hair density at the wrist")
-    static let wrist = OptionSpec("wrist", .choice(UserProfileChoices.wrist), "Wrist the bracelet is on")
-    static let tz = OptionSpec("tz", .text, placeholder: "ZONE", default: .rule("TZ"), "Zone of naive stamps without an anchor")
+    static let hairDensity = OptionSpec(.hairDensity, .choice(UserProfileChoices.hairDensity), "Hair density at the wrist")
+    static let wrist = OptionSpec(.wrist, .choice(UserProfileChoices.wrist), "Wrist the bracelet is on")
+    static let tz = OptionSpec(.tz, .text, placeholder: "ZONE", default: .rule("TZ"), "Zone of naive stamps without an anchor")
     /// The Bluetooth adapter of a live cuff (`cuff listen`, `bp-init --cuff ble:MAC`, the REPL's cuff commands).
-    static let adapter = OptionSpec("adapter", .text, placeholder: "NAME", default: .rule("the first powered one"),
+    static let adapter = OptionSpec(.adapter, .text, placeholder: "NAME", default: .rule("the first powered one"),
                                     "Bluetooth adapter of a ble: cuff, e.g. hci0")
     /// The user profile's fields as options, in `ProfileRules.fields` order (`profile push`,
     /// the REPL's `profile set`).
     static let profileFields: [OptionSpec] = [
-        OptionSpec("height", .integer(ProfileRules.heightCm), placeholder: "CM", "Height in cm"),
-        OptionSpec("weight", .integer(ProfileRules.weightKg), placeholder: "KG", "Weight in kg"),
+        OptionSpec(.height, .integer(ProfileRules.heightCm), placeholder: "CM", "Height in cm"),
+        OptionSpec(.weight, .integer(ProfileRules.weightKg), placeholder: "KG", "Weight in kg"),
         wrist,
-        OptionSpec("gender", .choice(UserProfileChoices.gender), "Gender"),
-        OptionSpec("unit", .choice(UserProfileChoices.unit), "Unit preference"),
-        OptionSpec("birthdate", .text, placeholder: "YYYY-MM-DD", "Date of birth"),
+        OptionSpec(.gender, .choice(UserProfileChoices.gender), "Gender"),
+        OptionSpec(.unit, .choice(UserProfileChoices.unit), "Unit preference"),
+        OptionSpec(.birthdate, .text, placeholder: "YYYY-MM-DD", "Date of birth"),
         skinTone, hairDensity,
     ]
     /// FHIR R4 export options shared by `cuff ingest` and `history` (issue 17).
+    /// The rules of the FHIR group: each needs `--format fhir`; a subject is checked before anything opens.
+    static let fhirRules: [OptionRule] = [.outputDir, .bundle, .subject, .subjectIdentifier].map { .requiresValue($0, .format, ["fhir"]) }
+        + [.check { _ = try FHIROutput.subject($0) }]
     static let fhir: [OptionSpec] = [
-        OptionSpec("output-dir", .directory, "With --format fhir: bulk NDJSON files, one per resource type, and manifest.json in DIR"),
-        OptionSpec("bundle", "With --format fhir: one transaction Bundle of conditional creates"),
-        OptionSpec("subject", .text, placeholder: "Patient/ID", default: .rule("none"), "With --format fhir: the patient the readings are about"),
-        OptionSpec("subject-identifier", .text, placeholder: "SYSTEM|VALUE", default: .rule("none"), "With --format fhir: the patient by identifier"),
+        OptionSpec(.outputDir, .directory, "With --format fhir: bulk NDJSON files, one per resource type, and manifest.json in DIR")
+            .excluding(.bundle),
+        OptionSpec(.bundle, "With --format fhir: one transaction Bundle of conditional creates"),
+        OptionSpec(.subject, .text, placeholder: "Patient/ID", default: .rule("none"), "With --format fhir: the patient the readings are about")
+            .excluding(.subjectIdentifier),
+        OptionSpec(.subjectIdentifier, .text, placeholder: "SYSTEM|VALUE", default: .rule("none"), "With --format fhir: the patient by identifier"),
     ]
 
-    /// Every command, each with `--quiet` (before `--help`).
-    static let commands: [CommandSpec] = withQuiet([
+    /// Every command, each with the `common` options (before `--help`).
+    static let commands: [CommandSpec] = withCommon([
         CommandSpec(
             words: ["bp-init"], summary: "Run NIBP calibration against a reference cuff.",
             operands: "", operandKind: nil,
             details: "Switches the bracelet to the NIBP-calibration plan, feeds 2 (or 3) cuff readings per attempt, retries up to --max-attempts, and restores the previous plan on every way out. Cuff readings: JSON lines from --cuff FILE or stdin (-), a Bluetooth cuff read live through BlueZ (--cuff ble:MAC; the run's clock is then real by default), one per --cuff-cmd run, typed at the terminal (SYS/DIA PULSE), or measured by a simulated cuff on a scenario subject (--cuff sim: or sim:SCENARIO.json, with --subject-id). SIGINT (130), SIGTERM (143) and SIGHUP (129) cancel the run and restore the plan. Exit: 0 success, 1 failedAfterRetries, 3 cuffError, 4 braceletDisconnected, 64 usage, 66 cuff or scenario file unreadable, 69 bracelet unavailable, 74 state store or output, 141 stdout closed.",
             options: [
-                OptionSpec("cuff", .path, default: .rule("- when stdin is not a terminal"), "Cuff readings as JSON lines, ble:MAC for a Bluetooth cuff, or sim: / sim:SCENARIO.json for a simulated one")
-                    .excluding("cuff-cmd"),
-                OptionSpec("cuff-cmd", .command, "Run CMD once per measurement; first valid line of its stdout is the reading"),
-                OptionSpec("cuff-timeout", .seconds(allowsNone: false), default: .integer(BPInitializationConfig.defaultCuffTimeoutSeconds),
+                OptionSpec(.cuff, .path, default: .rule("- when stdin is not a terminal"), "Cuff readings as JSON lines, ble:MAC for a Bluetooth cuff, or sim: / sim:SCENARIO.json for a simulated one")
+                    .excluding(.cuffCmd),
+                OptionSpec(.cuffCmd, .command, "Run CMD once per measurement; first valid line of its stdout is the reading"),
+                OptionSpec(.cuffTimeout, .seconds(allowsNone: false), default: .integer(BPInitializationConfig.defaultCuffTimeoutSeconds),
                            "Real-time wait for one reading"),
                 adapter,
-                OptionSpec("cuff-paired-cmd", .command, "CMD exits 0 when a cuff is paired"),
-                OptionSpec("pair-cmd", .command, "The \"Pair a cuff\" hook, run when no cuff is paired"),
-                OptionSpec("threshold", .integer(0...300), placeholder: "MMHG",
+                OptionSpec(.cuffPairedCmd, .command, "CMD exits 0 when a cuff is paired"),
+                OptionSpec(.pairCmd, .command, "The \"Pair a cuff\" hook, run when no cuff is paired"),
+                OptionSpec(.threshold, .integer(0...300), placeholder: "MMHG",
                            default: .integer(BPInitializationConfig.default.deviationThresholdMmHg), "Deviation that calls a 3rd measurement"),
-                OptionSpec("max-attempts", .integer(1...20), default: .integer(BPInitializationConfig.default.maxAttempts),
+                OptionSpec(.maxAttempts, .integer(1...20), default: .integer(BPInitializationConfig.default.maxAttempts),
                            note: "1 disables retry", "Calibration attempts"),
-                OptionSpec("no-preparation", "Skip the preparation checklist"),
+                OptionSpec(.noPreparation, "Skip the preparation checklist"),
                 maxReadingAge, backdate,
-                OptionSpec("no-replay-filter", "Do not drop replayed or duplicate readings"),
+                OptionSpec(.noReplayFilter, "Do not drop replayed or duplicate readings"),
                 subjectID("The study participant: stamps the readings fed; picks the subject of a sim: cuff"),
             ] + bracelet + output + state + journal + [help],
-            action: .command(BPInitCommand.run), handlesStopSignals: true),
+            action: .command(BPInitCommand.run), handlesStopSignals: true, rules: braceletRules + [SubjectOption.rule]),
         CommandSpec(
             words: ["wearing-opt"], summary: "Run PPG wearing optimization.",
             operands: "", operandKind: nil,
             details: "Runs special mode 4 on the bracelet, polling its status every 5 s until success (isSuccess and quality >= 50) or failure, with retries.",
             options: [
-                OptionSpec("max-attempts", .integer(1...20), default: .integer(WearingOptimizationConfig.default.maxAttempts),
+                OptionSpec(.maxAttempts, .integer(1...20), default: .integer(WearingOptimizationConfig.default.maxAttempts),
                            note: "1 disables retry", "Optimization attempts"),
-                OptionSpec("no-preparation", "Skip preparation; push the profile as it is instead"),
-                OptionSpec("profile", .path, default: .rule("the last one pushed, else the bracelet's"),
+                OptionSpec(.noPreparation, "Skip preparation; push the profile as it is instead"),
+                OptionSpec(.profile, .path, default: .rule("the last one pushed, else the bracelet's"),
                            "The user profile as a JSON file, as 'profile push --from' reads it; - is stdin"),
-                OptionSpec("position", .choice(BraceletPosition.allCases.map(\.rawValue)),
+                OptionSpec(.position, .choice(BraceletPosition.allCases.map(\.rawValue)),
                            default: .value(WearingOptimizationConfig.default.position.rawValue), "Position for the attempts"),
                 skinTone, hairDensity, wrist,
             ] + bracelet + output + state + journal + [help],
-            action: .command(WearingOptCommand.run), handlesStopSignals: true),
+            action: .command(WearingOptCommand.run), handlesStopSignals: true, rules: braceletRules),
         CommandSpec(
             words: ["cuff", "ingest"], summary: "Parse cuff dumps and app exports into reading lines.",
             operands: "[FILE...]", operandKind: .path,
             details: "Reads each FILE (or stdin, or -) and writes one normalized reading per line. Naive cuff stamps are mapped to real time with the clock anchor (phone + (record - device), elapsed seconds, no zone or DST), else read in --tz. Plausible ranges: \(IngestHelp.ranges), systolic above diastolic; a reported MAP outside diastolic-systolic is dropped with a note. Every bad record is reported as FILE:LINE: reason; exit 65 when any was rejected, 66 when a FILE cannot be read.",
             options: [
-                OptionSpec("from", .choice([CuffIngestCommand.autoDetect] + IngestFormat.allCases.map(\.rawValue)
+                OptionSpec(.from, .choice([CuffIngestCommand.autoDetect] + IngestFormat.allCases.map(\.rawValue)
                                            + CSVLayout.all.map { "csv:" + $0.name }),
                            placeholder: "FORMAT", default: .value(CuffIngestCommand.autoDetect),
                            "Input format; csv:LAYOUT reads a CSV export that must have that vendor layout"),
-                OptionSpec("encoding", .choice(TextEncoding.selectable.map(\.rawValue)), default: .rule("UTF-8, or UTF-16 by its BOM"),
+                OptionSpec(.encoding, .choice(TextEncoding.selectable.map(\.rawValue)), default: .rule("UTF-8, or UTF-16 by its BOM"),
                            "Text encoding of the input"),
-                OptionSpec("header-line", .integer(1...Int(Int32.max)), default: .rule("the first row naming systolic and diastolic"),
+                OptionSpec(.headerLine, .integer(1...Int(Int32.max)), default: .rule("the first row naming systolic and diastolic"),
                            "Line of the CSV header row"),
-                OptionSpec("date-order", .choice(CSVDateOrder.allCases.map(\.rawValue)), default: .rule("decided from the rows"),
+                OptionSpec(.dateOrder, .choice(CSVDateOrder.allCases.map(\.rawValue)), default: .rule("decided from the rows"),
                            "Day/month order of numeric CSV dates"),
-                OptionSpec("column", .text, placeholder: "ROLE=N|NAME", default: .rule("the header's names, then the cells"),
+                OptionSpec(.column, .text, placeholder: "ROLE=N|NAME", default: .rule("the header's names, then the cells"),
                            repeatable: true,
                            "Role of one CSV column (N from 1, or its exact name); ROLE is one of "
                            + CSVColumnAssignment.roles.map(\.word).joined(separator: ", ")),
-                OptionSpec("anchor-device", .time, "Cuff clock at connect (naive YYYY-MM-DDTHH:MM:SS)"),
-                OptionSpec("anchor-phone", .time, "Real time at that moment (RFC 3339)"),
+                OptionSpec(.anchorDevice, .time, "Cuff clock at connect (naive YYYY-MM-DDTHH:MM:SS)"),
+                OptionSpec(.anchorPhone, .time, "Real time at that moment (RFC 3339)"),
                 tz,
-                OptionSpec("derive-map", "Fill in the derived MAP when the cuff reported none"),
-                OptionSpec("format", .choice(["jsonl", "fhir"]), default: .value("jsonl"), "Reading lines, or FHIR R4 resources"),
+                OptionSpec(.deriveMap, "Fill in the derived MAP when the cuff reported none"),
+                OptionSpec(.format, .choice(["jsonl", "fhir"]), default: .value("jsonl"), "Reading lines, or FHIR R4 resources"),
                 subjectID("Stamp every reading with this study participant (subject)"),
                 strict, rejects,
             ] + fhir + [help],
-            action: .command(CuffIngestCommand.run), handlesStopSignals: true),
+            action: .command(CuffIngestCommand.run), handlesStopSignals: true,
+            rules: fhirRules + [
+                .excludesValue(.deriveMap, .format, ["fhir"], because: "a derived MAP is not a measurement"),
+                .requires(.anchorPhone, .anchorDevice, because: "the cuff clock at that moment"),
+                .requires(.anchorDevice, .anchorPhone, because: "real time at that moment"),
+                .check { try CuffIngestCommand.checkValues($0) },
+                SubjectOption.rule,
+            ]),
         CommandSpec(
             words: ["cuff", "listen"], summary: "Read a Bluetooth cuff live through BlueZ into reading lines.",
             operands: "", operandKind: nil,
             details: "Scans until the cuff at --device appears, connects (pairing first with --pair), reads its Current Time (0x2A2B) or Date Time (0x2A08) as the clock anchor (else naive stamps are read in --tz), enables Blood Pressure Measurement (0x2A35) indications and writes each as a reading line, as 'cuff ingest' would, plus source (the cuff's address); what the cuff dumps at connect included. With --stored (Blood Pressure Service 1.1 cuffs) it first fetches the stored records through the Record Access Control Point (0x2A52; Report Stored Records, never Delete), each with its sequence, then listens for live measurements (0x2B34 when the cuff has it); after a reconnect only records after the last one received. After a disconnect it scans and connects again, until --count readings or --timeout. Connection events go to stderr. Talks to org.bluez on the system bus (\(EnvironmentVariable.dbusSystemBus.rawValue)). Exit: 0 after --count readings, 3 when --timeout passes with fewer, 65 when a payload did not decode, 69 adapter absent or off or cuff never seen, 74 D-Bus failure, 77 BlueZ's policy refuses this user, 130/143 on SIGINT/SIGTERM.",
             options: [
-                OptionSpec("device", .text, placeholder: "MAC", required: true, "The cuff's Bluetooth address, e.g. A0:9E:1A:12:34:56"),
+                OptionSpec(.device, .text, placeholder: "MAC", required: true, "The cuff's Bluetooth address, e.g. A0:9E:1A:12:34:56"),
                 adapter,
-                OptionSpec("count", .integer(1...1_000_000), "Stop after N readings written, stored history included"),
-                OptionSpec("timeout", .seconds(allowsNone: false), "Stop after this many seconds (exit 3 with fewer than --count)"),
-                OptionSpec("pair", "Pair first with a NoInputNoOutput agent (OMRON and A&D cuffs need it)"),
+                OptionSpec(.count, .integer(1...1_000_000), "Stop after N readings written, stored history included"),
+                OptionSpec(.timeout, .seconds(allowsNone: false), "Stop after this many seconds (exit 3 with fewer than --count)"),
+                OptionSpec(.pair, "Pair first with a NoInputNoOutput agent (OMRON and A&D cuffs need it)"),
                 tz,
-                OptionSpec("set-clock", "Write the host's time to the cuff's Current Time when its clock is off"),
-                OptionSpec("stored", "Fetch the cuff's stored records first (Blood Pressure Service 1.1, RACP)"),
-                OptionSpec("stored-from", .integer(0...65_535), placeholder: "SEQ", "With --stored: only records from this sequence number on"),
+                OptionSpec(.setClock, "Write the host's time to the cuff's Current Time when its clock is off"),
+                OptionSpec(.stored, "Fetch the cuff's stored records first (Blood Pressure Service 1.1, RACP)"),
+                OptionSpec(.storedFrom, .integer(0...65_535), placeholder: "SEQ", "With --stored: only records from this sequence number on"),
                 help,
             ],
-            action: .command(CuffListenCommand.run)),
+            action: .command(CuffListenCommand.run),
+            rules: [.requires(.storedFrom, .stored, because: "it narrows the stored records fetched")]),
         CommandSpec(
             words: ["replay-filter"], summary: "Drop replayed, duplicate and stale readings.",
             operands: "[FILE...]", operandKind: .path,
             details: "Applies the host rules: unanchored, replayed (before --requested-at minus --backdate), duplicate (seen-set), stale (--max-reading-age). Kept lines are written byte for byte.",
             options: [
-                OptionSpec("requested-at", .time, "When the measurement was requested"),
+                OptionSpec(.requestedAt, .time, "When the measurement was requested"),
                 backdate, maxReadingAge,
-                OptionSpec("now", .time, default: .rule("wall time per reading"), "Judge ages at this fixed instant"),
-                OptionSpec("first", "Stop after the first kept reading; exit 3 when none"),
-                OptionSpec("scope", .text, placeholder: "NAME", default: .value(StoreSeenSet.defaultScope), "Seen-set scope in the state store"),
+                OptionSpec(.now, .time, default: .rule("wall time per reading"), "Judge ages at this fixed instant"),
+                OptionSpec(.first, "Stop after the first kept reading; exit 3 when none"),
+                OptionSpec(.scope, .text, placeholder: "NAME", default: .value(StoreSeenSet.defaultScope), "Seen-set scope in the state store"),
                 strict, rejects,
             ] + state + [help],
             action: .command(ReplayFilterCommand.run), handlesStopSignals: true),
@@ -189,75 +208,83 @@ enum CommandTable {
             operands: "", operandKind: nil,
             details: "Skips the push when the bracelet already holds the same profile, unless --force.",
             options: [
-                OptionSpec("from", .path, "Profile as a JSON file (same field names); flags override its fields"),
-            ] + profileFields.map { var field = $0; field.required = true; field.requiredUnless = "from"; return field } + [
-                OptionSpec("force", "Push even when the bracelet holds the same profile"),
+                OptionSpec(.from, .path, "Profile as a JSON file (same field names); flags override its fields"),
+            ] + profileFields.map { var field = $0; field.required = true; field.requiredUnless = .from; return field } + [
+                OptionSpec(.force, "Push even when the bracelet holds the same profile"),
             ] + bracelet + output + state + journal + [help],
-            action: .command(ProfilePushCommand.run)),
+            action: .command(ProfilePushCommand.run), rules: braceletRules),
         CommandSpec(
             words: ["bracelet", "serve"], summary: "Serve the bracelet simulator over the bridge protocol.",
             operands: "", operandKind: nil,
             details: "Speaks JSON-RPC 2.0 lines on a socket (or stdin/stdout with --stdio); each simulated bracelet keeps its state across connections.",
             options: [
-                OptionSpec("listen", .uri, "unix:PATH or tcp:HOST:PORT").excluding("stdio"),
-                OptionSpec("stdio", "Serve one connection on stdin/stdout"),
-                OptionSpec("scenario", .path, "Simulator scenario JSON"),
+                OptionSpec(.listen, .uri, "unix:PATH or tcp:HOST:PORT").excluding(.stdio),
+                OptionSpec(.stdio, "Serve one connection on stdin/stdout"),
+                OptionSpec(.scenario, .path, "Simulator scenario JSON"),
                 seed("Simulator seed"),
                 tokenFile("Token file clients of a tcp: listener must hold (made 0600 when missing)"),
                 help,
             ],
-            action: .command(BraceletServeCommand.run), handlesStopSignals: true),
+            action: .command(BraceletServeCommand.run), handlesStopSignals: true,
+            rules: [.check { if !$0.flag(.listen), !$0.flag(.stdio) { throw UsageError.missing("bracelet serve: give --listen unix:PATH|tcp:HOST:PORT, or --stdio") } }]),
         CommandSpec(
             words: ["bracelet", "repair"], summary: "Restore a plan a run left switched (journal repair).",
             operands: "", operandKind: nil,
             details: "Every command that reaches a bracelet restores the plan a run left switched once that run (pid, start time and boot id) is gone; this one also does so when the run cannot be confirmed gone or running, and with --force even when it still runs. A bracelet left in nibpCalibration that no journal knows (a run killed without a state store, a failed restore) is set to the plan --plan names, and only so. Exit: 0 repaired or nothing to do, 64 --plan nibpCalibration, 69 a live run still holds the bracelet (without --force), it is in nibpCalibration and nothing records its plan (without --plan), or bracelet unavailable, 74 state store.",
-            options: [OptionSpec("plan", .text, placeholder: "PLAN",
+            options: [OptionSpec(.plan, .text, placeholder: "PLAN",
                                  "Set this plan (e.g. monitoring) when nothing records what the bracelet ran before"),
-                      OptionSpec("force", "Restore even when the run that switched still runs")] + bracelet + output + state + journal + [help],
-            action: .command(BraceletRepairCommand.run)),
+                      OptionSpec(.force, "Restore even when the run that switched still runs")] + bracelet + output + state + journal + [help],
+            action: .command(BraceletRepairCommand.run), rules: braceletRules),
         CommandSpec(
             words: ["nibp", "read"], summary: "Read the bracelet's own NIBP values as reading lines.",
             operands: "", operandKind: nil,
             details: "Writes the bracelet's stored cuffless blood-pressure values (a 287-2 measures every 30 minutes in plans with NIBP on) measured between --since and --until, all of them when neither is given, or with --spot one measurement taken now (about 2 minutes; the bridge says it is working meanwhile), as reading lines with source bracelet and the bracelet's serial: JSON lines when stdout is not a terminal, a table on one. Exit: 0, 4 bracelet disconnected, 64 usage, 65 or 66 scenario, 69 bracelet unavailable or refusing (a bridge without readNIBP or measureNIBP, named), 74 output.",
             options: [
-                OptionSpec("since", .time, default: .rule("the first stored value"), "Only values measured at or after TIME"),
-                OptionSpec("until", .time, default: .rule("now"), "Only values measured at or before TIME"),
-                OptionSpec("spot", "Take one spot measurement now instead").excluding("since", "until"),
+                OptionSpec(.since, .time, default: .rule("the first stored value"), "Only values measured at or after TIME"),
+                OptionSpec(.until, .time, default: .rule("now"), "Only values measured at or before TIME"),
+                OptionSpec(.spot, "Take one spot measurement now instead").excluding(.since, .until),
                 subjectID("Stamp every value with this study participant (subject)"),
             ] + bracelet + output + [help],
-            action: .command(NIBPReadCommand.run)),
+            action: .command(NIBPReadCommand.run), rules: braceletRules + [SubjectOption.rule]),
         CommandSpec(
             words: ["history"], summary: "Print the audit log of calibration runs.",
             operands: "[sign]", operandKind: .choice(["sign"]),
             details: "Each run: bracelet, time, config, every reading fed with its verdict, its signatures, and the result. 'history sign --run ID --name NAME --meaning MEANING' appends a signature record (exit 66 no such run, 75 a run not ended); --verify checks the audit log's hash chain.",
             options: output + [
-                OptionSpec("format", .choice(["text", "json", "fhir"]), default: .rule("text on a terminal, else json"),
+                OptionSpec(.format, .choice(["text", "json", "fhir"]), default: .rule("text on a terminal, else json"),
                            "Text, JSON lines, or FHIR R4 resources"),
-                OptionSpec("since", .time, "Only runs that started at or after TIME"),
-                OptionSpec("bracelet", .text, placeholder: "SERIAL", "Only runs on this bracelet"),
-                OptionSpec("gateway", .text, placeholder: "ID", "Only runs recorded by this gateway"),
-                OptionSpec("limit", .integer(1...1_000_000), placeholder: "N", "Only the N most recent runs (still oldest first)"),
-                OptionSpec("due", .integer(1...3650), placeholder: "DAYS",
+                OptionSpec(.since, .time, "Only runs that started at or after TIME"),
+                OptionSpec(.bracelet, .text, placeholder: "SERIAL", "Only runs on this bracelet"),
+                OptionSpec(.gateway, .text, placeholder: "ID", "Only runs recorded by this gateway"),
+                OptionSpec(.limit, .integer(1...1_000_000), placeholder: "N", "Only the N most recent runs (still oldest first)"),
+                OptionSpec(.due, .integer(1...3650), placeholder: "DAYS",
                            "List the bracelets whose last successful bp-init ended more than DAYS ago, or never; exit 1 when any is due")
-                    .excluding("since", "limit"),
-                OptionSpec("now", .time, default: .rule("wall time"), "The instant --due measures from"),
-                OptionSpec("verify", "Check the audit log's hash chain and HMAC; exit 1 naming the first record that does not match")
-                    .excluding("due", "format", "since", "limit", "bracelet", "gateway"),
-                OptionSpec("expect", .text, placeholder: "HASH", "With --verify: the chain head kept elsewhere (at least 12 hex digits)"),
-                OptionSpec("run", .text, placeholder: "ID", "With sign: the run to sign"),
-                OptionSpec("name", .text, placeholder: "NAME", "With sign: the signer's printed name"),
-                OptionSpec("meaning", .choice(SignatureMeaning.allCases.map(\.rawValue)), placeholder: "MEANING",
+                    .excluding(.since, .limit),
+                OptionSpec(.now, .time, default: .rule("wall time"), "The instant --due measures from"),
+                OptionSpec(.verify, "Check the audit log's hash chain and HMAC; exit 1 naming the first record that does not match")
+                    .excluding(.due, .format, .since, .limit, .bracelet, .gateway),
+                OptionSpec(.expect, .text, placeholder: "HASH", "With --verify: the chain head kept elsewhere (at least 12 hex digits)"),
+                OptionSpec(.run, .text, placeholder: "ID", "With sign: the run to sign"),
+                OptionSpec(.name, .text, placeholder: "NAME", "With sign: the signer's printed name"),
+                OptionSpec(.meaning, .choice(SignatureMeaning.allCases.map(\.rawValue)), placeholder: "MEANING",
                            "With sign: what the signature means: " + SignatureMeaning.allCases.map(\.rawValue).joined(separator: ", ")),
                 auditKey,
             ] + fhir + state + [help],
-            action: .command(HistoryCommand.run)),
+            action: .command(HistoryCommand.run),
+            rules: [OptionKey.run, .name, .meaning].map { .requiresOperand($0, "sign") } + [
+                .operand("sign", requires: [.run, .name, .meaning], refuses: [.verify, .expect, .due, .since, .limit, .bracelet, .format, .now]),
+                .check { if let name = $0.string(.name), name.allSatisfy(\.isWhitespace) {
+                    throw UsageError.badValue(option: "name", value: name, expected: "the signer's printed name") } },
+                .excludesValue(.json, .format, ["text", "fhir"]), .excludesValue(.text, .format, ["json", "fhir"]),
+                .excludesValue(.due, .format, ["fhir"]), .requires(.now, .due), .requires(.expect, .verify),
+            ] + fhirRules),
         CommandSpec(
             words: ["state", "migrate"], summary: "Copy a state store (SQLite to PostgreSQL).",
             operands: "", operandKind: nil,
             details: "Copies the seen-set (every scope), open plan-journal entries, the audit log and stored profiles from --from into --to; rows --to already holds are kept, so running it twice changes nothing. Exit: 0 copied, 64 usage, 66 --from missing, 74 either store.",
             options: [
-                OptionSpec("from", .path, required: true, "The store to copy: a SQLite file (or a postgresql:// URI)"),
-                OptionSpec("to", .uri, required: true, "The store to copy into: a postgresql:// URI (or a SQLite file)"),
+                OptionSpec(.from, .path, required: true, "The store to copy: a SQLite file (or a postgresql:// URI)"),
+                OptionSpec(.to, .uri, required: true, "The store to copy into: a postgresql:// URI (or a SQLite file)"),
                 auditKey,
                 help,
             ],
@@ -267,8 +294,8 @@ enum CommandTable {
             operands: "", operandKind: nil,
             details: "GNU readline line editing, history and completion; reads commands line by line when stdin is not a terminal.",
             options: [
-                OptionSpec("bail", "Stop at the first failing command with its exit status"),
-                OptionSpec("bracelet", .uri, default: .value(BraceletAddress.defaultURI), environment: .bracelet,
+                OptionSpec(.bail, "Stop at the first failing command with its exit status"),
+                OptionSpec(.bracelet, .uri, default: .value(BraceletAddress.defaultURI), environment: .bracelet,
                            "Bracelet to connect to"),
             ] + state + [help],
             action: .command(REPLCommand.run), handlesStopSignals: true),
@@ -286,14 +313,24 @@ enum CommandTable {
     ])
 
     /// `--quiet`, which every command takes (issue 15): no closing counts or notes on stderr.
-    static let quiet = OptionSpec("quiet", "No closing counts or notes on stderr; errors and rejected or dropped records are still reported")
+    static let quiet = OptionSpec(.quiet, "No closing counts or notes on stderr; errors and rejected or dropped records are still reported")
 
-    /// `specs` with `--quiet` added to each, before `--help`.
-    private static func withQuiet(_ specs: [CommandSpec]) -> [CommandSpec] {
+    /// The options every command takes but `help` and `completion` (which write no notes: an
+    /// option that does nothing for a command is not offered by it). Described once, in corsano(1)
+    /// "Options every command takes"; `CommandRunner` applies them before the command runs.
+    /// A new one costs this list, the runner, corsano(1), a test and the regenerated completions.
+    static let common: [OptionSpec] = [quiet, columns]
+    /// The width help, diagnostics and text are laid out for, as `COLUMNS` gives it (which it overrides).
+    static let columns = OptionSpec(.columns, .integer(20...1000), default: .rule("COLUMNS, else the terminal's width, else 80"),
+                                    "Lay out help, diagnostics and human text for N columns")
+
+    /// `specs` with the `common` options added to each, before `--help`; not to `help` and `completion`.
+    private static func withCommon(_ specs: [CommandSpec]) -> [CommandSpec] {
         specs.map { spec in
             var spec = spec
+            if spec.words == ["help"] || spec.words == ["completion"] { return spec }
             let at = spec.options.firstIndex { $0.name == help.name } ?? spec.options.endIndex
-            spec.options.insert(quiet, at: at)
+            spec.options.insert(contentsOf: common, at: at)
             return spec
         }
     }

@@ -10,9 +10,9 @@ enum GatewayOptions {
     /// The ownership the flags and environment give. - Throws: `UsageError` naming the flag.
     static func ownership(_ args: ParsedCommand?, environment: [String: String]) throws -> PlanJournal.Ownership {
         var lease = PlanJournal.defaultLeaseSeconds
-        if let args, let given = try args.seconds("lease") {
+        if let args, let given = try args.seconds(.lease) {
             guard let seconds = given, seconds > 0 else {
-                throw UsageError.badValue(option: "lease", value: args.given("lease") ?? "0", expected: "a positive number of seconds")
+                throw UsageError.badValue(option: "lease", value: args.given(.lease) ?? "0", expected: "a positive number of seconds")
             }
             lease = Double(seconds)
         }
@@ -21,7 +21,7 @@ enum GatewayOptions {
 
     /// `--gateway`, else `CORSANO_GATEWAY`, else the host name.
     static func gateway(_ args: ParsedCommand?, environment: [String: String]) throws -> String {
-        if let name = args?.string("gateway"), !name.isEmpty { return name }
+        if let name = args?.string(.gateway), !name.isEmpty { return name }
         if let name = environment[EnvironmentVariable.gateway.rawValue], !name.isEmpty { return name }
         return hostName()
     }

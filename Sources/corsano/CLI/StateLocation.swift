@@ -9,14 +9,11 @@ import Glibc
 /// `~/.local/state/corsano/state.sqlite3`); `--no-state` keeps it in memory for the run. A
 /// `postgresql://` or `postgres://` URI puts it on a PostgreSQL server (libpq and its PG* environment).
 enum StateLocation {
-    /// The store file for this run; nil for `--no-state`. - Throws: `UsageError.conflict` when
-    /// both `--state` and `--no-state` are given.
+    /// The store file for this run; nil for `--no-state` (`--state` with it: refused by the table).
+    /// - Throws: `UsageError` for a location that names no store.
     static func path(_ args: ParsedCommand, environment: [String: String]) throws -> String? {
-        if args.flag("no-state") {
-            if args.given("state") != nil { throw UsageError.conflict("--state and --no-state exclude each other") }
-            return nil
-        }
-        if let path = args.string("state") { return try checked(path) }  // the flag, else its variable (CORSANO_STATE)
+        if args.flag(.noState) { return nil }
+        if let path = args.string(.state) { return try checked(path) }  // the flag, else its variable (CORSANO_STATE)
         return stateDirectory(environment: environment) + "/state.sqlite3"
     }
 

@@ -5,6 +5,10 @@ enum UsageError: DiagnosticError, Equatable {
     case unknownCommand(String)
     case unknownOption(String, command: String)
     case missingValue(option: String, placeholder: String)
+    /// A value option whose separate value word is an option (`--state --no-preparation`).
+    case valueIsOption(option: String, placeholder: String, word: String)
+    /// An option where the command belongs (`corsano --no-state`); `example` is a command that takes it.
+    case optionForCommand(String, example: String?)
     case unexpectedValue(option: String)
     /// A value option that is not repeatable, given twice with different values.
     case repeatedOption(option: String, first: String, second: String)
@@ -29,6 +33,11 @@ enum UsageError: DiagnosticError, Equatable {
             return "\(c): unknown option '\(o)';" + Self.nearest(option: o, of: c, in: CommandTable.commands)
                 + " try 'corsano \(c) --help'"
         case .missingValue(let o, let p): return "--\(o) needs a value (\(p))"
+        case .valueIsOption(let o, let p, let w):
+            return "--\(o) needs a value (\(p)); '\(w)' is an option (--\(o)=VALUE passes a value that starts with --)"
+        case .optionForCommand(let o, let example):
+            return "'\(o)' is an option, not a command; options go after the command"
+                + (example.map { ": corsano \($0) \(o)" } ?? "") + "; try 'corsano --help'"
         case .unexpectedValue(let o): return "--\(o) takes no value"
         case .repeatedOption(let o, let a, let b): return "--\(o) given twice with different values ('\(a)' and '\(b)')"
         case .badValue(let o, let v, let e): return "--\(o): bad value '\(v)': expected \(e)"

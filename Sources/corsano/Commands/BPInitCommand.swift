@@ -41,8 +41,8 @@ enum BPInitCommand {
             },
             notice: { ctx.note($0) }
         ) { session, sink in
-            try await calibrate(args, ctx, config: config, choice: choice, simulatedCuff: simulatedCuff, timeout: timeout, mode: mode,
-                                session: session, sink: sink, store: store, ownership: ownership, runID: runID, signals: signals)
+            try await calibrate(FlowRun(args: args, ctx: ctx, mode: mode, store: store, ownership: ownership, id: runID, signals: signals),
+                                config: config, choice: choice, simulatedCuff: simulatedCuff, timeout: timeout, session: session, sink: sink)
         }
         // The result is written; a store lost meanwhile still makes the run 74 (DESIGN "Exit status").
         if let failure = audit?.failure ?? journalFailure { throw failure }
@@ -61,10 +61,10 @@ enum BPInitCommand {
     /// the interaction the flags and the terminal call for; the flow's result and the signal
     /// that ended it, if one did.
     private static func calibrate(
-        _ args: ParsedCommand, _ ctx: CommandContext, config: BPInitializationConfig, choice: BPInitOptions.CuffChoice,
-        simulatedCuff: (Scenario, ScenarioSubject)?, timeout: Duration, mode: OutputMode, session: BraceletSession, sink: any EventSink, store: any StateStore,
-        ownership: PlanJournal.Ownership, runID: String, signals: SignalHandling
+        _ run: FlowRun, config: BPInitializationConfig, choice: BPInitOptions.CuffChoice,
+        simulatedCuff: (Scenario, ScenarioSubject)?, timeout: Duration, session: BraceletSession, sink: any EventSink
     ) async throws -> (Result<BPInitializationResult, any Error>, ExitStatus?, StoreError?, String?, String?) {
+        let (args, ctx, mode, store, ownership, runID, signals) = (run.args, run.ctx, run.mode, run.store, run.ownership, run.id, run.signals)
         let localizer = EventSinks.localizer(args, ctx)
         let prompts = PromptOutput(writer: mode == .text ? ctx.stdout : ctx.stderr,
                                    layout: EventSinks.promptLayout(args, ctx, mode: mode))
@@ -89,11 +89,11 @@ enum BPInitCommand {
                                    timeout: timeout, narrated: mode == .text)
         case .simulated:
             cuff = try await BPInitOptions.simulatedCuff(simulatedCuff, subject: try SubjectOption.value(args),
-                                                         seed: try args.integer("seed").map(UInt64.init) ?? SimulatedBracelet.defaultSeed,
+                                                         seed: try args.integer(.seed).map(UInt64.init) ?? SimulatedBracelet.defaultSeed,
                                                          session: session)
         }
         if let subject = try SubjectOption.value(args) { cuff = SubjectCuffSource(cuff, subject: subject) }
-        let pairing = CommandCuffPairing(pairedCommand: args.string("cuff-paired-cmd"), pairCommand: args.string("pair-cmd"),
+        let pairing = CommandCuffPairing(pairedCommand: args.string(.cuffPairedCmd), pairCommand: args.string(.pairCmd),
                                          terminal: terminal, timeout: timeout, ctx: ctx)
         // In the interactive REPL the line editor owns the terminal: retry questions go through it.
         let interaction: any BPInitInteraction = terminal

@@ -24,18 +24,18 @@ enum BPInitOptions {
     /// `--no-replay-filter`. - Throws: `UsageError` naming the flag.
     static func config(_ args: ParsedCommand) throws -> BPInitializationConfig {
         var config = BPInitializationConfig.default
-        if let threshold = try args.integer("threshold") { config.deviationThresholdMmHg = threshold }
-        if let attempts = try args.integer("max-attempts") { config.maxAttempts = attempts }
-        config.includePreparation = !args.flag("no-preparation")
-        if let age = try args.seconds("max-reading-age") { config.maxReadingAge = age.map(Double.init) }
-        if case .some(.some(let backdate)) = try args.seconds("backdate") { config.backdateSeconds = Double(backdate) }
-        config.replayFilter = !args.flag("no-replay-filter")
+        if let threshold = try args.integer(.threshold) { config.deviationThresholdMmHg = threshold }
+        if let attempts = try args.integer(.maxAttempts) { config.maxAttempts = attempts }
+        config.includePreparation = !args.flag(.noPreparation)
+        if let age = try args.seconds(.maxReadingAge) { config.maxReadingAge = age.map(Double.init) }
+        if case .some(.some(let backdate)) = try args.seconds(.backdate) { config.backdateSeconds = Double(backdate) }
+        config.replayFilter = !args.flag(.noReplayFilter)
         return config
     }
 
     /// `--cuff-timeout` (default `BPInitializationConfig.defaultCuffTimeoutSeconds`). - Throws: `UsageError` when 0.
     static func cuffTimeout(_ args: ParsedCommand) throws -> Duration {
-        guard case .some(.some(let seconds)) = try args.seconds("cuff-timeout") else {
+        guard case .some(.some(let seconds)) = try args.seconds(.cuffTimeout) else {
             return .seconds(BPInitializationConfig.defaultCuffTimeoutSeconds)
         }
         guard seconds > 0 else {
@@ -47,21 +47,21 @@ enum BPInitOptions {
     /// True when `--cuff ble:MAC` names a Bluetooth cuff (its readings are stamped in real
     /// time, so the run's clock is real unless `--clock` or `--now` say otherwise).
     static func readsBluetoothCuff(_ args: ParsedCommand) -> Bool {
-        args.string("cuff")?.hasPrefix(CuffLinkOptions.scheme) == true && args.string("cuff-cmd") == nil
+        args.string(.cuff)?.hasPrefix(CuffLinkOptions.scheme) == true && args.string(.cuffCmd) == nil
     }
 
     /// The cuff source flags, with the file opened (exit 66 before any output); `ble:MAC` names
     /// a Bluetooth cuff (a file of that name is `./ble:MAC`).
-    /// - Throws: `UsageError` for `--cuff` with `--cuff-cmd`, `InputError.cannotOpen`.
+    /// - Throws: `UsageError` for a bad `ble:` address, `InputError.cannotOpen`. (`--cuff` with
+    /// `--cuff-cmd` is refused by the table.)
     static func cuff(_ args: ParsedCommand, stdinIsTerminal: Bool) throws -> CuffChoice {
-        switch (args.string("cuff"), args.string("cuff-cmd")) {
-        case (.some, .some): throw UsageError.conflict("--cuff and --cuff-cmd exclude each other")
-        case (.some(let uri), nil) where uri.hasPrefix(CuffLinkOptions.scheme):
+        switch (args.string(.cuff), args.string(.cuffCmd)) {
+        case (.some(let uri), _) where uri.hasPrefix(CuffLinkOptions.scheme):
             return .bluetooth(address: try CuffLinkOptions.address(String(uri.dropFirst(CuffLinkOptions.scheme.count)), option: "cuff"))
-        case (.some(let uri), nil) where uri.hasPrefix(simulatedScheme):
+        case (.some(let uri), _) where uri.hasPrefix(simulatedScheme):
             let path = String(uri.dropFirst(simulatedScheme.count))
             return .simulated(scenarioPath: path.isEmpty ? nil : path)
-        case (.some(let path), nil): return .lines(try InputFile.open(path))
+        case (.some(let path), _): return .lines(try InputFile.open(path))
         case (nil, .some(let command)): return .command(command)
         case (nil, nil): return stdinIsTerminal ? .typed : .lines(try InputFile.open("-"))
         }
@@ -110,7 +110,7 @@ enum BPInitOptions {
     static func bluetoothCuff(_ address: String, _ args: ParsedCommand, _ ctx: CommandContext, zone: ZoneReader,
                               clock: any FlowClock, timeout: Duration) async throws -> BLECuffSource {
         let central = try BlueZCentral.connect(busAddress: CuffLinkOptions.busAddress(ctx.environment))
-        let collector = CuffCollector(central: central, config: .init(address: address, adapterName: args.string("adapter"), zone: zone),
+        let collector = CuffCollector(central: central, config: .init(address: address, adapterName: args.string(.adapter), zone: zone),
                                       now: { clock.now() })
         do {
             _ = try await collector.adapter()

@@ -19,7 +19,7 @@ enum BraceletRepairCommand {
         let auditKey = try AuditKeyFile.forAppending(args, ctx, store: store)  // 74 before the bracelet is touched (issue 35)
         // This gateway decides whose processes it can judge (another gateway's entry: its lease).
         let ownership = try GatewayOptions.ownership(args, environment: ctx.environment)
-        let plan = try args.string("plan").map { name -> BraceletPlan in
+        let plan = try args.string(.plan).map { name -> BraceletPlan in
             guard !name.isEmpty, name != BraceletPlan.nibpCalibration.name else {
                 throw UsageError.badValue(option: "--plan", value: name, expected: "the plan to give back, not \(BraceletPlan.nibpCalibration)")
             }
@@ -43,7 +43,7 @@ enum BraceletRepairCommand {
                     try EventSinks.stdout(args, ctx), audit,
                 ])), flow: flow,
                 run: runID, clock: session.clock, notice: { ctx.note($0) }, me: ownership.owner,
-                policy: args.flag("force") ? .always : .unlessRunning)
+                policy: args.flag(.force) ? .always : .unlessRunning)
         } catch {
             await session.bracelet.close()
             throw error
@@ -101,7 +101,7 @@ enum BraceletRepairCommand {
     ) async throws -> ExitStatus {
         let serial = session.identity.serial
         let journal = PlanJournal(store: store, leaseSeconds: ownership.leaseSeconds)
-        let force = args.flag("force")
+        let force = args.flag(.force)
         let status = try await session.bracelet.planStatus()
         if let holder = status.holder, !force {
             ctx.diagnose("bracelet \(serial) is held by a live run: \(holder); left alone (stop it, or repair with --force)")

@@ -11,13 +11,9 @@ import Glibc
 /// (port 0 picks a free one); it serves until SIGINT/SIGTERM/SIGHUP, then removes its unix socket and exits 0.
 enum BraceletServeCommand {
     static func run(_ args: ParsedCommand, _ ctx: CommandContext) async throws -> ExitStatus {
-        let listen = args.string("listen")
-        if listen != nil, args.flag("stdio") { throw UsageError.conflict("--listen and --stdio exclude each other") }
-        guard listen != nil || args.flag("stdio") else {
-            throw UsageError.missing("bracelet serve: give --listen unix:PATH|tcp:HOST:PORT, or --stdio")
-        }
-        let scenario = try args.string("scenario").map { try Scenario.load(path: $0) } ?? Scenario()
-        let server = BridgeServer(scenario: scenario, seed: try args.integer("seed").map(UInt64.init) ?? SimulatedBracelet.defaultSeed,
+        let listen = args.string(.listen)  // --listen or --stdio, not both: the table's rules
+        let scenario = try args.string(.scenario).map { try Scenario.load(path: $0) } ?? Scenario()
+        let server = BridgeServer(scenario: scenario, seed: try args.integer(.seed).map(UInt64.init) ?? SimulatedBracelet.defaultSeed,
                                   notice: { ctx.note($0) })
         guard let listen else {
             ProcessSignals.shared.dieOnUnroutedSignals()  // one connection on stdio: a signal ends it

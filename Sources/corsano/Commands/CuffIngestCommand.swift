@@ -15,19 +15,19 @@ enum CuffIngestCommand {
         signals.onSignal { interrupt.fire() }
         let (format, layout) = try inputFormat(args)
         let options = CuffIngester.Options(
-            csv: CSVOptions(headerLine: try args.integer("header-line"),
-                            dateOrder: try args.string("date-order").map(dateOrder), layout: layout,
-                            columns: try args.strings("column").map(columnAssignment)),
-            encoding: try args.string("encoding").map(encoding))
+            csv: CSVOptions(headerLine: try args.integer(.headerLine),
+                            dateOrder: try args.string(.dateOrder).map(dateOrder), layout: layout,
+                            columns: try args.strings(.column).map(columnAssignment)),
+            encoding: try args.string(.encoding).map(encoding))
         let basis = NaiveTimeBasis(anchor: try anchor(args), zone: try zone(args, ctx.environment))
         let inputs = try InputFile.openAll(args.operands)
         defer { inputs.forEach { $0.close() } }
         let fhir = try fhirOutput(args)
-        let rejects = try args.string("rejects").map(OutputFile.create)
+        let rejects = try args.string(.rejects).map(OutputFile.create)
         let output = IngestOutput(ctx: ctx, rejects: rejects, fhir: fhir)
-        let ingester = CuffIngester(normalizer: IngestNormalizer(basis: basis, deriveMAP: args.flag("derive-map"),
+        let ingester = CuffIngester(normalizer: IngestNormalizer(basis: basis, deriveMAP: args.flag(.deriveMap),
                                                                          subject: try SubjectOption.value(args)),
-                                    strict: args.flag("strict"), sink: output)
+                                    strict: args.flag(.strict), sink: output)
         var status: ExitStatus?
         InputFile.announceTerminalInput(inputs, command: "cuff ingest", ctx)
         for input in inputs where !ingester.stoppedAtReject {
@@ -75,20 +75,18 @@ enum CuffIngestCommand {
     /// The `--from` word that detects the format per file (the default).
     static let autoDetect = "auto"
 
-    /// `--format jsonl|fhir` (reading lines, or FHIR R4 resources). A derived MAP is not a
-    /// measurement, so `--derive-map` cannot go to FHIR (issue 17: MAP only when reported).
+    /// `--format fhir`: FHIR R4 resources instead of reading lines (the table's rules refuse the
+    /// FHIR options without it, and `--derive-map` with it: issue 17, MAP only when reported).
     static func fhirOutput(_ args: ParsedCommand) throws -> FHIROutput? {
-        switch args.string("format") ?? "jsonl" {
-        case "jsonl":
-            for option in ["output-dir", "bundle", "subject", "subject-identifier"] where args.flag(option) {
-                throw UsageError.conflict("--\(option) needs --format fhir")
-            }
-            return nil
-        case "fhir":
-            if args.flag("derive-map") { throw UsageError.conflict("--derive-map cannot be combined with --format fhir (a derived MAP is not a measurement)") }
-            return try FHIROutput(args)
-        case let other: throw UsageError.badValue(option: "format", value: other, expected: "jsonl or fhir")
-        }
+        args.string(.format) == "fhir" ? try FHIROutput(args) : nil
+    }
+
+    /// The value checks of `cuff ingest` that need no file (its `.check` rule, the validate
+    /// phase): every `--column`, the anchor's two stamps, `--from csv:LAYOUT`. - Throws: `UsageError`.
+    static func checkValues(_ args: ParsedCommand) throws {
+        _ = try inputFormat(args)
+        _ = try args.strings(.column).map(columnAssignment)
+        _ = try anchor(args)
     }
 
     /// `; layout: omron-connect` for one CSV input, `; layouts: a.csv omron-connect, ...` for several.
@@ -100,7 +98,7 @@ enum CuffIngestCommand {
 
     /// `--from`: a format, or `csv:LAYOUT` (a CSV export that must have that vendor layout).
     static func inputFormat(_ args: ParsedCommand) throws -> (IngestFormat?, CSVLayout?) {
-        guard let raw = args.string("from"), raw != autoDetect else { return (nil, nil) }
+        guard let raw = args.string(.from), raw != autoDetect else { return (nil, nil) }
         if raw.hasPrefix("csv:") {
             guard let layout = CSVLayout.named(String(raw.dropFirst(4))) else {
                 throw UsageError.badValue(option: "from", value: raw, expected: "csv:LAYOUT with LAYOUT one of " + CSVLayout.all.map(\.name).joined(separator: ", "))
@@ -138,12 +136,11 @@ enum CuffIngestCommand {
     }
 
     static func anchor(_ args: ParsedCommand) throws -> ClockAnchor? {
-        let device = try args.naive("anchor-device"), phone = try args.instant("anchor-phone")
+        let device = try args.naive(.anchorDevice), phone = try args.instant(.anchorPhone)
         switch (device, phone) {
         case let (device?, phone?): return ClockAnchor(device: device, phone: phone)
         case (nil, nil): return nil
-        case (nil, _?): throw UsageError.missing("--anchor-phone needs --anchor-device (the cuff clock at that moment)")
-        case (_?, nil): throw UsageError.missing("--anchor-device needs --anchor-phone (real time at that moment)")
+        default: return nil  // one without the other: refused by the table's rules first
         }
     }
 
@@ -151,7 +148,7 @@ enum CuffIngestCommand {
     /// not readable (a typo, a POSIX rule string) is refused (64), never replaced by the system
     /// zone: naive stamps would be read hours off while `date` shows the right time.
     static func zone(_ args: ParsedCommand, _ environment: [String: String]) throws -> ZoneReader {
-        if let name = args.string("tz") {
+        if let name = args.string(.tz) {
             guard let zone = ZoneReader(identifier: name) else {
                 throw UsageError.badValue(option: "tz", value: name, expected: "a tz database zone like Europe/Berlin or UTC")
             }

@@ -22,23 +22,19 @@ enum CuffLinkOptions {
     /// `--device` (required), `--adapter`, `--pair`, `--set-clock`, `--tz`, `--stored`,
     /// `--stored-from` of `cuff listen`. - Throws: `UsageError` naming the flag.
     static func config(_ args: ParsedCommand, _ ctx: CommandContext) throws -> CuffCollector.Config {
-        guard let device = args.string("device") else {
-            throw UsageError.missing("cuff listen: --device MAC is required (the cuff's Bluetooth address; 'cuff scan' in the REPL lists them)")
-        }
-        let from = try args.integer("stored-from")
-        if from != nil, !args.flag("stored") {
-            throw UsageError.missing("cuff listen: --stored-from needs --stored (it narrows the stored records fetched)")
-        }
-        let stored: CuffCollector.StoredHistory? = args.flag("stored") ? from.map { .from(UInt16($0)) } ?? .all : nil
-        return CuffCollector.Config(address: try address(device, option: "device"), adapterName: args.string("adapter"),
-                                    pair: args.flag("pair"), setClock: args.flag("set-clock"),
+        // --device is required and --stored-from needs --stored: the table says so, the parser refuses.
+        let device = args.string(.device) ?? ""
+        let from = try args.integer(.storedFrom)
+        let stored: CuffCollector.StoredHistory? = args.flag(.stored) ? from.map { .from(UInt16($0)) } ?? .all : nil
+        return CuffCollector.Config(address: try address(device, option: "device"), adapterName: args.string(.adapter),
+                                    pair: args.flag(.pair), setClock: args.flag(.setClock),
                                     zone: try CuffIngestCommand.zone(args, ctx.environment), stored: stored)
     }
 
     /// A `.seconds` option that must be above 0, nil when not given. - Throws: `UsageError`.
-    static func positiveSeconds(_ args: ParsedCommand, _ name: String) throws -> Int? {
+    static func positiveSeconds(_ args: ParsedCommand, _ name: OptionKey) throws -> Int? {
         guard case .some(.some(let seconds)) = try args.seconds(name) else { return nil }
-        guard seconds > 0 else { throw UsageError.badValue(option: name, value: "0", expected: "a whole number of seconds above 0") }
+        guard seconds > 0 else { throw UsageError.badValue(option: name.rawValue, value: "0", expected: "a duration above 0") }
         return seconds
     }
 }

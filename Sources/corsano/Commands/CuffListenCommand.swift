@@ -14,8 +14,8 @@ import Synchronization
 enum CuffListenCommand {
     static func run(_ args: ParsedCommand, _ ctx: CommandContext) async throws -> ExitStatus {
         let config = try CuffLinkOptions.config(args, ctx)
-        let count = try args.integer("count")
-        let timeout = try CuffLinkOptions.positiveSeconds(args, "timeout")
+        let count = try args.integer(.count)
+        let timeout = try CuffLinkOptions.positiveSeconds(args, .timeout)
         let central = try BlueZCentral.connect(busAddress: CuffLinkOptions.busAddress(ctx.environment))
         let collector = CuffCollector(central: central, config: config, now: CommandContext.wallClock)
         let output = ListenOutput(ctx: ctx, address: config.address, zone: config.zone, count: count)

@@ -22,25 +22,28 @@ final class FHIROutput {
     /// Reads `--output-dir`, `--bundle`, `--subject` and `--subject-identifier`.
     /// - Throws: `UsageError` for a malformed subject or both destinations at once.
     init(_ args: ParsedCommand) throws {
-        let dir = args.string("output-dir")
-        if dir != nil && args.flag("bundle") { throw UsageError.conflict("--output-dir and --bundle cannot be combined") }
-        destination = dir.map { .bulk(directory: $0) } ?? (args.flag("bundle") ? .bundle : .ndjson)
-        var subject: FHIRSubject?
-        if let text = args.string("subject") {
+        // --output-dir and --bundle, --subject and --subject-identifier: excluded by the table.
+        destination = args.string(.outputDir).map { .bulk(directory: $0) } ?? (args.flag(.bundle) ? .bundle : .ndjson)
+        exporter = FHIRExporter(subject: try Self.subject(args), style: destination == .bundle ? .bundleURN : .logicalID)
+        if case .bulk(let directory) = destination { try Self.prepare(directory: directory) }
+    }
+
+    /// `--subject Patient/ID` or `--subject-identifier SYSTEM|VALUE` (the table lets at most one
+    /// through); nil when neither. Checked in the validate phase too. - Throws: `UsageError.badValue`.
+    static func subject(_ args: ParsedCommand) throws -> FHIRSubject? {
+        if let text = args.string(.subject) {
             guard let parsed = FHIRSubject.parseReference(text) else {
                 throw UsageError.badValue(option: "subject", value: text, expected: "Patient/ID with ID of 1-64 letters, digits, '-' or '.'")
             }
-            subject = parsed
+            return parsed
         }
-        if let text = args.string("subject-identifier") {
-            guard subject == nil else { throw UsageError.conflict("--subject and --subject-identifier cannot be combined") }
+        if let text = args.string(.subjectIdentifier) {
             guard let parsed = FHIRSubject.parseIdentifier(text) else {
                 throw UsageError.badValue(option: "subject-identifier", value: text, expected: "SYSTEM|VALUE, both non-empty")
             }
-            subject = parsed
+            return parsed
         }
-        exporter = FHIRExporter(subject: subject, style: destination == .bundle ? .bundleURN : .logicalID)
-        if case .bulk(let directory) = destination { try Self.prepare(directory: directory) }
+        return nil
     }
 
     /// Hands on `resources`: written at once as NDJSON lines, else kept for `finish`.

@@ -8,32 +8,21 @@ import Foundation
 enum HistoryCommand {
     static func run(_ args: ParsedCommand, _ ctx: CommandContext) async throws -> ExitStatus {
         if args.operands.first == "sign" { return try await HistorySignCommand.run(args, ctx) }
-        for option in ["run", "name", "meaning"] where args.flag(option) { throw UsageError.conflict("--\(option) needs 'history sign'") }
-        let since = try args.instant("since")
-        let format = try outputFormat(args, ctx)
-        let limit = try args.integer("limit"), due = try args.integer("due")
-        let now = try args.instant("now")
-        if format != "fhir" {
-            for option in ["output-dir", "bundle", "subject", "subject-identifier"] where args.flag(option) {
-                throw UsageError.conflict("--\(option) needs --format fhir")
-            }
-        }
-        if due != nil {
-            if format == "fhir" { throw UsageError.conflict("--due and --format fhir exclude each other") }
-        } else if now != nil {
-            throw UsageError.conflict("--now needs --due")
-        }
-        // The FHIR options are checked (and --output-dir made) before the store is read: a bad
-        // --subject is 64 even when there is nothing to export.
+        // Option rules (sign's options, --now needs --due, the FHIR options need --format fhir):
+        // the table's, checked before this runs.
+        let since = try args.instant(.since)
+        let format = outputFormat(args, ctx)
+        let limit = try args.integer(.limit), due = try args.integer(.due)
+        let now = try args.instant(.now)
+        // --output-dir is made before the store is read.
         let fhir = format == "fhir" ? try FHIROutput(args) : nil
-        if args.flag("expect"), !args.flag("verify") { throw UsageError.conflict("--expect needs --verify") }
-        if args.flag("verify") { return try verify(args, ctx, format: format) }
+        if args.flag(.verify) { return try verify(args, ctx, format: format) }
         let (opened, path) = try StateLocation.openExisting(args, environment: ctx.environment, note: { ctx.note("history: " + $0) })
         var runs: [AuditRun] = []
         if let store = opened {
-            runs = try AuditLog(store: store).runs(since: since, serial: args.string("bracelet"), gateway: args.string("gateway"))
+            runs = try AuditLog(store: store).runs(since: since, serial: args.string(.bracelet), gateway: args.string(.gateway))
             if runs.isEmpty {
-                ctx.note("history: no runs recorded" + (since != nil || args.string("bracelet") != nil || args.string("gateway") != nil ? " that match" : "")
+                ctx.note("history: no runs recorded" + (since != nil || args.string(.bracelet) != nil || args.string(.gateway) != nil ? " that match" : "")
                              + " in \(path ?? "the in-memory store")")
             }
         } else if due != nil {
@@ -77,16 +66,10 @@ enum HistoryCommand {
         return .success
     }
 
-    /// `--format`, `--json` or `--text` (which must agree), else text on a terminal and JSON
-    /// lines otherwise, as every command that writes both. - Throws: `UsageError.conflict`.
-    static func outputFormat(_ args: ParsedCommand, _ ctx: CommandContext) throws -> String {
-        let flags = ["json", "text"].filter(args.flag)
-        if flags.count == 2 { throw UsageError.conflict("--json and --text exclude each other") }
-        if let format = args.given("format") {
-            if let flag = flags.first, flag != format { throw UsageError.conflict("--\(flag) and --format \(format) exclude each other") }
-            return format
-        }
-        return flags.first ?? (ctx.stdoutIsTerminal ? "text" : "json")
+    /// `--format`, `--json` or `--text` (the table's rules make them agree), else text on a
+    /// terminal and JSON lines otherwise, as every command that writes both.
+    static func outputFormat(_ args: ParsedCommand, _ ctx: CommandContext) -> String {
+        args.given(.format) ?? (args.flag(.json) ? "json" : args.flag(.text) ? "text" : ctx.stdoutIsTerminal ? "text" : "json")
     }
 
     /// `--due DAYS`: the bracelets due for recalibration, one line each; exit 1 when any is.
@@ -197,7 +180,7 @@ enum HistoryCommand {
     /// `{"verified":true,"records":N,"head":H}` when it holds, 1 naming the first record that
     /// does not. Never creates a key: without one the unkeyed chain is checked and it says so.
     static func verify(_ args: ParsedCommand, _ ctx: CommandContext, format: String) throws -> ExitStatus {
-        if let expect = args.string("expect"), expect.count < 12 || !expect.allSatisfy(\.isHexDigit) {
+        if let expect = args.string(.expect), expect.count < 12 || !expect.allSatisfy(\.isHexDigit) {
             throw UsageError.badValue(option: "expect", value: expect, expected: "the chain head or at least its first 12 hex digits")
         }
         let key = try AuditKeyFile.forVerifying(args, ctx)
@@ -206,7 +189,7 @@ enum HistoryCommand {
             throw InputError.cannotOpen(path: path ?? "?", reason: "no state store there; --verify has nothing to check (check --state or CORSANO_STATE)")
         }
         if key == nil { ctx.note("history: HMAC not checked (no key at \(AuditKeyFile.path(args, environment: ctx.environment)))") }
-        let result = try store.auditVerify(key: key, expect: args.string("expect"))
+        let result = try store.auditVerify(key: key, expect: args.string(.expect))
         let head = AuditChain.shortHead(result.head)
         if format == "json" {
             var members: [(String, JSONValue)] = [("verified", .bool(result.verified)), ("records", .int(result.records)), ("head", .string(head))]

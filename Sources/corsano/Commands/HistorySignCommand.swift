@@ -10,18 +10,10 @@ import Glibc
 /// head to keep elsewhere. 66 unknown run, 75 a run not finished, 74 store or audit key.
 enum HistorySignCommand {
     static func run(_ args: ParsedCommand, _ ctx: CommandContext) async throws -> ExitStatus {
-        if args.operands.count > 1 { throw UsageError.conflict("history sign: unexpected operand \(args.operands[1])") }
-        for option in ["verify", "expect", "due", "since", "limit", "bracelet", "format", "now"] where args.flag(option) {
-            throw UsageError.conflict("history sign: --\(option) is not an option of sign")
-        }
-        guard let run = args.string("run"), let name = args.string("name"),
-              let meaning = args.string("meaning").flatMap(SignatureMeaning.init(rawValue:)) else {
-            throw UsageError.missing("history sign: --run, --name and --meaning are required")
-        }
-        if name.trimmingCharacters(in: .whitespaces).isEmpty {
-            throw UsageError.badValue(option: "name", value: name, expected: "the signer's printed name")
-        }
-        let format = try HistoryCommand.outputFormat(args, ctx)
+        // Its options (required, refused, a blank name) are the table's rules on `history sign`.
+        guard let run = args.string(.run), let name = args.string(.name),
+              let meaning = args.string(.meaning).flatMap(SignatureMeaning.init(rawValue:)) else { return .usage }
+        let format = HistoryCommand.outputFormat(args, ctx)
         let store = try StateLocation.open(args, ctx)
         let key = try AuditKeyFile.forAppending(args, ctx, store: store)
         let log = AuditLog(store: store, gateway: try GatewayOptions.gateway(args, environment: ctx.environment), key: key)

@@ -12,7 +12,7 @@ enum NIBPReadCommand {
 
     static func run(_ args: ParsedCommand, _ ctx: CommandContext) async throws -> ExitStatus {
         let mode = try OutputMode.choose(args, stdoutIsTerminal: ctx.stdoutIsTerminal)
-        let request: NIBPRead.Request = args.flag("spot") ? .spot : .stored(since: try args.instant("since"), until: try args.instant("until"))
+        let request: NIBPRead.Request = args.flag(.spot) ? .spot : .stored(since: try args.instant(.since), until: try args.instant(.until))
         try NIBPRead.check(request)
         let subject = try SubjectOption.value(args)
         var bracelet = try BraceletConnector.prepare(args, ctx)

@@ -8,12 +8,13 @@ import Foundation
 /// the file is bad data naming the file, line and field (exit 65). Source: issue 6.
 enum ProfileInput {
     /// The flag of each profile field (`skinTone` → `--skin-tone`).
-    static let flags = ProfileRules.fields.map { ($0, ProfileRules.flagName($0)) }
+    /// (`CommandTableTests` checks that every field has its key.)
+    static let flags = ProfileRules.fields.compactMap { field in OptionKey(rawValue: ProfileRules.flagName(field)).map { (field, $0) } }
 
     /// The validated profile from the file option `file` (`profile push --from`, `wearing-opt
     /// --profile`) with the command's field flags over it. - Throws: `UsageError` (flags, 64),
     /// `InputError` (file missing, 66), `ProfileFileError` (file content, 65).
-    static func profile(_ args: ParsedCommand, today: CalendarDate, file option: String = "from") throws -> UserProfile {
+    static func profile(_ args: ParsedCommand, today: CalendarDate, file option: OptionKey = .from) throws -> UserProfile {
         var fromFlags = ProfileDraft()
         for (field, flag) in flags { if let v = args.string(flag) { fromFlags.set(field, v) } }
         guard let path = args.string(option) else {

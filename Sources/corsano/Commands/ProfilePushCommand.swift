@@ -12,7 +12,7 @@ enum ProfilePushCommand {
     static func run(_ args: ParsedCommand, _ ctx: CommandContext) async throws -> ExitStatus {
         _ = try OutputMode.choose(args, stdoutIsTerminal: ctx.stdoutIsTerminal)
         // The caller's today: `--now` when given (the run's virtual start), else the wall clock.
-        let today = CalendarDate(utcDateOf: try args.instant("now") ?? CommandContext.wallClock())
+        let today = CalendarDate(utcDateOf: try args.instant(.now) ?? CommandContext.wallClock())
         let profile = try ProfileInput.profile(args, today: today)
         var bracelet = try BraceletConnector.prepare(args, ctx)
         try bracelet.readScenario()
@@ -29,7 +29,7 @@ enum ProfilePushCommand {
                                       }, notice: { ctx.note($0) }) { session, sink in
             let push = ProfilePush(bracelet: session.bracelet, clock: session.clock, events: sink,
                                    profileStore: ProfileStore(store: store), run: run)
-            _ = try await push.push(profile, serial: session.identity.serial, force: args.flag("force"))
+            _ = try await push.push(profile, serial: session.identity.serial, force: args.flag(.force))
         }
         return .success
     }

@@ -77,16 +77,16 @@ struct ReplayFilterOptions {
 
     /// - Throws: `UsageError` naming the flag.
     init(_ args: ParsedCommand) throws {
-        let backdate = try args.seconds("backdate")
-        let maxAge = try args.seconds("max-reading-age")
-        rules = HostRules(requestedAt: try args.instant("requested-at"))
+        let backdate = try args.seconds(.backdate)
+        let maxAge = try args.seconds(.maxReadingAge)
+        rules = HostRules(requestedAt: try args.instant(.requestedAt))
         if case .some(.some(let seconds)) = backdate { rules.backdate = Double(seconds) }
         if let maxAge { rules.maxReadingAge = maxAge.map(Double.init) }
-        now = try args.instant("now")
-        first = args.flag("first")
-        strict = args.flag("strict")
-        scope = args.string("scope") ?? StoreSeenSet.defaultScope
+        now = try args.instant(.now)
+        first = args.flag(.first)
+        strict = args.flag(.strict)
+        scope = args.string(.scope) ?? StoreSeenSet.defaultScope
         if scope.isEmpty { throw UsageError.badValue(option: "scope", value: scope, expected: "a non-empty name") }
-        rejectsPath = args.string("rejects")
+        rejectsPath = args.string(.rejects)
     }
 }

@@ -6,12 +6,9 @@ import Foundation
 /// server (issue 16). Rows the target holds are kept, so a second run changes nothing.
 enum StateMigrateCommand {
     static func run(_ args: ParsedCommand, _ ctx: CommandContext) async throws -> ExitStatus {
-        guard let from = try args.string("from").map({ try StateLocation.checked($0, option: "from") }) else {
-            throw UsageError.missing("state migrate: --from is required")
-        }
-        guard let to = try args.string("to").map({ try StateLocation.checked($0, option: "to") }) else {
-            throw UsageError.missing("state migrate: --to is required")
-        }
+        // --from and --to are required: the parser refuses a line without them.
+        guard let from = try args.string(.from).map({ try StateLocation.checked($0, option: "from") }),
+              let to = try args.string(.to).map({ try StateLocation.checked($0, option: "to") }) else { return .usage }
         if from == to { throw UsageError.conflict("state migrate: --from and --to name the same store") }
         // The source is only read: a file that is not there is missing input (66), never created.
         if !PostgresURI.isPostgres(from) {

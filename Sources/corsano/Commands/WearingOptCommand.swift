@@ -41,8 +41,8 @@ enum WearingOptCommand {
                 },
                 notice: { ctx.note($0) }
             ) { session, sink in
-                await optimize(args, ctx, config: config, mode: mode, session: session, sink: sink, store: store,
-                               ownership: ownership, given: given, run: run, signals: signals)
+                await optimize(FlowRun(args: args, ctx: ctx, mode: mode, store: store, ownership: ownership, id: run, signals: signals),
+                               config: config, session: session, sink: sink, given: given)
             }
         } catch {
             outcome = .failure(error)
@@ -55,10 +55,10 @@ enum WearingOptCommand {
     /// The optimization on a connected, gated and repaired bracelet: the profile it starts
     /// from, the interaction the terminal calls for, the flow under `signals`.
     private static func optimize(
-        _ args: ParsedCommand, _ ctx: CommandContext, config: WearingOptimizationConfig, mode: OutputMode,
-        session: BraceletSession, sink: any EventSink, store: any StateStore, ownership: PlanJournal.Ownership,
-        given: UserProfile?, run: String, signals: SignalHandling
+        _ flowRun: FlowRun, config: WearingOptimizationConfig, session: BraceletSession, sink: any EventSink, given: UserProfile?
     ) async -> Result<WearingOptimizationResult, any Error> {
+        let (args, ctx, mode, store, ownership, run, signals) = (flowRun.args, flowRun.ctx, flowRun.mode, flowRun.store, flowRun.ownership,
+                                                                 flowRun.id, flowRun.signals)
         // Journaled like bp-init's plan (issue 25): the entry claims the bracelet for this run
         // and records that special mode 4 may run, so a run killed mid-optimization has it
         // stopped by the next command that reaches the bracelet. A bracelet found in the
@@ -83,7 +83,7 @@ enum WearingOptCommand {
             // the run's braceletDisconnected, with its events); with none at all, every field
             // nothing gave is named at once (the preparation flags give theirs).
             optimization.readsBraceletProfile = true
-            let flags = ["wrist": "wrist", "skinTone": "skin-tone", "hairDensity": "hair-density"]
+            let flags: [String: OptionKey] = ["wrist": .wrist, "skinTone": .skinTone, "hairDensity": .hairDensity]
             optimization.missingWithoutProfile = ProfileRules.fields.filter { flags[$0].map(args.flag) != true }
             let flow = optimization
             let outcome = await signals.run { () -> Result<WearingOptimizationResult, any Error> in
@@ -104,23 +104,23 @@ enum WearingOptCommand {
     /// over its fields; nil without it. - Throws: `UsageError` (64; `-` while stdin is the
     /// person's terminal), `InputError` (66), `ProfileFileError` (65, every missing field at once).
     static func profile(_ args: ParsedCommand, _ ctx: CommandContext) throws -> UserProfile? {
-        guard let path = args.string("profile") else { return nil }
+        guard let path = args.string(.profile) else { return nil }
         if path == "-", ctx.stdinIsTerminal {
             throw UsageError.badValue(option: "profile", value: "-", expected: "a FILE while standard input is a terminal (the prompts read it)")
         }
-        return try ProfileInput.profile(args, today: CalendarDate(utcDateOf: try args.instant("now") ?? CommandContext.wallClock()),
-                                        file: "profile")
+        return try ProfileInput.profile(args, today: CalendarDate(utcDateOf: try args.instant(.now) ?? CommandContext.wallClock()),
+                                        file: .profile)
     }
 
     /// The flow's config from the flags. - Throws: `UsageError` naming the flag.
     static func options(_ args: ParsedCommand) throws -> WearingOptimizationConfig {
         var config = WearingOptimizationConfig.default
-        if let attempts = try args.integer("max-attempts") { config.maxAttempts = attempts }
-        config.includePreparation = !args.flag("no-preparation")
-        if let position = args.string("position").flatMap(BraceletPosition.init(rawValue:)) { config.position = position }
-        config.skinTone = try args.integer("skin-tone")
-        config.hairDensity = args.string("hair-density").flatMap(UserProfile.HairDensity.init(rawValue:))
-        config.wrist = args.string("wrist").flatMap(UserProfile.Wrist.init(rawValue:))
+        if let attempts = try args.integer(.maxAttempts) { config.maxAttempts = attempts }
+        config.includePreparation = !args.flag(.noPreparation)
+        if let position = args.string(.position).flatMap(BraceletPosition.init(rawValue:)) { config.position = position }
+        config.skinTone = try args.integer(.skinTone)
+        config.hairDensity = args.string(.hairDensity).flatMap(UserProfile.HairDensity.init(rawValue:))
+        config.wrist = args.string(.wrist).flatMap(UserProfile.Wrist.init(rawValue:))
         return config
     }
 

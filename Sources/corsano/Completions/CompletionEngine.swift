@@ -32,7 +32,7 @@ struct CompletionEngine {
         }
         guard let (spec, _) = CommandTable.lookup(words, in: tree.commands) else { return .words([]) }
         let previous = valueOf.map { "--" + $0 } ?? words.last!
-        if previous.hasPrefix("--"), let option = spec.option(String(previous.dropFirst(2))), option.value != nil,
+        if previous.hasPrefix("--"), let option = spec.option(named: String(previous.dropFirst(2))), option.value != nil,
            valueOf != nil || words.count > spec.words.count {
             return offer(CompletionTree.values(of: option), current: current)
         }

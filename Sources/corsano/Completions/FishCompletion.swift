@@ -91,7 +91,7 @@ enum FishCompletion {
 
     /// The options `option` cannot be given with: those it excludes and those excluding it.
     static func excluded(_ option: OptionSpec, in spec: CommandSpec) -> [String] {
-        option.excludes + spec.options.filter { $0.excludes.contains(option.name) }.map(\.name)
+        option.excludes.map(\.rawValue) + spec.options.filter { $0.excludes.contains(option.key) }.map(\.name)
     }
 
     /// The `switch` cases of `__corsano_uri`, one per scheme that takes a path (the first line

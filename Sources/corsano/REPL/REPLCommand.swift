@@ -5,7 +5,7 @@ enum REPLCommand {
         _ = try StateLocation.path(args, environment: ctx.environment)  // --state with --no-state: 64 now
         let session = REPLSession(options: args)
         guard ctx.stdinIsTerminal else {
-            return await ScriptedREPL(session: session, bail: args.flag("bail"), ctx: ctx).run()
+            return await ScriptedREPL(session: session, bail: args.flag(.bail), ctx: ctx).run()
         }
         return await InteractiveREPL(session: session, ctx: ctx).run()
     }

@@ -9,12 +9,12 @@ enum REPLCuffCommands {
 
     /// `cuff scan [--timeout S] [--adapter NAME]`. - Throws: `CuffCollector.Failure`, `BluetoothError`.
     static func scan(_ args: ParsedCommand, _ ctx: CommandContext) async throws {
-        let seconds = try CuffLinkOptions.positiveSeconds(args, "timeout") ?? defaultScanSeconds
+        let seconds = try CuffLinkOptions.positiveSeconds(args, .timeout) ?? defaultScanSeconds
         let central = try BlueZCentral.connect(busAddress: CuffLinkOptions.busAddress(ctx.environment))
         let signals = SignalHandling.install()
         let result = await signals.run { () -> Result<(String, [BluetoothDevice]), any Error> in
             do {
-                let adapter = try await CuffCollector.adapter(of: central, named: args.string("adapter"))
+                let adapter = try await CuffCollector.adapter(of: central, named: args.string(.adapter))
                 ctx.forText.stdout.line("scanning on \(adapter.name) for \(seconds) s...")
                 ctx.forText.stdout.flush()
                 return .success((adapter.name, try await BluetoothScan.run(central, adapter: adapter, duration: .seconds(seconds))))
@@ -43,11 +43,11 @@ enum REPLCuffCommands {
     ///   `BluetoothError`.
     static func connect(_ args: ParsedCommand, _ ctx: CommandContext) async throws -> (address: String, adapter: String?) {
         let address = try CuffLinkOptions.address(args.operands[0], option: "MAC")
-        let seconds = try CuffLinkOptions.positiveSeconds(args, "timeout") ?? defaultConnectSeconds
+        let seconds = try CuffLinkOptions.positiveSeconds(args, .timeout) ?? defaultConnectSeconds
         let zone = try CuffIngestCommand.zone(args, ctx.environment)
         let central = try BlueZCentral.connect(busAddress: CuffLinkOptions.busAddress(ctx.environment))
-        let collector = CuffCollector(central: central, config: .init(address: address, adapterName: args.string("adapter"),
-                                                                      pair: args.flag("pair"), zone: zone),
+        let collector = CuffCollector(central: central, config: .init(address: address, adapterName: args.string(.adapter),
+                                                                      pair: args.flag(.pair), zone: zone),
                                       now: CommandContext.wallClock)
         let messages = CuffLinkMessages(address: address, zone: zone, progress: false, prefix: "cuff: ")
         let signals = SignalHandling.install()
@@ -61,7 +61,7 @@ enum REPLCuffCommands {
         await collector.shutdown()
         switch outcome {
         case .connected(let name):
-            let adapter = args.string("adapter")
+            let adapter = args.string(.adapter)
             REPLReply(reply: "cuff-connect", fields: [("cuff", .string(address)), ("name", name.map(JSONValue.string) ?? .null),
                                                       ("adapter", adapter.map(JSONValue.string) ?? .null)],
                       text: ["\(address) is the cuff of the following bp-init runs (--cuff ble:\(address))"]).write(ctx)

@@ -24,7 +24,7 @@ extension REPLSession {
     func cuffScanCommand(_ operands: [String], _ ctx: CommandContext) async throws -> ExitStatus {
         let spec = REPLGrammar.session("cuff scan")
         let parsed = try ArgumentParser.parse(operands, as: spec, environment: ctx.environment)
-        if parsed.flag("help") { ctx.forText.stdout.write(HelpRenderer.help(for: spec)); return .success }
+        if parsed.flag(.help) { ctx.forText.stdout.write(HelpRenderer.help(for: spec)); return .success }
         if !parsed.operands.isEmpty { throw UsageError.unexpectedOperand(parsed.operands[0], command: spec.name) }
         try await REPLCuffCommands.scan(parsed, ctx)
         return .success
@@ -34,7 +34,7 @@ extension REPLSession {
     func cuffConnectCommand(_ operands: [String], _ ctx: CommandContext) async throws -> ExitStatus {
         let spec = REPLGrammar.session("cuff connect")
         let parsed = try ArgumentParser.parse(operands, as: spec, environment: ctx.environment)
-        if parsed.flag("help") { ctx.forText.stdout.write(HelpRenderer.help(for: spec)); return .success }
+        if parsed.flag(.help) { ctx.forText.stdout.write(HelpRenderer.help(for: spec)); return .success }
         guard parsed.operands.count == 1 else {
             throw UsageError.missing("cuff connect: name one cuff address, e.g. cuff connect A0:9E:1A:12:34:56")
         }
@@ -47,7 +47,7 @@ extension REPLSession {
         let spec = REPLGrammar.session("connect")
         let parsed = try ArgumentParser.parse(operands, as: spec, environment: ctx.environment)
         guard parsed.operands.count == 1 else { throw UsageError.missing("connect: name one bracelet URI, e.g. connect sim") }
-        if parsed.flag("help") { ctx.forText.writeHelp(spec); return .success }
+        if parsed.flag(.help) { ctx.forText.writeHelp(spec); return .success }
         let uri = parsed.operands[0]
         let identity = try await onBracelet(["--bracelet", uri], ctx) { $0.identity }
         braceletURI = uri
@@ -61,7 +61,7 @@ extension REPLSession {
     func statusCommand(_ operands: [String], _ ctx: CommandContext) async throws -> ExitStatus {
         let spec = REPLGrammar.session("status")
         let parsed = try ArgumentParser.parse(operands, as: spec, environment: ctx.environment)
-        if parsed.flag("help") { ctx.forText.writeHelp(spec); return .success }
+        if parsed.flag(.help) { ctx.forText.writeHelp(spec); return .success }
         try await status(operands, ctx)
         return .success
     }
@@ -70,7 +70,7 @@ extension REPLSession {
     func profileCommand(set: Bool, _ operands: [String], _ ctx: CommandContext) async throws -> ExitStatus {
         let spec = REPLGrammar.session(set ? "profile set" : "profile show")
         let parsed = try ArgumentParser.parse(operands, as: spec, environment: ctx.environment)
-        if parsed.flag("help") { ctx.forText.writeHelp(spec); return .success }
+        if parsed.flag(.help) { ctx.forText.writeHelp(spec); return .success }
         if !parsed.operands.isEmpty { throw UsageError.unexpectedOperand(parsed.operands[0], command: spec.name) }
         try await profile(set: set ? parsed : nil, ctx)
         return .success

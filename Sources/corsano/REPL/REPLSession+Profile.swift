@@ -26,9 +26,7 @@ extension REPLSession {
     /// The session's state store: the one `corsano repl` names (as every command), or with
     /// `--no-state` one in-memory store kept for the whole session.
     func stateStore(_ ctx: CommandContext) throws -> any StateStore {
-        if stateWords == ["--no-state"] { return try memoryStore() }
-        let options = try ArgumentParser.parse(["repl"] + stateWords, environment: ctx.environment)
-        guard let path = try StateLocation.path(options, environment: ctx.environment) else { return try memoryStore() }
+        guard let path = try StateLocation.path(replOptions, environment: ctx.environment) else { return try memoryStore() }
         return try StateLocation.open(path: path, ctx)
     }
 }

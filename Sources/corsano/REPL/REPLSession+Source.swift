@@ -14,7 +14,7 @@ extension REPLSession {
     func sourceCommand(_ operands: [String], _ ctx: CommandContext) async throws -> ExitStatus {
         let spec = REPLGrammar.session("source")
         let parsed = try ArgumentParser.parse(operands, as: spec, environment: ctx.environment)
-        if parsed.flag("help") { ctx.forText.writeHelp(spec); return .success }
+        if parsed.flag(.help) { ctx.forText.writeHelp(spec); return .success }
         guard parsed.operands.count == 1, let path = parsed.operands.first, path != "-" else {
             throw UsageError.missing("source: name one FILE of REPL lines, e.g. source calibrate.repl")
         }

@@ -16,8 +16,9 @@ final class REPLSession: @unchecked Sendable {
     var sourceDepth = 0
     /// True once a signal asked a scripted session to stop (a `source`d file stops too).
     var stopRequested: @Sendable () -> Bool = { false }
-    /// `--state FILE` / `--no-state` of `corsano repl`, passed to every command that takes them.
-    let stateWords: [String]
+    /// `corsano repl`'s own options (`--state FILE` / `--no-state` among them): the session's
+    /// store, supplied to every command that takes a store where its line names none.
+    let replOptions: ParsedCommand
     let cuffQueue = CuffQueue()
     /// `cuff connect MAC [--adapter NAME]`: the Bluetooth cuff later bp-init lines read.
     var cuff: (address: String, adapter: String?)?
@@ -41,9 +42,9 @@ final class REPLSession: @unchecked Sendable {
     func quit() { quitRequested = true }
 
     init(options: ParsedCommand) {
-        braceletURI = options.given("bracelet")
-        bail = options.flag("bail")
-        stateWords = options.flag("no-state") ? ["--no-state"] : options.given("state").map { ["--state", $0] } ?? []
+        braceletURI = options.given(.bracelet)
+        bail = options.flag(.bail)
+        replOptions = options
     }
 
     /// How a line that starts a flow gets its cuff readings while it runs.
@@ -61,27 +62,27 @@ final class REPLSession: @unchecked Sendable {
         if first == "repl" { throw UsageError.conflict("repl: already in the REPL") }
         let environment = ctx.environment
         var parsed = try ArgumentParser.parse(words, environment: environment)
-        if parsed.flag("help") {
-            ctx.forText.writeHelp(parsed.spec)
-            return .success
-        }
+        if let answered = CommandRunner.answerGlobal(parsed, CommandRunner.context(for: parsed, ctx.forText)) { return answered }
         if parsed.spec.words == ["help"] { return try help(parsed.operands, ctx.forText) }
         // Text for a person never goes to a standard output that carries JSON lines.
-        var ctx = parsed.spec.words == ["completion"] || parsed.flag("text") ? ctx.forText : ctx
-        ctx.quiet = ctx.quiet || parsed.flag("quiet")
+        let ctx = CommandRunner.context(for: parsed, parsed.spec.words == ["completion"] || parsed.flag(.text) ? ctx.forText : ctx)
         try refuseStandardInput(parsed)
-        let full = words + sessionDefaults(for: parsed)
-        parsed = try ArgumentParser.parse(full, environment: environment)
+        // The line is parsed once; the session's bracelet and store are typed overrides (never
+        // words appended to the line, issue 23), where the line gives none.
+        if let uri = braceletURI, case .uri? = parsed.spec.option(.bracelet)?.value { parsed.supply(.bracelet, uri) }
+        if parsed.spec.option(.state) != nil, parsed.given(.state) == nil, !parsed.flag(.noState) {
+            if replOptions.flag(.noState) { parsed.supply(.noState, "") } else if let state = replOptions.given(.state) { parsed.supply(.state, state) }
+        }
         guard let handler = parsed.spec.handler else {
             throw UsageError.conflict("\(parsed.spec.name): not available in this build")
         }
-        guard parsed.spec.words == ["bp-init"], parsed.string("cuff") == nil, parsed.string("cuff-cmd") == nil else {
+        guard parsed.spec.words == ["bp-init"], parsed.string(.cuff) == nil, parsed.string(.cuffCmd) == nil else {
             return try await handler(parsed, ctx)
         }
         if let cuff {
-            let adapter = parsed.string("adapter") == nil ? cuff.adapter.map { ["--adapter", $0] } ?? [] : []
-            return try await handler(try ArgumentParser.parse(full + ["--cuff", CuffLinkOptions.scheme + cuff.address] + adapter,
-                                                              environment: environment), ctx)
+            parsed.supply(.cuff, CuffLinkOptions.scheme + cuff.address)
+            if let adapter = cuff.adapter { parsed.supply(.adapter, adapter) }
+            return try await handler(parsed, ctx)
         }
         let pipe = try cuffQueue.handOff()
         defer { pipe.close() }
@@ -89,19 +90,8 @@ final class REPLSession: @unchecked Sendable {
         case .queueOnly: pipe.endInput()
         case .queueThenTyped(let attach): attach(pipe)
         }
-        return try await handler(try ArgumentParser.parse(full + ["--cuff", pipe.path], environment: environment), ctx)
-    }
-
-    /// The session's `--bracelet` and state options for `parsed`'s command, where the line gave none.
-    private func sessionDefaults(for parsed: ParsedCommand) -> [String] {
-        var extra: [String] = []
-        if let uri = braceletURI, case .uri? = parsed.spec.option("bracelet")?.value, parsed.given("bracelet") == nil {
-            extra += ["--bracelet", uri]
-        }
-        if parsed.spec.option("state") != nil, parsed.given("state") == nil, !parsed.flag("no-state") {
-            extra += stateWords
-        }
-        return extra
+        parsed.supply(.cuff, pipe.path)
+        return try await handler(parsed, ctx)
     }
 
     /// The REPL owns standard input: a command may not read it.
@@ -110,10 +100,10 @@ final class REPLSession: @unchecked Sendable {
         if parsed.spec.operandKind == .path, parsed.operands.isEmpty || parsed.operands.contains("-") {
             throw UsageError.missing("\(name): in the REPL, name the input FILE (standard input is the REPL's)")
         }
-        if parsed.string("cuff") == "-" {
+        if parsed.string(.cuff) == "-" {
             throw UsageError.badValue(option: "cuff", value: "-", expected: "a FILE in the REPL (standard input is the REPL's); or queue readings with 'cuff add'")
         }
-        for option in parsed.spec.options where option.value == .path && parsed.string(option.name) == "-" {
+        for option in parsed.spec.options where option.value == .path && parsed.string(option.key) == "-" {
             throw UsageError.badValue(option: option.name, value: "-", expected: "a FILE in the REPL (standard input is the REPL's)")
         }
     }

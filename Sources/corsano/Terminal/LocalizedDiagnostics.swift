@@ -7,7 +7,7 @@ import CorsanoKit
 enum LocalizedDiagnostics {
     /// The localizer when `parsed` is a command that prints human text in this run; else nil.
     static func localizer(for parsed: ParsedCommand, _ ctx: CommandContext) -> Localizer? {
-        guard parsed.spec.option("text") != nil,
+        guard parsed.spec.option(.text) != nil,
               (try? OutputMode.choose(parsed, stdoutIsTerminal: ctx.stdoutIsTerminal)) == .text else { return nil }
         return EventSinks.localizer(parsed, ctx)
     }

@@ -6,11 +6,10 @@ enum OutputMode: Equatable {
     case json
     case text
 
-    /// The mode for this command line. - Throws: `UsageError.conflict` for `--json --text`.
+    /// The mode for this command line (`--json` and `--text` together: refused by the table).
     static func choose(_ args: ParsedCommand, stdoutIsTerminal: Bool) throws -> OutputMode {
-        switch (args.flag("json"), args.flag("text")) {
-        case (true, true): throw UsageError.conflict("--json and --text exclude each other")
-        case (true, false): return .json
+        switch (args.flag(.json), args.flag(.text)) {
+        case (true, _): return .json
         case (false, true): return .text
         case (false, false): return stdoutIsTerminal ? .text : .json
         }
@@ -48,7 +47,7 @@ enum EventSinks {
 
     /// The localizer for `--lang`, else LC_ALL / LC_MESSAGES / LANG (prompts use it too).
     static func localizer(_ args: ParsedCommand, _ ctx: CommandContext) -> Localizer {
-        Localizer(locale: LocaleResolver.resolve(lang: args.string("lang"), environment: ctx.environment))
+        Localizer(locale: LocaleResolver.resolve(lang: args.string(.lang), environment: ctx.environment))
     }
 
     /// Colour only on a terminal, never when `NO_COLOR` is set to a non-empty value

@@ -8,11 +8,11 @@ import Testing
     static let spec = CommandSpec(
         words: ["probe"], summary: "A command for parser tests.", operands: "[FILE...]", operandKind: .path,
         details: "", options: [
-            OptionSpec("now", .time, "An instant"),
-            OptionSpec("cuff", .path, "A file"),
-            OptionSpec("max-attempts", .integer(1...10), "A count"),
-            OptionSpec("clock", .choice(["real", "virtual"]), "A choice"),
-            OptionSpec("json", "A flag"),
+            OptionSpec(.now, .time, "An instant"),
+            OptionSpec(.cuff, .path, "A file"),
+            OptionSpec(.maxAttempts, .integer(1...10), "A count"),
+            OptionSpec(.clock, .choice(["real", "virtual"]), "A choice"),
+            OptionSpec(.json, "A flag"),
         ], action: .command { _, _ in .success })
 
     static func parse(_ words: [String]) throws -> ParsedCommand { try ArgumentParser.parse(words, as: spec, environment: [:]) }
@@ -24,8 +24,8 @@ import Testing
 
     @Test func doubleDashEndsOptionsAndIsNotAnOperand() throws {
         let p = try Self.parse(["--json", "a.csv", "--", "--now", "-", "--bogus"])
-        #expect(p.flag("json"))
-        #expect(p.string("now") == nil)
+        #expect(p.flag(.json))
+        #expect(p.string(.now) == nil)
         #expect(p.operands == ["a.csv", "--now", "-", "--bogus"])
         // A second `--` after the first is an operand like any other word.
         #expect(try Self.parse(["--", "--"]).operands == ["--"])
@@ -33,9 +33,9 @@ import Testing
 
     @Test func equalsGivesTheValueOfAValueOption() throws {
         let p = try Self.parse(["--now=2026-11-29T10:00:00Z", "--cuff=a=b.jsonl", "--clock=virtual"])
-        #expect(p.string("now") == "2026-11-29T10:00:00Z")
-        #expect(p.string("cuff") == "a=b.jsonl")  // only the first `=` splits
-        #expect(p.string("clock") == "virtual")
+        #expect(p.string(.now) == "2026-11-29T10:00:00Z")
+        #expect(p.string(.cuff) == "a=b.jsonl")  // only the first `=` splits
+        #expect(p.string(.clock) == "virtual")
         #expect(p.operands.isEmpty)
     }
 
@@ -48,14 +48,14 @@ import Testing
     @Test(arguments: [["--cuff="], ["--cuff", ""], ["--now="], ["--clock="]])
     func anEmptyValueIsAMissingValue(words: [String]) {
         let name = String(words[0].dropFirst(2).prefix { $0 != "=" })
-        let usage = Self.spec.option(name)!.usage
+        let usage = Self.spec.option(named: name)!.usage
         #expect(Self.error(words) == .missingValue(option: name, placeholder: usage))
     }
 
     @Test func aValueOptionGivenTwiceWithTheSameValueIsAccepted() throws {
         let p = try Self.parse(["--now", "2026-11-29T10:00:00Z", "x", "--now=2026-11-29T10:00:00Z", "--json", "--json"])
-        #expect(p.strings("now") == ["2026-11-29T10:00:00Z"])
-        #expect(p.flag("json"))
+        #expect(p.strings(.now) == ["2026-11-29T10:00:00Z"])
+        #expect(p.flag(.json))
         #expect(p.operands == ["x"])
     }
 
@@ -69,13 +69,13 @@ import Testing
     @Test(arguments: [["--now"], ["a.csv", "--cuff"], ["--json", "--max-attempts"]])
     func aValueOptionLastWithNoValueIsAMissingValue(words: [String]) {
         let name = String(words.last!.dropFirst(2))
-        #expect(Self.error(words) == .missingValue(option: name, placeholder: Self.spec.option(name)!.usage))
+        #expect(Self.error(words) == .missingValue(option: name, placeholder: Self.spec.option(named: name)!.usage))
     }
 
     @Test func aLoneDashIsAnOperandAndAValue() throws {
         let p = try Self.parse(["-", "--cuff", "-"])
         #expect(p.operands == ["-"])
-        #expect(p.string("cuff") == "-")
+        #expect(p.string(.cuff) == "-")
     }
 
     @Test func anUnknownFlagAfterOperandsIsStillAnUnknownOption() {
@@ -88,17 +88,38 @@ import Testing
     }
 
     @Test func aValueThatStartsWithADashIsTheValue() throws {
-        let p = try Self.parse(["--now", "-0001-01-01T00:00:00Z", "--max-attempts", "-1"])
-        #expect(p.string("now") == "-0001-01-01T00:00:00Z")
+        let p = try Self.parse(["--now", "-0001-01-01T00:00:00Z"])
+        #expect(p.string(.now) == "-0001-01-01T00:00:00Z")
         #expect(p.operands.isEmpty)
         // Taken as the value, then judged as one: refused naming the option, not read as a flag.
         #expect(throws: UsageError.badValue(option: "now", value: "-0001-01-01T00:00:00Z",
-                                            expected: "an RFC 3339 time like 2026-11-29T10:00:00Z")) { try p.instant("now") }
-        #expect(throws: UsageError.badValue(option: "max-attempts", value: "-1",
-                                            expected: "an integer from 1 to 10")) { try p.integer("max-attempts") }
-        // As getopt does for a required argument: the next word is the value even when it looks like a flag.
-        #expect(try Self.parse(["--cuff", "--json"]).string("cuff") == "--json")
-        #expect(try !Self.parse(["--cuff", "--json"]).flag("json"))
+                                            expected: "an RFC 3339 time like 2026-11-29T10:00:00Z")) { try p.instant(.now) }
+        // A negative number is a value, judged in the validate phase (integers and durations are
+        // checked by the parser, before any handler).
+        #expect(Self.error(["--max-attempts", "-1"]) == .badValue(option: "max-attempts", value: "-1", expected: "an integer from 1 to 10"))
+        // `-` stays stdin.
+        #expect(try Self.parse(["--cuff", "-"]).string(.cuff) == "-")
+    }
+
+    /// Issue 23: a separate value word that is an option (of the command, a global one, or any
+    /// `--` word) is refused naming both; `--opt=VALUE` passes such a value.
+    @Test(arguments: [["--cuff", "--json"], ["--cuff", "--no-such"], ["--cuff", "--"], ["--cuff", "-h"], ["--cuff", "-V"]])
+    func aValueWordThatIsAnOptionIsRefusedNamingBoth(words: [String]) {
+        #expect(Self.error(words) == .valueIsOption(option: "cuff", placeholder: "FILE", word: words[1]))
+    }
+
+    @Test func anOptionLikeValueIsGivenWithEquals() throws {
+        let p = try Self.parse(["--cuff=--json"])
+        #expect(p.string(.cuff) == "--json")
+        #expect(!p.flag(.json))
+        #expect(UsageError.valueIsOption(option: "state", placeholder: "FILE", word: "--no-preparation").message
+                == "--state needs a value (FILE); '--no-preparation' is an option (--state=VALUE passes a value that starts with --)")
+    }
+
+    /// The global `-V`/`--version` parses after any command's name.
+    @Test(arguments: [["--version"], ["-V"], ["a.csv", "--version"]])
+    func theGlobalVersionIsAnOptionOfEveryCommand(words: [String]) throws {
+        #expect(try Self.parse(words).flag(.version))
     }
 
     @Test func anOperandWhereNoneIsTakenIsRefused() {
@@ -113,6 +134,11 @@ import Testing
          "corsano: --now given twice with different values ('2026-11-29T10:00:00Z' and '2026-11-29T11:00:00Z')\n"),
         (["bp-init", "--no-state", "--cuff="], "corsano: --cuff needs a value (--cuff FILE)\n"),
         (["bp-init", "--state="], "corsano: --state needs a value (--state FILE)\n"),
+        (["bp-init", "--cuff", "--no-state"],
+         "corsano: --cuff needs a value (FILE); '--no-state' is an option (--cuff=VALUE passes a value that starts with --)\n"),
+        (["--no-state"], "corsano: '--no-state' is an option, not a command; options go after the command: corsano bp-init --no-state; try 'corsano --help'\n"),
+        (["bp-init", "--cuff-timeout", "5min"],
+         "corsano: --cuff-timeout: bad value '5min': expected a duration like 90s, 5m, 1h or 1h30m (a bare number is seconds), at most 100 years\n"),
         (["cuff", "ingest", "a.csv", "--bogus"], "corsano: cuff ingest: unknown option '--bogus'; try 'corsano cuff ingest --help'\n"),
         (["bp-init", "--now", "-0001-01-01T00:00:00Z"],
          "corsano: --now: bad value '-0001-01-01T00:00:00Z': expected an RFC 3339 time like 2026-11-29T10:00:00Z\n"),

@@ -8,7 +8,7 @@ import Testing
 @Suite struct HelpWidthTests {
     /// Every help page: the overview, each command's, each group's.
     static let pages: [[String]] = [["--help"], ["cuff", "--help"]] + CommandTable.commands.map { spec in
-        spec.option("help") == nil ? ["help"] + spec.words : spec.words + ["--help"]
+        spec.option(.help) == nil ? ["help"] + spec.words : spec.words + ["--help"]
     }
 
     static func words(_ text: String) -> [String] { text.split(whereSeparator: \.isWhitespace).map(String.init) }

@@ -1,0 +1,92 @@
+/// The name of every option in the command table, as a typed key: handlers read option values
+/// by key (`parsed.flag(.deriveMap)`), so a misspelt option cannot compile (issue 23). The raw
+/// value is the long name without dashes. Adding an option to the table starts with a case here.
+enum OptionKey: String, CaseIterable, Sendable {
+    case adapter
+    case anchorDevice = "anchor-device"
+    case anchorPhone = "anchor-phone"
+    case auditKey = "audit-key"
+    case backdate
+    case bail
+    case birthdate
+    case bracelet
+    case bundle
+    case clock
+    case column
+    case columns
+    case count
+    case cuff
+    case cuffCmd = "cuff-cmd"
+    case cuffPairedCmd = "cuff-paired-cmd"
+    case cuffTimeout = "cuff-timeout"
+    case dateOrder = "date-order"
+    case deriveMap = "derive-map"
+    case device
+    case due
+    case encoding
+    case expect
+    case first
+    case force
+    case format
+    case from
+    case gateway
+    case gender
+    case hairDensity = "hair-density"
+    case headerLine = "header-line"
+    case height
+    case help
+    case json
+    case lang
+    case lease
+    case limit
+    case listen
+    case maxAttempts = "max-attempts"
+    case maxReadingAge = "max-reading-age"
+    case meaning
+    case name
+    case noPreparation = "no-preparation"
+    case noReplayFilter = "no-replay-filter"
+    case noState = "no-state"
+    case now
+    case outputDir = "output-dir"
+    case pair
+    case pairCmd = "pair-cmd"
+    case plan
+    case position
+    case profile
+    case quiet
+    case rejects
+    case requestTimeout = "request-timeout"
+    case requestedAt = "requested-at"
+    case run
+    case scenario
+    case scope
+    case seed
+    case setClock = "set-clock"
+    case since
+    case skinTone = "skin-tone"
+    case spot
+    case state
+    case stdio
+    case stored
+    case storedFrom = "stored-from"
+    case strict
+    case subject
+    case subjectId = "subject-id"
+    case subjectIdentifier = "subject-identifier"
+    case text
+    case threshold
+    case timeout
+    case to
+    case tokenFile = "token-file"
+    case tz
+    case until
+    case unit
+    case verify
+    case version
+    case weight
+    case wrist
+
+    /// `--name`, as messages write it.
+    var flag: String { "--" + rawValue }
+}
