@@ -47,6 +47,17 @@ extension BridgeClient: Bracelet {
         try read("calibrationVerdict", try await call("calibrationVerdict", [("attempt", .int(attempt))], timeout: requestTimeout)) { try $0.bool("accepted") }
     }
 
+    public func feedSetReading(_ reading: CuffReading, set: Int, of: Int, index: Int) async throws -> Bool {
+        try read("feedCalibrationReading", try await call("feedCalibrationReading", [
+            ("reading", BridgeCodec.reading(reading)), ("attempt", .int(set)), ("index", .int(index)), ("set", .int(set)), ("of", .int(of)),
+        ], timeout: requestTimeout)) { try $0.bool("accepted") }
+    }
+
+    public func setsVerdict(of: Int) async throws -> Bool {
+        try read("calibrationVerdict", try await call("calibrationVerdict", [("attempt", .int(of)), ("sets", .int(of))],
+                                                      timeout: requestTimeout)) { try $0.bool("accepted") }
+    }
+
     public func startSpecialMode(value: Int) async throws {
         _ = try await call("startSpecialMode", [("value", .int(value))], timeout: requestTimeout)
     }

@@ -27,6 +27,64 @@ enum BPInitOptions {
         return config
     }
 
+    /// `--protocol`'s values (issue 32): the seed's single session, Corsano's 3 × 3, the general form.
+    static let protocols = ["sdk"] + MultiSetProtocol.Kind.allCases.map(\.rawValue)
+
+    /// What `--protocol` and its options ask for (issue 32).
+    struct MultiSetChoice {
+        /// The protocol; nil for `sdk`.
+        var parameters: MultiSetProtocol?
+        var abandon: Bool
+        var force: Bool
+    }
+
+    /// `--protocol`, `--sets`, `--readings-per-set`, `--set-interval`, `--max-set-gap`, `--abandon`,
+    /// `--force`: every rule between them and the other options decided here, before anything opens.
+    /// - Throws: `UsageError` (64) naming the options.
+    static func multiSet(_ args: ParsedCommand) throws -> MultiSetChoice {
+        let setOptions = ["sets", "readings-per-set", "set-interval"]
+        let multiOnly = setOptions + ["max-set-gap", "abandon", "force"]
+        let kind = args.string("protocol").flatMap(MultiSetProtocol.Kind.init(rawValue:))
+        guard let kind else {
+            if let given = multiOnly.first(where: { args.given($0) != nil }) {
+                throw UsageError.conflict("--\(given) needs --protocol corsano or --protocol sets")
+            }
+            return MultiSetChoice(parameters: nil, abandon: false, force: false)
+        }
+        for name in ["max-attempts", "threshold"] where args.given(name) != nil {
+            throw UsageError.conflict("--protocol \(kind.rawValue) excludes --\(name) (a set always takes its readings, the firmware judges once)")
+        }
+        if args.flag("no-state") {
+            throw UsageError.conflict("--protocol \(kind.rawValue) needs a state store: its calibration outlives this run (leave out --no-state)")
+        }
+        if case .simulator? = try? BraceletAddress(args.string("bracelet") ?? BraceletAddress.defaultURI) {
+            throw UsageError.conflict("--protocol \(kind.rawValue) needs a bracelet that outlives this run: "
+                                      + "the in-process sim does not; serve one with 'corsano bracelet serve' and use its unix: or tcp: address")
+        }
+        var gap = MultiSetProtocol.defaultMaxGapSeconds
+        if case .some(.some(let g)) = try args.seconds("max-set-gap") { gap = Double(g) }
+        switch kind {
+        case .corsano:
+            if let given = setOptions.first(where: { args.given($0) != nil }) {
+                throw UsageError.conflict("--protocol corsano excludes --\(given) (Corsano's protocol is 3 sets of 3 readings, 1 h apart)")
+            }
+            return MultiSetChoice(parameters: .corsano(maxGapSeconds: gap), abandon: args.flag("abandon"), force: args.flag("force"))
+        case .sets:
+            guard let sets = try args.integer("sets") else {
+                if args.flag("abandon") {
+                    return MultiSetChoice(parameters: MultiSetProtocol(kind: .sets, sets: 2), abandon: true, force: false)
+                }
+                throw UsageError.missing("--protocol sets needs --sets N (2-10)")
+            }
+            var interval = MultiSetProtocol.defaultIntervalSeconds
+            if case .some(.some(let i)) = try args.seconds("set-interval") { interval = Double(i) }
+            let readings = try args.integer("readings-per-set") ?? MultiSetProtocol.defaultReadingsPerSet
+            return MultiSetChoice(parameters: MultiSetProtocol(kind: .sets, sets: sets, readingsPerSet: readings,
+                                                               intervalSeconds: interval, maxGapSeconds: gap),
+                                  abandon: args.flag("abandon"), force: args.flag("force"))
+        }
+    }
+
     /// `--cuff-timeout` (default `BPInitializationConfig.defaultCuffTimeoutSeconds`). - Throws: `UsageError` when 0.
     static func cuffTimeout(_ args: ParsedCommand) throws -> Duration {
         guard case .some(.some(let seconds)) = try args.seconds("cuff-timeout") else {

@@ -19,6 +19,9 @@ public final class SimulatedBraceletState: Sendable {
         /// The special mode running (4 = wearing optimization), kept with the bracelet: a client
         /// killed mid-optimization leaves it running until a command stops it.
         var specialMode: Int?
+        /// A multi-set calibration's per-reading verdicts by set and index, and its set count.
+        var setVerdicts: [Int: [Int: Bool]] = [:]
+        var setsOf = 0
     }
 
     /// Creates the state a scenario starts with.
@@ -79,6 +82,24 @@ public final class SimulatedBraceletState: Sendable {
             s.stepCounts[flow + "/" + step, default: 0] += 1
             return s.stepCounts[flow + "/" + step, default: 0]
         }
+    }
+
+    /// Records a multi-set reading's verdict: index 1 of set N starts set N afresh (a set cut short
+    /// is redone whole, and later sets are gone with it), and another set count starts over.
+    func recordSetVerdict(_ verdict: Bool, set: Int, of: Int, index: Int) {
+        stored.withLock { s in
+            if s.setsOf != of {
+                s.setVerdicts = [:]
+                s.setsOf = of
+            }
+            if index == 1 { s.setVerdicts = s.setVerdicts.filter { $0.key < set } }
+            s.setVerdicts[set, default: [:]][index] = verdict
+        }
+    }
+
+    /// The multi-set verdicts recorded for a calibration of `of` sets, by set (none for another count).
+    func setVerdicts(of: Int) -> [Int: [Int: Bool]] {
+        stored.withLock { $0.setsOf == of ? $0.setVerdicts : [:] }
     }
 
     /// True once a calibration attempt was accepted.
