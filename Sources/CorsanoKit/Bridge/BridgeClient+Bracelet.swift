@@ -116,6 +116,12 @@ extension BridgeClient: Bracelet {
         return result.has("specialMode") ? try? result.int("specialMode") : nil
     }
 
+    /// Served simulator only: how many plan switches the served bracelet has done, over every
+    /// connection (`sim.planSwitches`, issue 32). - Throws: `BraceletError`.
+    package func simulatorPlanSwitches() async throws -> Int {
+        try read("sim.planSwitches", try await call("sim.planSwitches", timeout: requestTimeout)) { try $0.int("planSwitches") }
+    }
+
     /// Served simulator only: drops the simulated bracelet's link (`sim.disconnect`); the bridge
     /// then sends `disconnected`. - Throws: `BraceletError`.
     package func simulatorDisconnect() async throws {

@@ -48,6 +48,8 @@ extension BridgeSession {
             return .object([("steps", .array(b.stepsHeldSoFar.map { .string($0) }))])
         case "sim.specialMode":
             return .object([("specialMode", b.state.specialMode.map { .int($0) } ?? .null)])
+        case "sim.planSwitches":
+            return .object([("planSwitches", .int(b.state.planSwitches))])
         case "sim.disconnect":
             b.disconnect()
         default:

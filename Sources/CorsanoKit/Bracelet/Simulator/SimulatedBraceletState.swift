@@ -22,6 +22,8 @@ public final class SimulatedBraceletState: Sendable {
         /// A multi-set calibration's per-reading verdicts by set and index, and its set count.
         var setVerdicts: [Int: [Int: Bool]] = [:]
         var setsOf = 0
+        /// Plan switches done on this bracelet, over every connection (`sim.planSwitches`).
+        var planSwitches = 0
     }
 
     /// Creates the state a scenario starts with.
@@ -54,6 +56,7 @@ public final class SimulatedBraceletState: Sendable {
                 s.hold = nil
             }
             s.plan = plan
+            s.planSwitches += 1
         }
     }
 
@@ -96,6 +99,10 @@ public final class SimulatedBraceletState: Sendable {
             s.setVerdicts[set, default: [:]][index] = verdict
         }
     }
+
+    /// Plan switches done on this bracelet so far, over every connection (a test's witness that a
+    /// run sent no `setPlan`, issue 32).
+    public var planSwitches: Int { stored.withLock { $0.planSwitches } }
 
     /// The multi-set verdicts recorded for a calibration of `of` sets, by set (none for another count).
     func setVerdicts(of: Int) -> [Int: [Int: Bool]] {

@@ -1,0 +1,87 @@
+import CorsanoKit
+import Foundation
+import Testing
+import TestSupport
+
+/// `bp-init --protocol corsano` (issue 32) against a served simulator, one process per set, with
+/// a SQLite state store and `--now` stepping the virtual clock across the hour between sets.
+@Suite struct MultiSetEndToEndTests {
+    typealias E = BPInitE2E
+
+    /// Three readings stamped 30, 60 and 90 s after `start`, on cuff `cuff`, pressures from `base`.
+    static func setReadings(_ start: String, base: Int, cuff: String = "AA:BB:CC:DD:EE:01") -> String {
+        let t = RFC3339.parseInstant(start)!
+        return (1...3).map { i in
+            #"{"systolic":\#(base + i),"diastolic":\#(base - 40 + i),"pulse":\#(60 + i),"#
+                + #""measuredAt":"\#(RFC3339.format(t.adding(interval: Double(30 * i))))","cuff":"\#(cuff)"}"#
+        }.joined(separator: "\n") + "\n"
+    }
+
+    static func planSwitches(_ server: ServedSimulator) async throws -> Int {
+        let client = try await server.client(clock: VirtualClock(start: Instant(secondsSinceEpoch: 1_795_000_000)))
+        defer { Task { await client.close() } }
+        return try await client.simulatorPlanSwitches()
+    }
+
+    static func finished(_ lines: [String]) -> [String: Any]? {
+        E.events(lines).last { $0["event"] as? String == "finished" }
+    }
+
+    /// Runs set `n` at `now` on `server` against `state` and returns the outcome.
+    static func set(_ server: ServedSimulator, state: String, now: String, base: Int, extra: [String] = [],
+                    cuff: String = "AA:BB:CC:DD:EE:01") throws -> Corsano.Outcome {
+        try Corsano.run(["bp-init", "--protocol", "corsano", "--bracelet", server.listening, "--state", state, "--json",
+                         "--now", now] + extra, stdin: setReadings(now, base: base, cuff: cuff))
+    }
+
+    @Test func threeSetsAnHourApartOnAServedSimulator() async throws {
+        let server = try ServedSimulator(.unix)
+        defer { server.stop() }
+        let state = try E.directory().appendingPathComponent("state.sqlite3").path
+
+        // Set 1: setRecorded, exit 0, due again one hour after it ended (its last reading, 10:01:30).
+        let one = try Self.set(server, state: state, now: "2026-11-29T10:00:00Z", base: 120)
+        #expect(one.status == 0, "\(one.stderr)")
+        let result1 = try #require(Self.finished(one.lines)?["result"] as? [String: Any])
+        #expect(result1["kind"] as? String == "setRecorded")
+        #expect(result1["set"] as? Int == 1 && result1["of"] as? Int == 3)
+        #expect(result1["nextDueAt"] as? String == "2026-11-29T11:01:30Z")
+        #expect((result1["meanAll"] as? [String: Any])?["systolic"] as? Int == 122)
+        #expect((result1["meanLast2"] as? [String: Any])?["systolic"] as? Double == 122.5)
+        // Every event names the set; measurement's attempt is the set number.
+        #expect(E.events(one.lines).allSatisfy { $0["set"] as? Int == 1 && $0["of"] as? Int == 3 })
+        #expect(E.events(one.lines).filter { $0["event"] as? String == "measurement" }.count == 3)
+        #expect(!E.names(one.lines).contains("attempt"), "no verdict before the last set")
+        #expect(try await BPInitServedTests.plan(of: server) == BraceletPlan("monitoring"))
+
+        // Too early: 75, no event, no setPlan, no audit run, no journal entry.
+        let switches = try await Self.planSwitches(server)
+        let runsBefore = try SQLiteStore(path: state).auditRuns(AuditFilter()).count
+        let early = try Self.set(server, state: state, now: "2026-11-29T10:30:00Z", base: 130)
+        #expect(early.status == 75, "\(early.stderr)")
+        #expect(early.stdout.isEmpty)
+        #expect(early.stderr.contains("set 2 of 3") && early.stderr.contains("not due before 2026-11-29T11:01:30Z"), "\(early.stderr)")
+        #expect(try await Self.planSwitches(server) == switches)
+        #expect(try SQLiteStore(path: state).auditRuns(AuditFilter()).count == runsBefore)
+        #expect(try PlanJournal(store: SQLiteStore(path: state)).openEntries().isEmpty)
+
+        // Set 2 an hour later, set 3 an hour after it: success with 9 measurements and the sets' means.
+        let two = try Self.set(server, state: state, now: "2026-11-29T11:02:00Z", base: 130)
+        #expect(two.status == 0, "\(two.stderr)")
+        let result2 = try #require(Self.finished(two.lines)?["result"] as? [String: Any])
+        #expect(result2["kind"] as? String == "setRecorded" && result2["set"] as? Int == 2)
+        #expect(result2["nextDueAt"] as? String == "2026-11-29T12:03:30Z")
+        let three = try Self.set(server, state: state, now: "2026-11-29T12:04:00Z", base: 125)
+        #expect(three.status == 0, "\(three.stderr)")
+        let finished = try #require(Self.finished(three.lines))
+        #expect((finished["result"] as? [String: Any])?["kind"] as? String == "success")
+        #expect((finished["result"] as? [String: Any])?["measurementCount"] as? Int == 9)
+        let sets = try #require(finished["sets"] as? [[String: Any]])
+        #expect(sets.map { $0["set"] as? Int } == [1, 2, 3])
+        #expect(sets.map { ($0["meanAll"] as? [String: Any])?["systolic"] as? Int } == [122, 132, 127])
+        #expect(E.names(three.lines).filter { $0 == "attempt" }.count == 1, "the verdict is asked once")
+        // Closed: the next invocation starts a new calibration at once.
+        #expect(try SQLiteStore(path: state).calibrationOpen(serial: "SIM-287-0001") == nil)
+        #expect(try SQLiteStore(path: state).calibrations(openOnly: false).first?.status == .completed)
+    }
+}
