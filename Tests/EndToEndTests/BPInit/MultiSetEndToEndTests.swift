@@ -84,4 +84,60 @@ import TestSupport
         #expect(try SQLiteStore(path: state).calibrationOpen(serial: "SIM-287-0001") == nil)
         #expect(try SQLiteStore(path: state).calibrations(openOnly: false).first?.status == .completed)
     }
+
+    /// A set killed with SIGKILL is not counted: the next invocation repairs the plan from the
+    /// journal and runs that set again, whole (index 1 of set 2 starts it afresh at the bridge).
+    @Test func setTwoKilledIsRepairedAndRedone() async throws {
+        // measurementRecorded's 5th entry on this bracelet: reading 2 of set 2.
+        let scenario = Scenario(faults: FaultScenario(holdAtStep: HoldPoint(flow: "bp-init", step: "measurementRecorded", occurrence: 5)))
+        let server = try ServedSimulator(.unix, scenario: scenario)
+        defer { server.stop() }
+        let dir = try E.directory()
+        let state = dir.appendingPathComponent("state.sqlite3").path
+        #expect(try Self.set(server, state: state, now: "2026-11-29T10:00:00Z", base: 120).status == 0)
+        let cuff = try E.file(dir, "set2.jsonl", Self.setReadings("2026-11-29T11:02:00Z", base: 130))
+        let killed = try LiveCorsano(["bp-init", "--protocol", "corsano", "--bracelet", server.listening, "--state", state,
+                                      "--json", "--now", "2026-11-29T11:02:00Z", "--cuff", cuff], env: [:])
+        #expect(killed.waitForLine(containing: #""step":"measurementRecorded","attempt":2,"index":2"#))
+        // Killed while the bracelet holds that call (the event is written before the request).
+        let watcher = try await server.client(clock: VirtualClock(start: Instant(secondsSinceEpoch: 1_795_000_000)), requestTimeout: 30)
+        try await watcher.simulatorWaitUntilHeld()
+        await watcher.close()
+        killed.signal(SIGKILL)
+        _ = killed.finish()
+        #expect(try await BPInitServedTests.plan(of: server) == .nibpCalibration)
+        #expect(try SQLiteStore(path: state).calibrationOpen(serial: "SIM-287-0001")?.sets.count == 1, "a killed set is not counted")
+
+        let redo = try Self.set(server, state: state, now: "2026-11-29T11:10:00Z", base: 140)
+        #expect(redo.status == 0, "\(redo.stderr)")
+        #expect(redo.lines.contains { $0.contains(#""event":"planRestored""#) && $0.contains(#""why":"journal""#) })
+        let result = try #require(Self.finished(redo.lines)?["result"] as? [String: Any])
+        #expect(result["kind"] as? String == "setRecorded" && result["set"] as? Int == 2)
+        #expect(E.events(redo.lines).filter { $0["event"] as? String == "measurement" }.map { $0["index"] as? Int } == [1, 2, 3])
+        let three = try Self.set(server, state: state, now: "2026-11-29T12:12:00Z", base: 125)
+        #expect(three.status == 0, "\(three.stderr)")
+        #expect((Self.finished(three.lines)?["result"] as? [String: Any])?["measurementCount"] as? Int == 9)
+        let sets = try #require(Self.finished(three.lines)?["sets"] as? [[String: Any]])
+        #expect(sets.map { ($0["meanAll"] as? [String: Any])?["systolic"] as? Int } == [122, 142, 127], "set 2 is the redone one")
+    }
+
+    /// Set 1 on gateway A and set 2 on gateway B against one PostgreSQL store are one calibration;
+    /// set 2 not yet due is 75 on B too.
+    @Test func setTwoOnASecondGatewayAgainstPostgreSQL() async throws {
+        let server = try ServedSimulator(.unix)
+        defer { server.stop() }
+        let uri = try ThrowawayPostgres.shared().createDatabase().uri
+        let one = try Self.set(server, state: uri, now: "2026-11-29T10:00:00Z", base: 120, extra: ["--gateway", "gateway-a"])
+        #expect(one.status == 0, "\(one.stderr)")
+        let early = try Self.set(server, state: uri, now: "2026-11-29T10:59:00Z", base: 130, extra: ["--gateway", "gateway-b"])
+        #expect(early.status == 75, "\(early.stderr)")
+        let two = try Self.set(server, state: uri, now: "2026-11-29T11:02:00Z", base: 130, extra: ["--gateway", "gateway-b"])
+        #expect(two.status == 0, "\(two.stderr)")
+        let result = try #require(Self.finished(two.lines)?["result"] as? [String: Any])
+        #expect(result["kind"] as? String == "setRecorded" && result["set"] as? Int == 2)
+        let calibration = try #require(try PostgresStore(uri: uri).calibrationOpen(serial: "SIM-287-0001"))
+        #expect(calibration.sets.map(\.set) == [1, 2])
+        let runs = try PostgresStore(uri: uri).auditRuns(AuditFilter())
+        #expect(Set(runs.compactMap(\.gateway)) == ["gateway-a", "gateway-b"])
+    }
 }
