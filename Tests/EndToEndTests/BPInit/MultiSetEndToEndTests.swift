@@ -140,4 +140,79 @@ import TestSupport
         let runs = try PostgresStore(uri: uri).auditRuns(AuditFilter())
         #expect(Set(runs.compactMap(\.gateway)) == ["gateway-a", "gateway-b"])
     }
+
+    /// `history --due 28 --json` lists the open calibration's next set with its due time (exit 0
+    /// while it is later, 1 once due); a set more than `--max-set-gap` late expires the
+    /// calibration: recorded, and that invocation starts a new one, saying so.
+    @Test func historyDueListsThePendingSetAndALateSetExpires() async throws {
+        let server = try ServedSimulator(.unix)
+        defer { server.stop() }
+        let state = try E.directory().appendingPathComponent("state.sqlite3").path
+        #expect(try Self.set(server, state: state, now: "2026-11-29T10:00:00Z", base: 120, extra: ["--max-set-gap", "7200"]).status == 0)
+        let pending = try Corsano.run(["history", "--state", state, "--due", "28", "--json", "--now", "2026-11-29T10:30:00Z"])
+        let next = try #require(pending.lines.first { $0.contains(#""kind":"nextSet""#) }, "\(pending.stdout)")
+        #expect(next.contains(#""set":2,"of":3,"dueAt":"2026-11-29T11:01:30Z","due":false"#), "\(next)")
+        #expect(next.contains(#""bracelet":{"serial":"SIM-287-0001","model":"287-2","firmware":"7.4"}"#))
+        // The bracelet never had a successful calibration: today's line, now with its kind.
+        #expect(pending.lines.contains { $0.hasPrefix(#"{"kind":"recalibration","bracelet":{"serial":"SIM-287-0001""#) })
+        let due = try Corsano.run(["history", "--state", state, "--due", "28", "--json", "--now", "2026-11-29T11:05:00Z"])
+        #expect(due.lines.contains { $0.contains(#""kind":"nextSet""#) && $0.contains(#""due":true"#) })
+        #expect(due.status == 1)
+
+        // Due 11:01:30, expires 2 h later (13:01:30): at 13:05 set 2 is too late.
+        let late = try Self.set(server, state: state, now: "2026-11-29T13:05:00Z", base: 130, extra: ["--max-set-gap", "7200"])
+        #expect(late.status == 0, "\(late.stderr)")
+        #expect(late.stderr.contains("expired at 2026-11-29T13:01:30Z") && late.stderr.contains("starting a new calibration"), "\(late.stderr)")
+        let result = try #require(Self.finished(late.lines)?["result"] as? [String: Any])
+        #expect(result["kind"] as? String == "setRecorded" && result["set"] as? Int == 1, "a new calibration's set 1")
+        let all = try SQLiteStore(path: state).calibrations(openOnly: false)
+        #expect(all.map(\.status) == [.expired, .open])
+        #expect(all.first?.closedAt == RFC3339.parseInstant("2026-11-29T13:01:30Z"))
+    }
+
+    /// Rules between options are usage errors (64) decided before anything opens; rules decided
+    /// from the store are 69, and --abandon closes an open calibration.
+    @Test func optionRulesAndInteractions() async throws {
+        let bp = ["bp-init", "--bracelet", "unix:/nonexistent/sock", "--cuff", "/dev/null"]
+        for extra in [["--protocol", "corsano", "--sets", "3"], ["--protocol", "corsano", "--set-interval", "60"],
+                      ["--protocol", "sets", "--sets", "3", "--max-attempts", "2"], ["--protocol", "corsano", "--threshold", "5"],
+                      ["--protocol", "sets"], ["--sets", "3"], ["--protocol", "corsano", "--no-state"]] {
+            let r = try Corsano.run(bp + extra)
+            #expect(r.status == 64, "\(extra): \(r.stderr)")
+        }
+        let sim = try Corsano.run(["bp-init", "--protocol", "corsano", "--bracelet", "sim", "--cuff", "/dev/null"])
+        #expect(sim.status == 64 && sim.stderr.contains("bracelet serve"), "\(sim.stderr)")
+
+        let server = try ServedSimulator(.unix)
+        defer { server.stop() }
+        let state = try E.directory().appendingPathComponent("state.sqlite3").path
+        #expect(try Self.set(server, state: state, now: "2026-11-29T10:00:00Z", base: 120).status == 0)
+        let single = try Corsano.run(["bp-init", "--bracelet", server.listening, "--state", state, "--json", "--now", "2026-11-29T12:00:00Z"],
+                                     stdin: Self.setReadings("2026-11-29T12:00:00Z", base: 120))
+        #expect(single.status == 69 && single.stderr.contains("--abandon"), "\(single.stderr)")
+        let other = try Corsano.run(["bp-init", "--protocol", "sets", "--sets", "4", "--bracelet", server.listening, "--state", state,
+                                     "--now", "2026-11-29T12:00:00Z"], stdin: Self.setReadings("2026-11-29T12:00:00Z", base: 120))
+        #expect(other.status == 69, "\(other.stderr)")
+        // Set 2 on another cuff is refused before anything is fed.
+        let cuff = try Self.set(server, state: state, now: "2026-11-29T11:05:00Z", base: 130, cuff: "AA:BB:CC:DD:EE:02")
+        #expect(cuff.status == 3 && cuff.stdout.contains("two cuffs"), "\(cuff.stdout)")
+        #expect(!E.names(cuff.lines).contains("measurement"))
+        let abandon = try Corsano.run(["bp-init", "--protocol", "corsano", "--abandon", "--bracelet", server.listening, "--state", state])
+        #expect(abandon.status == 0 && abandon.stderr.contains("abandoned after 1 of 3 sets"), "\(abandon.stderr)")
+        let again = try Corsano.run(["bp-init", "--protocol", "corsano", "--abandon", "--bracelet", server.listening, "--state", state])
+        #expect(again.status == 0 && again.stderr.contains("no open calibration for SIM-287-0001"), "\(again.stderr)")
+        #expect(try SQLiteStore(path: state).calibrations(openOnly: false).map(\.status) == [.abandoned])
+    }
+
+    /// Text mode says where the operator is, in the locale and on the operator's clock (TZ).
+    @Test func textSaysWhichSetAndWhenTheNextIsDue() async throws {
+        let server = try ServedSimulator(.unix)
+        defer { server.stop() }
+        let state = try E.directory().appendingPathComponent("state.sqlite3").path
+        let now = "2026-11-29T10:00:00Z"
+        let de = try Corsano.run(["bp-init", "--protocol", "corsano", "--bracelet", server.listening, "--state", state, "--text",
+                                  "--lang", "de", "--now", now], stdin: Self.setReadings(now, base: 120), env: ["TZ": "Europe/Berlin"])
+        #expect(de.status == 0, "\(de.stderr)")
+        #expect(de.stdout.contains("Satz 1 von 3; nächster Satz ab 12:01"), "\(de.stdout)")
+    }
 }
