@@ -106,13 +106,13 @@ _corsano_reply() {
             case "$prev" in
                 --from) _corsano_words 'auto jsonl ble csv applehealth googlefit csv:omron-connect-email csv:omron-connect csv:omron-connect-report csv:samsung-health csv:healthforyou csv:health-auto-export csv:withings csv:omblepy csv:sbm69 csv:bpm-app csv:beurer-bm58'; return 0 ;;
                 --encoding) _corsano_words 'utf-8 windows-1252 latin1'; return 0 ;;
-                --header-line|--column|--anchor-device|--anchor-phone|--tz|--subject|--subject-identifier) return 0 ;;
+                --header-line|--column|--anchor-device|--anchor-phone|--tz|--cuff-id|--subject|--subject-identifier) return 0 ;;
                 --date-order) _corsano_words 'dmy mdy ymd'; return 0 ;;
                 --format) _corsano_words 'jsonl fhir'; return 0 ;;
                 --rejects) _corsano_files; return 0 ;;
                 --output-dir) _corsano_dirs; return 0 ;;
             esac
-            if [[ $cur == -* ]]; then _corsano_words '--from --encoding --header-line --date-order --column --anchor-device --anchor-phone --tz --derive-map --format --strict --rejects --output-dir --bundle --subject --subject-identifier --quiet --help'; return 0; fi
+            if [[ $cur == -* ]]; then _corsano_words '--from --encoding --header-line --date-order --column --anchor-device --anchor-phone --tz --derive-map --cuff-id --format --strict --rejects --output-dir --bundle --subject --subject-identifier --quiet --help'; return 0; fi
             _corsano_files; return 0 ;;
         'cuff listen')
             case "$prev" in

@@ -138,6 +138,7 @@ complete -c corsano -n '__corsano_using cuff ingest' -l anchor-device -x -d 'Cuf
 complete -c corsano -n '__corsano_using cuff ingest' -l anchor-phone -x -d 'Real time at that moment (RFC 3339).'
 complete -c corsano -n '__corsano_using cuff ingest' -l tz -x -d 'Zone of naive stamps without an anchor (default TZ).'
 complete -c corsano -n '__corsano_using cuff ingest' -l derive-map -d 'Fill in the derived MAP when the cuff reported none.'
+complete -c corsano -n '__corsano_using cuff ingest' -l cuff-id -x -d 'The cuff\'s MAC or serial, written as each reading\'s cuff field.'
 complete -c corsano -n '__corsano_using cuff ingest' -l format -x -a 'jsonl fhir'
 complete -c corsano -n '__corsano_using cuff ingest' -l format -x -d 'Reading lines, or FHIR R4 resources (default jsonl).'
 complete -c corsano -n '__corsano_using cuff ingest' -l strict -d 'Stop at the first bad record (exit 65).'

@@ -158,6 +158,7 @@ enum CommandTable {
                 OptionSpec("anchor-phone", .time, "Real time at that moment (RFC 3339)"),
                 tz,
                 OptionSpec("derive-map", "Fill in the derived MAP when the cuff reported none"),
+                OptionSpec("cuff-id", .text, placeholder: "ID", "The cuff's MAC or serial, written as each reading's cuff field"),
                 OptionSpec("format", .choice(["jsonl", "fhir"]), default: .value("jsonl"), "Reading lines, or FHIR R4 resources"),
                 strict, rejects,
             ] + fhir + [help],

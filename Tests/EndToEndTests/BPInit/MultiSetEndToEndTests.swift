@@ -216,3 +216,16 @@ import TestSupport
         #expect(de.stdout.contains("Satz 1 von 3; nächster Satz ab 12:01"), "\(de.stdout)")
     }
 }
+
+/// `cuff ingest --cuff-id ID` names the cuff on every reading (issue 32), and refuses a record naming another.
+@Suite struct CuffIdIngestTests {
+    @Test func cuffIdIsWrittenOnEveryReadingAndAnotherCuffIsRejected() throws {
+        let input = #"{"systolic":121,"diastolic":79,"pulse":64,"measuredAt":"2026-11-29T10:15:00Z"}"# + "\n"
+            + #"{"systolic":122,"diastolic":80,"pulse":65,"measuredAt":"2026-11-29T10:16:00Z","cuff":"OTHER-1"}"# + "\n"
+        let r = try Corsano.run(["cuff", "ingest", "--from", "jsonl", "--cuff-id", "AA:BB:CC:DD:EE:01", "-"], stdin: input)
+        #expect(r.status == 65, "\(r.stderr)")
+        #expect(r.lines.count == 1)
+        #expect(r.lines.first?.contains(#""cuff":"AA:BB:CC:DD:EE:01""#) == true, "\(r.stdout)")
+        #expect(r.stderr.contains("names cuff OTHER-1"), "\(r.stderr)")
+    }
+}

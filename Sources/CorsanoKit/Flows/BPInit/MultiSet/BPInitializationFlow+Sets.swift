@@ -32,7 +32,11 @@ extension BPInitializationFlow {
         var cuff = run.cuff
         for index in 1...calibration.parameters.readingsPerSet {
             try await enter(FlowStep(.bpInit(.measuring), attempt: set, index: index))
-            let reading = try await acquireReading(CuffRequest(attempt: set, index: index, requestedAt: clock.now()), state)
+            var reading = try await acquireReading(CuffRequest(attempt: set, index: index, requestedAt: clock.now()), state)
+            if reading.cuffID == nil, let known = run.cuff {
+                // `--cuff ble:MAC`: the reading is that cuff's, and says so in the events and the audit log.
+                reading.provenance.append(ProvenanceField(name: "cuff", rawJSON: JSONValue.string(known).serialized))
+            }
             if let named = reading.cuffID {
                 if let known = cuff, known.caseInsensitiveCompare(named) != .orderedSame {
                     throw BPInitFlowEnd(result: .cuffError(.unknown("reading \(index) of set \(set) names cuff \(named), not \(known)")))
