@@ -41,7 +41,7 @@ enum BPInitCommand {
             },
             notice: { ctx.note($0) }
         ) { session, sink in
-            try await calibrate(args, ctx, config: config, multiSet: multiSet, choice: choice, timeout: timeout, mode: mode,
+            try await calibrate(args, ctx, config: config, multiSet: multiSet, auditKey: auditKey, choice: choice, timeout: timeout, mode: mode,
                                 session: session, sink: sink, store: store, ownership: ownership, runID: runID, signals: signals)
         }
         if case .failure(is MultiSetAbandoned) = outcome { return .success }
@@ -63,7 +63,7 @@ enum BPInitCommand {
     /// that ended it, if one did.
     private static func calibrate(
         _ args: ParsedCommand, _ ctx: CommandContext, config: BPInitializationConfig, multiSet: BPInitOptions.MultiSetChoice,
-        choice: BPInitOptions.CuffChoice,
+        auditKey: AuditKey, choice: BPInitOptions.CuffChoice,
         timeout: Duration, mode: OutputMode, session: BraceletSession, sink: any EventSink, store: any StateStore,
         ownership: PlanJournal.Ownership, runID: String, signals: SignalHandling
     ) async throws -> (Result<BPInitializationResult, any Error>, ExitStatus?, StoreError?, String?, String?) {
@@ -100,6 +100,11 @@ enum BPInitCommand {
         let serial = session.identity.serial
         if multiSet.abandon {
             if let closed = try MultiSetStart.abandon(store: store, serial: serial, run: runID, now: session.clock.now()) {
+                // Recorded in the audit log as a run of its own (issue 32), on the wall clock as every run.
+                let log = AuditLog(store: store, gateway: ownership.owner.gateway, key: auditKey)
+                let at = CommandContext.wallClock()
+                try log.begin(run: runID, flow: flow, bracelet: session.identity, at: at, config: config.json)
+                try log.finish(run: runID, at: at, result: MultiSetStart.abandonedResult(closed))
                 ctx.note("calibration \(closed.id) of bracelet \(serial) abandoned after \(closed.sets.count) of \(closed.parameters.sets) sets")
             } else {
                 ctx.note("no open calibration for \(serial)")

@@ -202,6 +202,10 @@ import TestSupport
         let again = try Corsano.run(["bp-init", "--protocol", "corsano", "--abandon", "--bracelet", server.listening, "--state", state])
         #expect(again.status == 0 && again.stderr.contains("no open calibration for SIM-287-0001"), "\(again.stderr)")
         #expect(try SQLiteStore(path: state).calibrations(openOnly: false).map(\.status) == [.abandoned])
+        // Recorded in the audit log.
+        let abandoned = try SQLiteStore(path: state).auditRuns(AuditFilter()).filter { $0.resultKind == "abandoned" }
+        #expect(abandoned.count == 1)
+        #expect(abandoned.first?.resultJSON?.contains(#""setsRecorded":1,"of":3"#) == true)
     }
 
     /// Text mode says where the operator is, in the locale and on the operator's clock (TZ).
@@ -214,6 +218,30 @@ import TestSupport
                                   "--lang", "de", "--now", now], stdin: Self.setReadings(now, base: 120), env: ["TZ": "Europe/Berlin"])
         #expect(de.status == 0, "\(de.stderr)")
         #expect(de.stdout.contains("Satz 1 von 3; nächster Satz ab 12:01"), "\(de.stdout)")
+    }
+}
+
+/// The served simulator's NIBP model judges a multi-set calibration: a scenario can make the
+/// final verdict fail, which is `failedAfterRetries` with `attemptCount` 1 (exit 1) and closes it.
+@Suite struct MultiSetVerdictTests {
+    @Test func aRefusedCalibrationFailsOnceAndCloses() async throws {
+        // Attempt 3's script is the verdict on all three sets.
+        let scenario = Scenario(nibp: NIBPScenario(attempts: [NIBPAttemptScript(), NIBPAttemptScript(), NIBPAttemptScript(session: false)]))
+        let server = try ServedSimulator(.unix, scenario: scenario)
+        defer { server.stop() }
+        let state = try BPInitE2E.directory().appendingPathComponent("state.sqlite3").path
+        for (now, base) in [("2026-11-29T10:00:00Z", 120), ("2026-11-29T11:02:00Z", 130)] {
+            #expect(try MultiSetEndToEndTests.set(server, state: state, now: now, base: base).status == 0)
+        }
+        let last = try MultiSetEndToEndTests.set(server, state: state, now: "2026-11-29T12:04:00Z", base: 125)
+        #expect(last.status == 1, "\(last.stderr)")
+        let finished = try #require(MultiSetEndToEndTests.finished(last.lines))
+        #expect((finished["result"] as? [String: Any])?["kind"] as? String == "failedAfterRetries")
+        #expect((finished["result"] as? [String: Any])?["attemptCount"] as? Int == 1)
+        #expect(try SQLiteStore(path: state).calibrations(openOnly: false).map(\.status) == [.failed])
+        // The audit log keeps the sets' means with the verdict (history shows them).
+        let runs = try SQLiteStore(path: state).auditRuns(AuditFilter())
+        #expect(runs.last?.resultJSON?.contains(#""sets":[{"set":1"#) == true, "\(runs.last?.resultJSON ?? "")")
     }
 }
 

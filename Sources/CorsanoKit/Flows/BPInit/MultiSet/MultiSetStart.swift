@@ -55,6 +55,14 @@ public enum MultiSetStart {
     }
 }
 
+extension MultiSetStart {
+    /// The audit log's result of an `--abandon` run: `{"kind":"abandoned","calibration":ID,"setsRecorded":N,"of":M}`.
+    public static func abandonedResult(_ closed: MultiSetCalibration) -> JSONValue {
+        .object([("kind", .string("abandoned")), ("calibration", .string(closed.id)), ("setsRecorded", .int(closed.sets.count)),
+                 ("of", .int(closed.parameters.sets))])
+    }
+}
+
 /// The next set of a multi-set calibration is not due yet (exit 75, EX_TEMPFAIL): nothing was
 /// sent but identify/getPlan and nothing written. The message says when it is due.
 public struct MultiSetNotDue: DiagnosticError, Equatable {
