@@ -195,4 +195,20 @@ import Testing
         #expect(try a.calibrations(openOnly: true).map(\.id) == ["run-2"])
         #expect(try a.calibrations(openOnly: false).map(\.id) == ["run-1", "run-2"])
     }
+
+    /// `state migrate` carries calibrations over (issue 32), once.
+    @Test(arguments: Engine.allCases)
+    func stateMigrateCopiesCalibrations(engine: Engine) throws {
+        let source = try Self.open(try Self.freshLocation(.sqlite))
+        let target = try Self.open(try Self.freshLocation(engine))
+        let t0 = Instant(secondsSinceEpoch: 1_795_000_000)
+        let open = MultiSetCalibration(id: "run-1", serial: "S1", parameters: .corsano(), startedAt: t0,
+                                       sets: [CalibrationSetRecord(set: 1, run: "run-1", endedAt: t0, cuff: nil, readings: [])])
+        try source.calibrationSave(open)
+        let first = try StoreMigration.copy(from: source, to: target)
+        #expect((first.calibrations, first.calibrationsNew) == (1, 1))
+        #expect(try target.calibrationOpen(serial: "S1") == open)
+        let second = try StoreMigration.copy(from: source, to: target)
+        #expect((second.calibrations, second.calibrationsNew) == (1, 0))
+    }
 }
