@@ -153,6 +153,11 @@ import TestSupport
         let next = try #require(pending.lines.first { $0.contains(#""kind":"nextSet""#) }, "\(pending.stdout)")
         #expect(next.contains(#""set":2,"of":3,"dueAt":"2026-11-29T11:01:30Z","due":false"#), "\(next)")
         #expect(next.contains(#""bracelet":{"serial":"SIM-287-0001","model":"287-2","firmware":"7.4"}"#))
+        // History's text names the set and when the next is due, and lists it under --due.
+        let text = try Corsano.run(["history", "--state", state, "--text"])
+        #expect(text.stdout.contains("set 1 of 3; next set from 2026-11-29T11:01:30Z"), "\(text.stdout)")
+        let dueText = try Corsano.run(["history", "--state", state, "--due", "28", "--text", "--now", "2026-11-29T10:30:00Z"])
+        #expect(dueText.stdout.contains("SIM-287-0001: set 2 of 3 of its calibration, due from 2026-11-29T11:01:30Z"), "\(dueText.stdout)")
         // The bracelet never had a successful calibration: today's line, now with its kind.
         #expect(pending.lines.contains { $0.hasPrefix(#"{"kind":"recalibration","bracelet":{"serial":"SIM-287-0001""#) })
         let due = try Corsano.run(["history", "--state", state, "--due", "28", "--json", "--now", "2026-11-29T11:05:00Z"])
