@@ -172,4 +172,43 @@ import Testing
         #expect(try store.profiles().map(\.pushedAt) == ["2026-11-18T11:07:40Z"])
         #expect(try profiles.load(serial: "SIM-2") == nil)
     }
+
+    /// Multi-set calibrations (issue 32): saved and read back alike on both engines, at most one
+    /// open per bracelet, closed ones listed but never open.
+    @Test(arguments: Engine.allCases)
+    func calibrationsAreKeptAndOneIsOpenPerBracelet(engine: Engine) throws {
+        let location = try Self.freshLocation(engine)
+        let a = try Self.open(location), b = try Self.open(location)
+        let t0 = Instant(secondsSinceEpoch: 1_795_000_000)
+        var first = MultiSetCalibration(id: "run-1", serial: "S1", parameters: .corsano(), startedAt: t0, cuff: "AA:BB",
+                                        sets: [CalibrationSetRecord(set: 1, run: "run-1", endedAt: t0, cuff: "AA:BB",
+                                                                    readings: [CalibrationSetReading(systolic: 120, diastolic: 80, accepted: true)])])
+        #expect(try a.calibrationOpen(serial: "S1") == nil)
+        try a.calibrationSave(first)
+        #expect(try b.calibrationOpen(serial: "S1") == first)
+        let second = MultiSetCalibration(id: "run-2", serial: "S1", parameters: .corsano(), startedAt: t0)
+        #expect(throws: StoreError.self) { try b.calibrationSave(second) }
+        first.status = .abandoned
+        try a.calibrationSave(first)
+        #expect(try b.calibrationOpen(serial: "S1") == nil)
+        try b.calibrationSave(second)
+        #expect(try a.calibrations(openOnly: true).map(\.id) == ["run-2"])
+        #expect(try a.calibrations(openOnly: false).map(\.id) == ["run-1", "run-2"])
+    }
+
+    /// `state migrate` carries calibrations over (issue 32), once.
+    @Test(arguments: Engine.allCases)
+    func stateMigrateCopiesCalibrations(engine: Engine) throws {
+        let source = try Self.open(try Self.freshLocation(.sqlite))
+        let target = try Self.open(try Self.freshLocation(engine))
+        let t0 = Instant(secondsSinceEpoch: 1_795_000_000)
+        let open = MultiSetCalibration(id: "run-1", serial: "S1", parameters: .corsano(), startedAt: t0,
+                                       sets: [CalibrationSetRecord(set: 1, run: "run-1", endedAt: t0, cuff: nil, readings: [])])
+        try source.calibrationSave(open)
+        let first = try StoreMigration.copy(from: source, to: target)
+        #expect((first.calibrations, first.calibrationsNew) == (1, 1))
+        #expect(try target.calibrationOpen(serial: "S1") == open)
+        let second = try StoreMigration.copy(from: source, to: target)
+        #expect((second.calibrations, second.calibrationsNew) == (1, 0))
+    }
 }

@@ -27,6 +27,14 @@ public protocol Bracelet: Sendable {
     /// One spot NIBP measurement now (bridge `measureNIBP`, a long request: the bracelet measures
     /// for about 2 minutes). - Throws: `BraceletError` (`.unavailable` naming the method on -32601).
     func measureNIBP() async throws -> NIBPValue
+    /// Feeds reading `index` (1-based) of set `set` of a multi-set calibration of `of` sets
+    /// (issue 32; the bridge's `feedCalibrationReading` with `set` and `of`): index 1 starts set
+    /// `set` afresh, so a set cut short is redone whole. Returns the per-reading verdict.
+    /// - Throws: `BraceletError`.
+    func feedSetReading(_ reading: CuffReading, set: Int, of: Int, index: Int) async throws -> Bool
+    /// The firmware's verdict on a whole multi-set calibration of `of` sets, asked once after the
+    /// last set (the bridge's `calibrationVerdict` with `sets`). - Throws: `BraceletError`.
+    func setsVerdict(of: Int) async throws -> Bool
     /// Starts special mode `value` (4 = wearing optimization). - Throws: `BraceletError`.
     func startSpecialMode(value: Int) async throws
     /// Polls special-mode status `type` (4). - Throws: `BraceletError` (`.timeout` = a missed poll).

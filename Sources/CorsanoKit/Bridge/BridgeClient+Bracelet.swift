@@ -113,6 +113,17 @@ extension BridgeClient: Bracelet {
         }
     }
 
+    public func feedSetReading(_ reading: CuffReading, set: Int, of: Int, index: Int) async throws -> Bool {
+        try read("feedCalibrationReading", try await call("feedCalibrationReading", [
+            ("reading", BridgeCodec.reading(reading)), ("attempt", .int(set)), ("index", .int(index)), ("set", .int(set)), ("of", .int(of)),
+        ], timeout: requestTimeout)) { try $0.bool("accepted") }
+    }
+
+    public func setsVerdict(of: Int) async throws -> Bool {
+        try read("calibrationVerdict", try await call("calibrationVerdict", [("attempt", .int(of)), ("sets", .int(of))],
+                                                      timeout: requestTimeout)) { try $0.bool("accepted") }
+    }
+
     public func startSpecialMode(value: Int) async throws {
         _ = try await call("startSpecialMode", [("value", .int(value))], timeout: requestTimeout)
     }
@@ -169,6 +180,12 @@ extension BridgeClient: Bracelet {
     package func simulatorSpecialMode() async throws -> Int? {
         let result = try await call("sim.specialMode", timeout: requestTimeout)
         return result.has("specialMode") ? try? result.int("specialMode") : nil
+    }
+
+    /// Served simulator only: how many plan switches the served bracelet has done, over every
+    /// connection (`sim.planSwitches`, issue 32). - Throws: `BraceletError`.
+    package func simulatorPlanSwitches() async throws -> Int {
+        try read("sim.planSwitches", try await call("sim.planSwitches", timeout: requestTimeout)) { try $0.int("planSwitches") }
     }
 
     /// Served simulator only: drops the simulated bracelet's link (`sim.disconnect`); the bridge

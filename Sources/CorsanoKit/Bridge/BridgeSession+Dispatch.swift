@@ -17,10 +17,18 @@ extension BridgeSession {
         case "pushProfile":
             try await b.pushProfile(try BridgeCodec.profile(p.object("profile")), force: try p.optional("force", p.bool) ?? false)
         case "feedCalibrationReading":
-            let accepted = try await b.feedCalibrationReading(
-                try BridgeCodec.reading(p.object("reading")), attempt: try p.int("attempt"), index: try p.int("index"))
+            let reading = try BridgeCodec.reading(p.object("reading"))
+            // `set` and `of` (issue 32): a reading of a multi-set calibration; absent: the single session.
+            if let set = try p.optional("set", p.int) {
+                guard let of = try p.optional("of", p.int), set >= 1, of >= set else { throw BridgeProtocolError.invalidParams("of") }
+                return .object([("accepted", .bool(try await b.feedSetReading(reading, set: set, of: of, index: try p.int("index"))))])
+            }
+            let accepted = try await b.feedCalibrationReading(reading, attempt: try p.int("attempt"), index: try p.int("index"))
             return .object([("accepted", .bool(accepted))])
         case "calibrationVerdict":
+            if let sets = try p.optional("sets", p.int) {
+                return .object([("accepted", .bool(try await b.setsVerdict(of: sets)))])
+            }
             return .object([("accepted", .bool(try await b.calibrationVerdict(attempt: try p.int("attempt"))))])
         case "startSpecialMode":
             try await b.startSpecialMode(value: try p.int("value"))
@@ -66,6 +74,8 @@ extension BridgeSession {
             return .object([("steps", .array(b.stepsHeldSoFar.map { .string($0) }))])
         case "sim.specialMode":
             return .object([("specialMode", b.state.specialMode.map { .int($0) } ?? .null)])
+        case "sim.planSwitches":
+            return .object([("planSwitches", .int(b.state.planSwitches))])
         case "sim.disconnect":
             b.disconnect()
         default:

@@ -15,6 +15,8 @@ public struct FlowEvent: Equatable, Sendable {
     /// The bracelet's serial, so that the logs of parallel runs can be split; set by
     /// `BraceletStampedSink` for every event after the bracelet was identified (all of them).
     public var bracelet: String?
+    /// The set of a multi-set calibration the run takes (`"set":2,"of":3`, issue 32); nil otherwise.
+    public var calibrationSet: SetPosition?
     /// What happened.
     public var payload: FlowEventPayload
 
@@ -36,7 +38,8 @@ public struct FlowEvent: Equatable, Sendable {
     /// The whole event as one JSON object, envelope first.
     public var json: JSONValue {
         .object([("event", .string(event)), ("flow", .string(flow)), ("run", .string(run)),
-                 ("at", .string(RFC3339.format(at)))] + (bracelet.map { [("bracelet", .string($0))] } ?? []) + payload.members)
+                 ("at", .string(RFC3339.format(at)))] + (bracelet.map { [("bracelet", .string($0))] } ?? [])
+                + (calibrationSet.map { [("set", .int($0.set)), ("of", .int($0.of))] } ?? []) + payload.members)
     }
 }
 
@@ -120,6 +123,7 @@ public enum FlowEventPayload: Equatable, Sendable {
         case .readings(let fed):
             return [("readings", .array(fed.map(\.json)))]
         case .finished(let result):
+            if case .bpInitSets(_, let sets) = result { return [("result", result.json), ("sets", .array(sets.map(\.summary)))] }
             return [("result", result.json)]
         case .cuffReadingDropped(let drop):
             return drop.members
@@ -133,6 +137,18 @@ public enum FlowEventPayload: Equatable, Sendable {
         case .planRestoreFailed(let plan, let previous, let reason):
             return [("plan", .string(plan.name)), ("previousPlan", .string(previous.name)), ("reason", .string(reason))]
         }
+    }
+}
+
+/// Which set of a multi-set calibration a run takes: `set` (1-based) of `of` (issue 32).
+public struct SetPosition: Equatable, Sendable {
+    public var set: Int
+    public var of: Int
+
+    /// Creates a position.
+    public init(set: Int, of: Int) {
+        self.set = set
+        self.of = of
     }
 }
 
@@ -170,11 +186,14 @@ public enum FlowConfig: Equatable, Sendable {
 public enum FlowResult: Equatable, Sendable {
     case bpInit(BPInitializationResult)
     case wearingOpt(WearingOptimizationResult)
+    /// The last set of a multi-set calibration: the firmware's verdict and every set's means
+    /// (`finished`'s `sets`, issue 32).
+    case bpInitSets(BPInitializationResult, sets: [CalibrationSetRecord])
 
     /// The `result` object.
     public var json: JSONValue {
         switch self {
-        case .bpInit(let result): return result.json
+        case .bpInit(let result), .bpInitSets(let result, _): return result.json
         case .wearingOpt(let result): return result.json
         }
     }
@@ -182,7 +201,7 @@ public enum FlowResult: Equatable, Sendable {
     /// True for the success case of either flow.
     public var isSuccess: Bool {
         switch self {
-        case .bpInit(.success), .wearingOpt(.success): return true
+        case .bpInit(.success), .wearingOpt(.success), .bpInitSets(.success, _): return true
         default: return false
         }
     }
@@ -190,7 +209,7 @@ public enum FlowResult: Equatable, Sendable {
     /// True when the person left the flow (declined retry, SIGINT, SIGTERM).
     public var isCancelled: Bool {
         switch self {
-        case .bpInit(.cancelledByUser), .wearingOpt(.cancelledByUser): return true
+        case .bpInit(.cancelledByUser), .wearingOpt(.cancelledByUser), .bpInitSets(.cancelledByUser, _): return true
         default: return false
         }
     }

@@ -12,6 +12,9 @@ public struct IngestNormalizer: Sendable {
     /// The study participant every kept reading is stamped with (`--subject-id`, issue 33),
     /// replacing a `subject` the record carried; nil leaves readings as they are.
     public var subject: String?
+    /// The cuff every reading came from, MAC or serial (`cuff ingest --cuff-id`, issue 32): written
+    /// as the reading's `cuff` field; a reading naming another cuff is rejected. nil: left as read.
+    public var cuffID: String?
     /// True once a naive stamp was read in the zone rather than with the anchor (the run then
     /// says which zone it used).
     public private(set) var usedZone = false
@@ -64,6 +67,16 @@ public struct IngestNormalizer: Sendable {
             return .reject("measuredAt: outside years 0001-9999 in UTC")
         }
         if let issue = validator.validate(reading) { return .reject(issue.reason) }
+        if let cuffID {
+            if let named = reading.cuffID {
+                guard named.caseInsensitiveCompare(cuffID) == .orderedSame else {
+                    return .reject("cuff: the record names cuff \(named), --cuff-id says \(cuffID)")
+                }
+            } else {
+                reading.provenance.removeAll { $0.name == "cuff" }
+                reading.provenance.append(ProvenanceField(name: "cuff", rawJSON: JSONValue.string(cuffID).serialized))
+            }
+        }
         if let issue = validator.reportedMAPIssue(reading) {
             notes.append(issue.reason)
             reading.meanArterialPressure = nil

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Turns a flow's events (DESIGN "Events") into localized screens of text, in order.
 ///
 /// Keeps the little state a screen needs that a single event does not carry: the effective
@@ -15,6 +17,9 @@ public struct FlowNarrator: Sendable {
     var verdicts: [String: Bool] = [:]
     /// True once a `planRestoreFailed` came: the terminal screen then claims no restore.
     var planLeftSwitched = false
+    /// The zone of the operator's clock, for "next set from HH:MM" (issue 32); the command sets it
+    /// (the core reads no environment); UTC by default.
+    public var timeZone = TimeZone(secondsFromGMT: 0)!
 
     /// Creates a narrator for one run.
     public init(localizer: Localizer) { self.localizer = localizer }
@@ -35,6 +40,9 @@ public struct FlowNarrator: Sendable {
         case .attempt(let attempt, let succeeded, let reason):
             return self.attempt(event, attempt: attempt, succeeded: succeeded, reason: reason)
         case .readings(let fed): return readings(event, fed)
+        case .finished(.bpInit(.setRecorded(let record, let of, let due))):
+            // Where the operator is in a multi-set calibration (issue 32): "set 2 of 3; next set from 11:42".
+            return [.text(l[.resultSetRecorded, record.set, of, Self.clockTime(due, in: timeZone)], tone: .success)]
         case .finished(let result):
             let tone: TextTone = result.isSuccess ? .success : result.isCancelled ? .note : .failure
             return terminalBody(event, result) + [.text(l[.resultHeading, l.describe(result: result.json)], tone: tone)]
@@ -51,6 +59,15 @@ public struct FlowNarrator: Sendable {
             planLeftSwitched = true
             return []
         }
+    }
+
+    /// `instant` as HH:MM on the wall clock of `zone` (24-hour, as every locale here reads it).
+    static func clockTime(_ instant: Instant, in zone: TimeZone) -> String {
+        let date = Date(timeIntervalSince1970: TimeInterval(instant.secondsSinceEpoch))
+        let local = instant.secondsSinceEpoch + Int64(zone.secondsFromGMT(for: date))
+        let minutes = ((local % 86_400) + 86_400) % 86_400 / 60
+        let hh = minutes / 60, mm = minutes % 60
+        return (hh < 10 ? "0" : "") + String(hh) + ":" + (mm < 10 ? "0" : "") + String(mm)
     }
 
     mutating func started(_ event: FlowEvent, _ config: FlowConfig) -> [TextBlock] {

@@ -68,4 +68,6 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case historyRunHeader, historyRunGateway, historyNotFinished, historyEnded, historyMeasured
     case historyKilledPlanRestored, historyPlanRestoreRecord, answersNo, answerYesOrNo
     case historyDue, historyNeverCalibrated
+    // Multi-set calibration (issue 32): where the operator is, and history --due's next sets
+    case resultSetRecorded, historyNextSet
 }

@@ -155,6 +155,10 @@ extension StringTables {
         case .historyDue: return .plural(["{2}: last calibrated {3}, {1} day ago; due for recalibration", "{2}: last calibrated {3}, {1} days ago; due for recalibration"])
         /// history --due: bracelet {1} never had a successful calibration.
         case .historyNeverCalibrated: return "{1}: no successful calibration recorded; due for calibration"
+        /// bp-init, a multi-set calibration's set recorded (not its last): {1} this set's number, {2} the sets in the calibration, {3} the local time (HH:MM) from which the next set may run.
+        case .resultSetRecorded: return "set {1} of {2}; next set from {3}"
+        /// history --due: bracelet {1}'s open multi-set calibration has set {2} of {3} next, due from {4} (an RFC 3339 time).
+        case .historyNextSet: return "{1}: set {2} of {3} of its calibration, due from {4}"
         }
     }
 }

@@ -47,6 +47,10 @@ public final class AuditLogSink: EventSink {
                 // The verdict stays as the firmware gave it; a plan left switched is recorded
                 // beside it (`planRestoreFailed`: plan, previousPlan, reason).
                 var json = result.json
+                // A multi-set calibration's last run keeps every set's means with its verdict (issue 32).
+                if case .bpInitSets(_, let sets) = result, case .object(let members) = json {
+                    json = .object(members + [("sets", .array(sets.map(\.summary)))])
+                }
                 if let failed = restoreFailed.withLock({ $0 }), case .object(let members) = json {
                     json = .object(members + [("planRestoreFailed", failed)])
                 }

@@ -43,3 +43,28 @@ extension AuditRun {
         return (try? JSONValue.parse(Array(resultJSON.utf8)))?["kind"]?.stringValue
     }
 }
+
+/// The next set of an open multi-set calibration, for a scheduler (`history --due`, issue 32):
+/// due from one interval after the previous set ended (`MultiSetCalibration.nextDueAt`).
+public struct NextSetDue: Equatable, Sendable {
+    /// The bracelet: serial always; model and firmware as its latest audit run saw them, when one did.
+    public var bracelet: BraceletIdentity
+    public var calibration: String
+    public var set: Int
+    public var of: Int
+    public var dueAt: Instant
+    /// True when `dueAt` is not after the check's now.
+    public var due: Bool
+
+    /// One entry per open calibration in `open` that has a set recorded (a calibration is stored
+    /// from its first set on), with the bracelet identity from the latest of `runs` on its serial.
+    public static func check(_ open: [MultiSetCalibration], runs: [AuditRun], now: Instant) -> [NextSetDue] {
+        var latest: [String: BraceletIdentity] = [:]
+        for run in runs { latest[run.bracelet.serial] = run.bracelet }
+        return open.filter { $0.status == .open }.compactMap { c in
+            guard let dueAt = c.nextDueAt else { return nil }
+            let bracelet = latest[c.serial] ?? BraceletIdentity(model: "", firmware: "", serial: c.serial)
+            return NextSetDue(bracelet: bracelet, calibration: c.id, set: c.nextSet, of: c.parameters.sets, dueAt: dueAt, due: dueAt <= now)
+        }
+    }
+}

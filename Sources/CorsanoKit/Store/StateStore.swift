@@ -71,6 +71,33 @@ public protocol StateStore: AnyObject, Sendable {
     func profileLoad(serial: String) throws -> UserProfile?
     /// Every stored profile with its serial and time (for `state migrate`). - Throws: `StoreError`.
     func profiles() throws -> [StoredProfile]
+
+    // MARK: Multi-set calibrations (issue 32)
+
+    /// The open multi-set calibration of bracelet `serial`, nil when none. - Throws: `StoreError`
+    /// (`.corrupt` when its record cannot be read: never skipped, a calibration fails closed).
+    func calibrationOpen(serial: String) throws -> MultiSetCalibration?
+    /// Inserts `calibration` or replaces the stored one of its id; a second open calibration of
+    /// the same bracelet is refused by the store. - Throws: `StoreError`.
+    func calibrationSave(_ calibration: MultiSetCalibration) throws
+    /// Every open calibration (`openOnly`) or every one, by serial then start. - Throws: `StoreError`.
+    func calibrations(openOnly: Bool) throws -> [MultiSetCalibration]
+}
+
+/// The stored form of a calibration: its record's JSON text, decoded in the core (the same bytes on
+/// both engines), with corruption named by id.
+enum CalibrationRecord {
+    /// The record's text.
+    static func text(_ calibration: MultiSetCalibration) -> String { calibration.json.serialized }
+
+    /// The calibration in `body`. - Throws: `StoreError.corrupt` naming `id` and `location`.
+    static func decode(_ body: String?, id: String?, location: String) throws -> MultiSetCalibration {
+        guard let body, let value = try? JSONValue.parse(Array(body.utf8)), let calibration = MultiSetCalibration(json: value) else {
+            throw StoreError.corrupt(path: location, message: "calibration record \(id ?? "?") is unreadable "
+                                     + "(left as it is; fix or delete it, then run bp-init again)")
+        }
+        return calibration
+    }
 }
 
 /// Which audit runs to read: started at or after `since` (on the run's clock), on bracelet

@@ -1,5 +1,5 @@
 /// Copies one state store into another (`corsano state migrate`): every seen-set scope, open
-/// plan-journal entries, audit runs with their readings, stored profiles.
+/// plan-journal entries, audit runs with their readings, stored profiles, multi-set calibrations.
 ///
 /// Rows already in the target are kept as they are, so running it twice changes nothing and a
 /// target that already holds other gateways' rows only gains the missing ones. Seen keys are
@@ -12,6 +12,8 @@ public enum StoreMigration {
         public var journalEntries = 0, journalEntriesNew = 0
         public var auditRuns = 0, auditRunsNew = 0
         public var profiles = 0, profilesNew = 0
+        /// Multi-set calibrations (issue 32), open and closed.
+        public var calibrations = 0, calibrationsNew = 0
 
         public init() {}
 
@@ -19,6 +21,7 @@ public enum StoreMigration {
         public var summary: String {
             "seen keys \(seenKeys) (\(seenKeysNew) new), journal entries \(journalEntries) (\(journalEntriesNew) new), "
                 + "audit runs \(auditRuns) (\(auditRunsNew) new), profiles \(profiles) (\(profilesNew) new)"
+                + (calibrations > 0 ? ", calibrations \(calibrations) (\(calibrationsNew) new)" : "")
         }
     }
 
@@ -62,6 +65,15 @@ public enum StoreMigration {
             if try target.profileSave(stored.profile, serial: stored.serial, pushedAt: stored.pushedAt, onlyIfAbsent: true) {
                 counts.profilesNew += 1
             }
+        }
+        // A calibration the target holds (by id) is kept as it is; an open one of a bracelet the
+        // target already calibrates in sets is refused by the target's index (fails closed, 74).
+        let held = Set(try target.calibrations(openOnly: false).map(\.id))
+        for calibration in try source.calibrations(openOnly: false) {
+            counts.calibrations += 1
+            guard !held.contains(calibration.id) else { continue }
+            try target.calibrationSave(calibration)
+            counts.calibrationsNew += 1
         }
         return counts
     }

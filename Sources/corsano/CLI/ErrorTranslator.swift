@@ -47,7 +47,7 @@ enum ErrorTranslator {
         case is InputError, is ByteSourceError: return .noInput
         case is OutputFileError, is OutputFailure, is StoreError, is ListenError, is AuditKeyMismatch, is AuditKeyError: return .ioError
         case AuditSignError.unknownRun: return .noInput
-        case AuditSignError.unfinished: return .notYet
+        case AuditSignError.unfinished, is MultiSetNotDue: return .notYet
         case let e as IngestError:
             switch e {
             case .unknownFormat: return .usage

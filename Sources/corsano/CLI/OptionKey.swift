@@ -2,6 +2,7 @@
 /// by key (`parsed.flag(.deriveMap)`), so a misspelt option cannot compile (issue 23). The raw
 /// value is the long name without dashes. Adding an option to the table starts with a case here.
 enum OptionKey: String, CaseIterable, Sendable {
+    case abandon
     case adapter
     case anchorDevice = "anchor-device"
     case anchorPhone = "anchor-phone"
@@ -17,6 +18,7 @@ enum OptionKey: String, CaseIterable, Sendable {
     case count
     case cuff
     case cuffCmd = "cuff-cmd"
+    case cuffId = "cuff-id"
     case cuffPairedCmd = "cuff-paired-cmd"
     case cuffTimeout = "cuff-timeout"
     case dateOrder = "date-order"
@@ -42,6 +44,7 @@ enum OptionKey: String, CaseIterable, Sendable {
     case listen
     case maxAttempts = "max-attempts"
     case maxReadingAge = "max-reading-age"
+    case maxSetGap = "max-set-gap"
     case meaning
     case name
     case noPreparation = "no-preparation"
@@ -54,7 +57,9 @@ enum OptionKey: String, CaseIterable, Sendable {
     case plan
     case position
     case profile
+    case calibrationProtocol = "protocol"
     case quiet
+    case readingsPerSet = "readings-per-set"
     case rejects
     case requestTimeout = "request-timeout"
     case requestedAt = "requested-at"
@@ -63,6 +68,8 @@ enum OptionKey: String, CaseIterable, Sendable {
     case scope
     case seed
     case setClock = "set-clock"
+    case setInterval = "set-interval"
+    case sets
     case since
     case skinTone = "skin-tone"
     case spot

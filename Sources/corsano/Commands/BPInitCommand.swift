@@ -14,8 +14,9 @@ enum BPInitCommand {
         // from then on it cancels the flow, which restores the plan and writes `finished`.
         let signals = SignalHandling.install()
         signals.exitAtOnceUntilBraceletReached()
-        let config = try BPInitOptions.config(args)
-        _ = try SubjectOption.value(args)  // 64 before any file is opened
+        var config = try BPInitOptions.config(args)
+        let multiSet = try BPInitOptions.multiSet(args)
+        config.multiSet = multiSet.parameters
         let timeout = try BPInitOptions.cuffTimeout(args)
         let mode = try OutputMode.choose(args, stdoutIsTerminal: ctx.stdoutIsTerminal)
         var bracelet = try BraceletConnector.prepare(args, ctx, defaultClock: BPInitOptions.readsBluetoothCuff(args) ? "real" : nil)
@@ -42,8 +43,10 @@ enum BPInitCommand {
             notice: { ctx.note($0) }
         ) { session, sink in
             try await calibrate(FlowRun(args: args, ctx: ctx, mode: mode, store: store, ownership: ownership, id: runID, signals: signals),
-                                config: config, choice: choice, simulatedCuff: simulatedCuff, timeout: timeout, session: session, sink: sink)
+                                config: config, multiSet: multiSet, auditKey: auditKey, choice: choice, simulatedCuff: simulatedCuff,
+                                timeout: timeout, session: session, sink: sink)
         }
+        if case .failure(is MultiSetAbandoned) = outcome { return .success }
         // The result is written; a store lost meanwhile still makes the run 74 (DESIGN "Exit status").
         if let failure = audit?.failure ?? journalFailure { throw failure }
         let result = try outcome.get()
@@ -61,8 +64,9 @@ enum BPInitCommand {
     /// the interaction the flags and the terminal call for; the flow's result and the signal
     /// that ended it, if one did.
     private static func calibrate(
-        _ run: FlowRun, config: BPInitializationConfig, choice: BPInitOptions.CuffChoice,
-        simulatedCuff: (Scenario, ScenarioSubject)?, timeout: Duration, session: BraceletSession, sink: any EventSink
+        _ run: FlowRun, config: BPInitializationConfig, multiSet: BPInitOptions.MultiSetChoice, auditKey: AuditKey,
+        choice: BPInitOptions.CuffChoice, simulatedCuff: (Scenario, ScenarioSubject)?, timeout: Duration,
+        session: BraceletSession, sink: any EventSink
     ) async throws -> (Result<BPInitializationResult, any Error>, ExitStatus?, StoreError?, String?, String?) {
         let (args, ctx, mode, store, ownership, runID, signals) = (run.args, run.ctx, run.mode, run.store, run.ownership, run.id, run.signals)
         let localizer = EventSinks.localizer(args, ctx)
@@ -98,14 +102,49 @@ enum BPInitCommand {
         // In the interactive REPL the line editor owns the terminal: retry questions go through it.
         let interaction: any BPInitInteraction = terminal
             ?? ctx.ask.map { REPLRetryInteraction(ask: $0, localizer: localizer) as any BPInitInteraction } ?? NonInteractive()
+        // Issue 32: the multi-set decision comes after identify and before the claim, so a set not
+        // due yet (75) sends nothing but identify/getPlan and writes nothing.
+        let serial = session.identity.serial
+        if multiSet.abandon {
+            if let closed = try MultiSetStart.abandon(store: store, serial: serial, run: runID, now: session.clock.now()) {
+                // Recorded in the audit log as a run of its own (issue 32), on the wall clock as every run.
+                let log = AuditLog(store: store, gateway: ownership.owner.gateway, key: auditKey)
+                let at = CommandContext.wallClock()
+                try log.begin(run: runID, flow: flow, bracelet: session.identity, at: at, config: config.json)
+                try log.finish(run: runID, at: at, result: MultiSetStart.abandonedResult(closed))
+                ctx.note("calibration \(closed.id) of bracelet \(serial) abandoned after \(closed.sets.count) of \(closed.parameters.sets) sets")
+            } else {
+                ctx.note("no open calibration for \(serial)")
+            }
+            return (.failure(MultiSetAbandoned()), nil, nil, nil, nil)
+        }
+        let open = try MultiSetStart.prepare(store: store, asked: multiSet.parameters, serial: serial, run: runID,
+                                             now: session.clock.now(), note: { ctx.note($0) })
+        var cuffID: String?
+        if case .bluetooth(let address) = choice { cuffID = address }
+        if let open, !multiSet.force, let conflict = MultiSetPlanner.cuffConflict(open, cuff: cuffID) {
+            throw BraceletError.unavailable(conflict)
+        }
+        if let open, cuffID == nil, open.cuff != nil || open.sets.isEmpty {
+            ctx.note("set \(open.nextSet) of \(open.parameters.sets): cuff unknown until a reading names it (cuff field); a set on no named cuff is recorded as unknown")
+        }
         let planGuard = session.planGuard(store: store, ownership: ownership, flow: flow)
         // Claimed before anything else touches the bracelet (issue 25): a live run's hold or
         // journal entry, or a calibration plan nothing records, is 69 here, with no flow events.
         try await planGuard.claim()
-        let calibration = BPInitializationFlow(
+        if let open {
+            do { try MultiSetStart.confirm(store: store, open) } catch {
+                try? planGuard.release()
+                throw error
+            }
+        }
+        var built = BPInitializationFlow(
             config: config, bracelet: session.bracelet, clock: session.clock, cuff: cuff, sink: sink,
             interaction: interaction, pairing: pairing,
             planGuard: planGuard, runID: runID)
+        built.multiSet = open.map { MultiSetRun(calibration: $0, cuff: cuffID, store: store) }
+        built.multiSetCuffAllowed = multiSet.force
+        let calibration = built
 
         let outcome = await signals.run { () -> Result<BPInitializationResult, any Error> in
             do {
@@ -131,7 +170,7 @@ enum BPInitCommand {
     /// 130 / 143 / 129 cancelledByUser (SIGTERM is 143, SIGHUP 129; SIGINT and a declined retry 130).
     static func status(of result: BPInitializationResult, signal: ExitStatus?) -> ExitStatus {
         switch result {
-        case .success: return .success
+        case .success, .setRecorded: return .success
         case .failedAfterRetries: return .failedAfterRetries
         case .cuffError: return .cuffError
         case .braceletDisconnected: return .braceletDisconnected
@@ -139,6 +178,9 @@ enum BPInitCommand {
         }
     }
 }
+
+/// `--abandon` closed (or found no) open calibration: the run ends 0 without a flow.
+struct MultiSetAbandoned: Error {}
 
 extension BPInitOptions.CuffChoice {
     /// True when the readings come from stdin as JSON lines (`--cuff -`): then stdin cannot also

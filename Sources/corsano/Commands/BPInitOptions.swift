@@ -33,6 +33,66 @@ enum BPInitOptions {
         return config
     }
 
+    /// `--protocol`'s values (issue 32): the seed's single session, Corsano's 3 × 3, the general form.
+    static let protocols = ["sdk"] + MultiSetProtocol.Kind.allCases.map(\.rawValue)
+
+    /// What `--protocol` and its options ask for (issue 32).
+    struct MultiSetChoice {
+        /// The protocol; nil for `sdk`.
+        var parameters: MultiSetProtocol?
+        var abandon: Bool
+        var force: Bool
+    }
+
+    /// The multi-set protocol's rules between options (issue 32), as table data: checked before
+    /// anything opens (64). `--protocol sdk` is the default, so every multi-set option needs another.
+    static let multiSetRules: [OptionRule] = {
+        let multi = ["corsano", "sets"]
+        var rules: [OptionRule] = [OptionKey.sets, .readingsPerSet, .setInterval, .maxSetGap, .abandon, .force]
+            .map { .requiresValue($0, .calibrationProtocol, multi) }
+        rules += [OptionKey.sets, .readingsPerSet, .setInterval].map {
+            .excludesValue($0, .calibrationProtocol, ["corsano"], because: "Corsano's protocol is 3 sets of 3 readings, 1 h apart")
+        }
+        rules += [OptionKey.maxAttempts, .threshold].map {
+            .excludesValue($0, .calibrationProtocol, multi, because: "a set always takes its readings, the firmware judges once")
+        }
+        rules.append(.excludesValue(.noState, .calibrationProtocol, multi, because: "its calibration outlives this run: it needs a state store"))
+        rules.append(.check { _ = try multiSet($0) })
+        return rules
+    }()
+
+    /// `--protocol`, `--sets`, `--readings-per-set`, `--set-interval`, `--max-set-gap`, `--abandon`,
+    /// `--force` as one value; what `multiSetRules` leaves (`--sets` needed, a bracelet that outlives
+    /// the run) refused here. - Throws: `UsageError` (64) naming the options.
+    static func multiSet(_ args: ParsedCommand) throws -> MultiSetChoice {
+        guard let kind = args.string(.calibrationProtocol).flatMap(MultiSetProtocol.Kind.init(rawValue:)) else {
+            return MultiSetChoice(parameters: nil, abandon: false, force: false)
+        }
+        if case .simulator? = try? BraceletAddress(args.string(.bracelet) ?? BraceletAddress.defaultURI) {
+            throw UsageError.conflict("--protocol \(kind.rawValue) needs a bracelet that outlives this run: "
+                                      + "the in-process sim does not; serve one with 'corsano bracelet serve' and use its unix: or tcp: address")
+        }
+        var gap = MultiSetProtocol.defaultMaxGapSeconds
+        if case .some(.some(let g)) = try args.seconds(.maxSetGap) { gap = Double(g) }
+        switch kind {
+        case .corsano:
+            return MultiSetChoice(parameters: .corsano(maxGapSeconds: gap), abandon: args.flag(.abandon), force: args.flag(.force))
+        case .sets:
+            guard let sets = try args.integer(.sets) else {
+                if args.flag(.abandon) {
+                    return MultiSetChoice(parameters: MultiSetProtocol(kind: .sets, sets: 2), abandon: true, force: false)
+                }
+                throw UsageError.missing("--protocol sets needs --sets N (2-10)")
+            }
+            var interval = MultiSetProtocol.defaultIntervalSeconds
+            if case .some(.some(let i)) = try args.seconds(.setInterval) { interval = Double(i) }
+            let readings = try args.integer(.readingsPerSet) ?? MultiSetProtocol.defaultReadingsPerSet
+            return MultiSetChoice(parameters: MultiSetProtocol(kind: .sets, sets: sets, readingsPerSet: readings,
+                                                               intervalSeconds: interval, maxGapSeconds: gap),
+                                  abandon: args.flag(.abandon), force: args.flag(.force))
+        }
+    }
+
     /// `--cuff-timeout` (default `BPInitializationConfig.defaultCuffTimeoutSeconds`). - Throws: `UsageError` when 0.
     static func cuffTimeout(_ args: ParsedCommand) throws -> Duration {
         guard case .some(.some(let seconds)) = try args.seconds(.cuffTimeout) else {

@@ -25,9 +25,9 @@ enum CuffIngestCommand {
         let fhir = try fhirOutput(args)
         let rejects = try args.string(.rejects).map(OutputFile.create)
         let output = IngestOutput(ctx: ctx, rejects: rejects, fhir: fhir)
-        let ingester = CuffIngester(normalizer: IngestNormalizer(basis: basis, deriveMAP: args.flag(.deriveMap),
-                                                                         subject: try SubjectOption.value(args)),
-                                    strict: args.flag(.strict), sink: output)
+        var normalizer = IngestNormalizer(basis: basis, deriveMAP: args.flag(.deriveMap), subject: try SubjectOption.value(args))
+        normalizer.cuffID = args.string(.cuffId)  // issue 32: one cuff per calibration
+        let ingester = CuffIngester(normalizer: normalizer, strict: args.flag(.strict), sink: output)
         var status: ExitStatus?
         InputFile.announceTerminalInput(inputs, command: "cuff ingest", ctx)
         for input in inputs where !ingester.stoppedAtReject {

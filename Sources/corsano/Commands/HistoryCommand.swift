@@ -37,7 +37,10 @@ enum HistoryCommand {
             ctx.note("history: no runs recorded (no state store at \(path ?? "?"))")
             if fhir == nil { return .success }
         }
-        if let due { return dueReport(runs, days: due, now: now ?? CommandContext.wallClock(), format: format, args, ctx) }
+        if let due {
+            let open = try opened?.calibrations(openOnly: true) ?? []
+            return dueReport(runs, open: open, days: due, now: now ?? CommandContext.wallClock(), format: format, args, ctx)
+        }
         // A killed run whose plan was repaired is shown with the record that says so (issue 26).
         let restores = runs.planRestores
         // A signature is shown with the run it signs (issue 35), not as a run of its own.
@@ -73,7 +76,8 @@ enum HistoryCommand {
     }
 
     /// `--due DAYS`: the bracelets due for recalibration, one line each; exit 1 when any is.
-    static func dueReport(_ runs: [AuditRun], days: Int, now: Instant, format: String,
+    /// Each open multi-set calibration's next set follows (issue 32): exit 1 when it is due now too.
+    static func dueReport(_ runs: [AuditRun], open: [MultiSetCalibration], days: Int, now: Instant, format: String,
                           _ args: ParsedCommand, _ ctx: CommandContext) -> ExitStatus {
         let checked = CalibrationDue.check(runs, days: days, now: now)
         let due = checked.filter(\.due)
@@ -81,8 +85,7 @@ enum HistoryCommand {
         for entry in due {
             if format == "json" {
                 ctx.stdout.line(JSONValue.object([
-                    ("bracelet", .object([("serial", .string(entry.bracelet.serial)), ("model", .string(entry.bracelet.model)),
-                                          ("firmware", .string(entry.bracelet.firmware))])),
+                    ("kind", .string("recalibration")), ("bracelet", braceletJSON(entry.bracelet)),
                     ("lastCalibratedAt", entry.lastCalibratedAt.map { .string(wholeSeconds($0)) } ?? .null),
                     ("days", entry.days.map(JSONValue.int) ?? .null), ("due", .bool(true)),
                 ]).serialized)
@@ -92,9 +95,27 @@ enum HistoryCommand {
                 ctx.stdout.line(mark(localizer) + localizer[.historyNeverCalibrated, entry.bracelet.serial])
             }
         }
+        let sets = NextSetDue.check(open, runs: runs, now: now)
+        for next in sets {
+            if format == "json" {
+                ctx.stdout.line(JSONValue.object([
+                    ("kind", .string("nextSet")), ("bracelet", braceletJSON(next.bracelet)), ("calibration", .string(next.calibration)),
+                    ("set", .int(next.set)), ("of", .int(next.of)), ("dueAt", .string(wholeSeconds(next.dueAt))), ("due", .bool(next.due)),
+                ]).serialized)
+            } else {
+                ctx.stdout.line((next.due ? mark(localizer) : "") + localizer[.historyNextSet, next.bracelet.serial, next.set, next.of,
+                                                                              wholeSeconds(next.dueAt)])
+            }
+        }
         ctx.note("history: \(due.count) of \(checked.count) bracelets due for recalibration "
-                     + "(no successful bp-init in the last \(days) days)")
-        return due.isEmpty ? .success : .failedAfterRetries
+                     + "(no successful bp-init in the last \(days) days)"
+                     + (sets.isEmpty ? "" : "; \(sets.filter(\.due).count) of \(sets.count) open calibrations have a set due now"))
+        return due.isEmpty && !sets.contains(where: \.due) ? .success : .failedAfterRetries
+    }
+
+    /// A bracelet as `--due`'s lines name it: serial, model, firmware (empty when no run recorded them).
+    static func braceletJSON(_ bracelet: BraceletIdentity) -> JSONValue {
+        .object([("serial", .string(bracelet.serial)), ("model", .string(bracelet.model)), ("firmware", .string(bracelet.firmware))])
     }
 
     /// `instant` in RFC 3339 to the whole second (the audit log keeps the run clock's nanoseconds).

@@ -1,3 +1,4 @@
+import Foundation
 import CorsanoKit
 import Synchronization
 
@@ -28,7 +29,9 @@ final class TextEventSink: EventSink {
         self.writer = writer
         self.layout = TextLayout(terminal: terminal, color: color, rightToLeft: localizer.locale.isRightToLeft)
         self.liveProgress = liveProgress
-        self.state = Mutex(State(narrator: FlowNarrator(localizer: localizer)))
+        var narrator = FlowNarrator(localizer: localizer)
+        narrator.timeZone = TimeZone.current  // the operator's clock (TZ), for "next set from HH:MM"
+        self.state = Mutex(State(narrator: narrator))
     }
 
     func emit(_ event: FlowEvent) {

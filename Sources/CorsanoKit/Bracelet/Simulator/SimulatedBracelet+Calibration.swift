@@ -26,6 +26,33 @@ extension SimulatedBracelet {
         return verdict
     }
 
+    /// A set's reading: judged as an attempt's (the scenario's script for attempt `set`, else the
+    /// NIBP model), kept with the bracelet (`SimulatedBraceletState`), not the connection: the
+    /// sets of one calibration come over several connections, hours apart.
+    public func feedSetReading(_ reading: CuffReading, set: Int, of: Int, index: Int) async throws -> Bool {
+        try link.check()
+        guard state.plan == .nibpCalibration else {
+            throw BraceletError.refused("not in the \(BraceletPlan.nibpCalibration) plan (plan is \(state.plan))")
+        }
+        if let fault = scenario.faults.disconnectAtMeasurement, (fault.attempt ?? 1) == set, fault.index == index {
+            throw disconnect()
+        }
+        let verdict = scenario.nibp.script(attempt: set)?.verdict(index: index) ?? NIBPFirmwareModel.accepts(reading)
+        state.recordSetVerdict(verdict, set: set, of: of, index: index)
+        return verdict
+    }
+
+    /// Accepts when every set 1...`of` has readings and all were accepted, unless the scenario's
+    /// script for attempt `of` says otherwise (`session`).
+    public func setsVerdict(of: Int) async throws -> Bool {
+        try link.check()
+        let sets = state.setVerdicts(of: of)
+        let complete = (1...max(1, of)).allSatisfy { !(sets[$0] ?? [:]).isEmpty }
+        let verdict = scenario.nibp.script(attempt: of)?.session ?? (complete && sets.values.allSatisfy { $0.values.allSatisfy { $0 } })
+        if verdict { state.calibrated = true }
+        return verdict
+    }
+
     public func startSpecialMode(value: Int) async throws {
         try link.check()
         guard value == 4 else { throw BraceletError.refused("special mode \(value) is not supported") }

@@ -21,6 +21,11 @@ public final class SimulatedBraceletState: Sendable {
         var specialMode: Int?
         /// Every NIBP calibration attempt's effect on the model, oldest first (issue 33).
         var nibpHistory: [SimulatedNIBPCalibration] = []
+        /// A multi-set calibration's per-reading verdicts by set and index, and its set count.
+        var setVerdicts: [Int: [Int: Bool]] = [:]
+        var setsOf = 0
+        /// Plan switches done on this bracelet, over every connection (`sim.planSwitches`).
+        var planSwitches = 0
     }
 
     /// Creates the state a scenario starts with.
@@ -53,6 +58,7 @@ public final class SimulatedBraceletState: Sendable {
                 s.hold = nil
             }
             s.plan = plan
+            s.planSwitches += 1
         }
     }
 
@@ -89,6 +95,28 @@ public final class SimulatedBraceletState: Sendable {
     /// Records an attempt's effect on the NIBP model.
     func record(_ calibration: SimulatedNIBPCalibration) {
         stored.withLock { $0.nibpHistory.append(calibration) }
+    }
+
+    /// Records a multi-set reading's verdict: index 1 of set N starts set N afresh (a set cut short
+    /// is redone whole, and later sets are gone with it), and another set count starts over.
+    func recordSetVerdict(_ verdict: Bool, set: Int, of: Int, index: Int) {
+        stored.withLock { s in
+            if s.setsOf != of {
+                s.setVerdicts = [:]
+                s.setsOf = of
+            }
+            if index == 1 { s.setVerdicts = s.setVerdicts.filter { $0.key < set } }
+            s.setVerdicts[set, default: [:]][index] = verdict
+        }
+    }
+
+    /// Plan switches done on this bracelet so far, over every connection (a test's witness that a
+    /// run sent no `setPlan`, issue 32).
+    public var planSwitches: Int { stored.withLock { $0.planSwitches } }
+
+    /// The multi-set verdicts recorded for a calibration of `of` sets, by set (none for another count).
+    func setVerdicts(of: Int) -> [Int: [Int: Bool]] {
+        stored.withLock { $0.setsOf == of ? $0.setVerdicts : [:] }
     }
 
     /// True once a calibration attempt was accepted.

@@ -19,6 +19,8 @@ public struct BPInitializationConfig: Equatable, Sendable {
     public var backdateSeconds: Double
     /// Whether host rules 2 (replayed) and 3 (duplicate) apply to the cuff stream.
     public var replayFilter: Bool
+    /// A multi-set protocol (issue 32: `--protocol corsano|sets`); nil: the seed's single session.
+    public var multiSet: MultiSetProtocol?
 
     /// Creates a config; the defaults are the seed's (the host rules' are `HostRules`').
     public init(deviationThresholdMmHg: Int = 10, maxAttempts: Int = 3, includePreparation: Bool = true,
@@ -61,6 +63,6 @@ public struct BPInitializationConfig: Equatable, Sendable {
             ("maxReadingAge", maxReadingAge.map { .int(CuffError.wholeSeconds($0)) } ?? .null),
             ("backdate", .int(CuffError.wholeSeconds(backdateSeconds))),
             ("replayFilter", .bool(replayFilter)),
-        ])
+        ] + (multiSet.map { [("protocol", $0.json)] } ?? []))
     }
 }

@@ -20,6 +20,10 @@ public struct BPInitializationFlow: Sendable {
     public var runID: String
     /// Switches to the NIBP-calibration plan and back; journaled when built with a journal.
     public var planGuard: PlanGuard
+    /// The set of a multi-set calibration this run takes (issue 32); nil: the seed's single session.
+    public var multiSet: MultiSetRun?
+    /// `--force`: a set may name another cuff than the calibration's earlier sets.
+    public var multiSetCuffAllowed = false
     /// The bracelet error that ended the run as `braceletDisconnected`, for the command to name
     /// on stderr (issue 25: a refused switch or a malformed answer is not a silent "disconnected").
     let braceletFailure = FailureBox()
@@ -54,8 +58,13 @@ public struct BPInitializationFlow: Sendable {
         let state = BPInitRunState(screen: BPInitCuffScreen(config: config))
         emit(.started(.bpInit(config)))
         var result: BPInitializationResult
+        var finished: FlowResult?
         do {
-            result = try await steps(state)
+            finished = try await steps(state)
+            switch finished {
+            case .bpInit(let r)?, .bpInitSets(let r, _)?: result = r
+            default: result = .cancelledByUser
+            }
         } catch let end as BPInitFlowEnd {
             result = end.result
         } catch is CancellationError {
@@ -75,21 +84,27 @@ public struct BPInitializationFlow: Sendable {
         }
         await restorePlan()
         emit(.readings(state.fed))
-        emit(.finished(.bpInit(result)))
+        emit(.finished(finished ?? .bpInit(result)))
         return result
     }
 
     /// The screens in order; returns the result or throws what ends the flow early.
-    private func steps(_ state: BPInitRunState) async throws -> BPInitializationResult {
+    private func steps(_ state: BPInitRunState) async throws -> FlowResult {
         if await !pairing.isPaired() {
             try await enter(.needsCuffPairing)
             try await pairing.requestPairing()
             try Task.checkCancellation()
-            guard await pairing.isPaired() else { return .cuffError(.cuffDisconnected) }
+            guard await pairing.isPaired() else { return .bpInit(.cuffError(.cuffDisconnected)) }
         }
         try await enter(FlowStep(.bpInit(.instructions), preparation: config.includePreparation))
-        guard try await interaction.confirmStart() else { return .cancelledByUser }
+        guard try await interaction.confirmStart() else { return .bpInit(.cancelledByUser) }
         try await switchPlan()
+        if let multiSet { return try await runSet(multiSet, state) }
+        return .bpInit(try await singleSession(state))
+    }
+
+    /// The seed's single session: up to `maxAttempts` attempts of 2 or 3 measurements.
+    private func singleSession(_ state: BPInitRunState) async throws -> BPInitializationResult {
         // The init clamps to 1, but the property is settable: never form an empty range.
         let budget = max(1, config.maxAttempts)
         for attempt in 1...budget {
@@ -125,7 +140,7 @@ public struct BPInitializationFlow: Sendable {
     /// Enters a terminal screen. The result is already decided there (the calibration concluded,
     /// the plan is restored), so a hold, disconnect or signal at this screen does not change it:
     /// the seed's `cancelledByUser` is leaving "before it concluded".
-    private func enterTerminal(_ step: BPInitializationStep) async {
+    func enterTerminal(_ step: BPInitializationStep) async {
         try? await enter(step)
     }
 }

@@ -12,6 +12,9 @@ public enum BPInitializationResult: Equatable, Sendable {
     case cuffError(CuffError)
     /// Every attempt of the budget ran and the firmware accepted none.
     case failedAfterRetries(attemptCount: Int)
+    /// A set of a multi-set calibration that is not its last was recorded (issue 32; beyond the
+    /// SDK's cases): `set` of `of`, the next one due at `nextDueAt` (run clock).
+    case setRecorded(CalibrationSetRecord, of: Int, nextDueAt: Instant)
 
     /// The `result` object of the `finished` event, e.g. `{"kind":"success","measurementCount":2}`.
     public var json: JSONValue {
@@ -26,6 +29,10 @@ public enum BPInitializationResult: Equatable, Sendable {
             return .object([("kind", .string("cuffError")), ("error", error.json)])
         case .failedAfterRetries(let count):
             return .object([("kind", .string("failedAfterRetries")), ("attemptCount", .int(count))])
+        case .setRecorded(let record, let of, let due):
+            guard case .object(let summary) = record.summary else { return .null }
+            return .object([("kind", .string("setRecorded")), ("set", .int(record.set)), ("of", .int(of)),
+                            ("nextDueAt", .string(RFC3339.format(due)))] + summary.filter { $0.0.hasPrefix("mean") })
         }
     }
 
@@ -37,6 +44,7 @@ public enum BPInitializationResult: Equatable, Sendable {
         case .braceletDisconnected: return "braceletDisconnected"
         case .cuffError: return "cuffError"
         case .failedAfterRetries: return "failedAfterRetries"
+        case .setRecorded: return "setRecorded"
         }
     }
 }

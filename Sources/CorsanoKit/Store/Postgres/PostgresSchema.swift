@@ -53,6 +53,12 @@ enum PostgresSchema {
             prev text NOT NULL, hash text NOT NULL, mac text, key_id text
         );
         """,
+        // 3: multi-set calibrations (issue 32), as `SQLiteSchema` migration 8.
+        """
+        CREATE TABLE calibration (seq bigint GENERATED ALWAYS AS IDENTITY, id text PRIMARY KEY, serial text NOT NULL,
+                                  status text NOT NULL, body text NOT NULL);
+        CREATE UNIQUE INDEX calibration_open ON calibration (serial) WHERE status = 'open';
+        """,
     ]
 
     /// The advisory lock key of audit chain appends (`pg_advisory_xact_lock`): "corsaudt" in ASCII.

@@ -415,3 +415,29 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
         }
     }
 }
+
+// MARK: Multi-set calibrations (issue 32)
+
+extension PostgresStore {
+    public func calibrationOpen(serial: String) throws -> MultiSetCalibration? {
+        try calibrationRows(where: "serial = $1 AND status = 'open'", [serial]).first
+    }
+
+    public func calibrationSave(_ calibration: MultiSetCalibration) throws {
+        _ = try query("""
+            INSERT INTO calibration (id, serial, status, body) VALUES ($1, $2, $3, $4)
+            ON CONFLICT (id) DO UPDATE SET status = excluded.status, body = excluded.body
+            """, [calibration.id, calibration.serial, calibration.status.rawValue, CalibrationRecord.text(calibration)])
+    }
+
+    public func calibrations(openOnly: Bool) throws -> [MultiSetCalibration] {
+        try calibrationRows(where: openOnly ? "status = 'open'" : "true", [])
+    }
+
+    private func calibrationRows(where condition: String, _ parameters: [String?]) throws -> [MultiSetCalibration] {
+        let rows = try query("SELECT id, body FROM calibration WHERE \(condition) ORDER BY serial, seq", parameters)
+        return try (0..<rows.rowCount).map { r in
+            try CalibrationRecord.decode(rows.text(r, 1), id: rows.text(r, 0), location: location)
+        }
+    }
+}

@@ -77,6 +77,12 @@ enum SQLiteSchema {
             prev TEXT NOT NULL, hash TEXT NOT NULL, mac TEXT, key_id TEXT
         );
         """,
+        // 8: multi-set calibrations (issue 32): one record per calibration, at most one open per
+        // bracelet (the partial unique index: two gateways never open two).
+        """
+        CREATE TABLE calibration (id TEXT PRIMARY KEY, serial TEXT NOT NULL, status TEXT NOT NULL, body TEXT NOT NULL);
+        CREATE UNIQUE INDEX calibration_open ON calibration (serial) WHERE status = 'open';
+        """,
     ]
 
     static func migrate(_ store: SQLiteStore) throws {

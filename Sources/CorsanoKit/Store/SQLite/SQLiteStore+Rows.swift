@@ -243,3 +243,33 @@ extension SQLiteStore {
         }
     }
 }
+
+// MARK: Multi-set calibrations (issue 32)
+
+extension SQLiteStore {
+    public func calibrationOpen(serial: String) throws -> MultiSetCalibration? {
+        try calibrationRows(where: "serial = ?1 AND status = 'open'", [.text(serial)]).first
+    }
+
+    public func calibrationSave(_ calibration: MultiSetCalibration) throws {
+        try locked {
+            _ = try prepare("""
+                INSERT INTO calibration (id, serial, status, body) VALUES (?1, ?2, ?3, ?4)
+                ON CONFLICT (id) DO UPDATE SET status = excluded.status, body = excluded.body
+                """).run([.text(calibration.id), .text(calibration.serial), .text(calibration.status.rawValue),
+                          .text(CalibrationRecord.text(calibration))])
+        }
+    }
+
+    public func calibrations(openOnly: Bool) throws -> [MultiSetCalibration] {
+        try calibrationRows(where: openOnly ? "status = 'open'" : "1", [])
+    }
+
+    private func calibrationRows(where condition: String, _ parameters: [StoreValue]) throws -> [MultiSetCalibration] {
+        try locked {
+            try prepare("SELECT id, body FROM calibration WHERE \(condition) ORDER BY serial, rowid").rows(parameters).map { row in
+                try CalibrationRecord.decode(row.count == 2 ? row[1].text : nil, id: row.first?.text, location: path)
+            }
+        }
+    }
+}
