@@ -11,6 +11,8 @@ public enum ValidationCriterion: String, CaseIterable, Sendable {
 
     /// The default: ISO 81060-2's two criteria.
     public static let standard: [ValidationCriterion] = [.criterion1, .criterion2]
+    /// `standard` as `--criteria` writes it: `1,2`.
+    public static var standardList: String { standard.map(\.rawValue).joined(separator: ",") }
 }
 
 /// The sample size a validation must reach before its criteria can be assessed.

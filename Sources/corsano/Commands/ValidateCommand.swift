@@ -1,0 +1,122 @@
+import CorsanoKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `corsano validate REFERENCE DEVICE` (issue 34): pairs device values with reference readings per
+/// subject and reports ISO 81060-2 criteria 1 and 2, Bland–Altman (repeated measures) and the
+/// IEEE 1708 grade (the statistics: CorsanoKit/Validation). Status in this order: 64 usage,
+/// 66 an input missing, 65 bad lines or unpaired device values or subjects (the summary still
+/// written), 2 too few subjects or pairs, 1 a criterion fails, 0 pass.
+enum ValidateCommand {
+    /// What the options ask for, checked before any file is opened.
+    struct Options {
+        var pairing: ValidationPairing
+        var criteria: [ValidationCriterion]
+        var maxGrade: IEEE1708Grade
+        var minimum: ValidationMinimum
+        var pairs: Bool
+    }
+
+    static func run(_ args: ParsedCommand, _ ctx: CommandContext) async throws -> ExitStatus {
+        guard args.operands.count == 2 else {
+            if args.operands.count > 2 { throw UsageError.unexpectedOperand(args.operands[2], command: "validate") }
+            throw UsageError.missing("validate: REFERENCE and DEVICE are required (files, or - for one of them)")
+        }
+        if args.operands[0] == "-", args.operands[1] == "-" {
+            throw UsageError.conflict("validate: only one of REFERENCE and DEVICE can be - (standard input)")
+        }
+        let options = try parse(args)
+        let mode = try OutputMode.choose(args, stdoutIsTerminal: ctx.stdoutIsTerminal)
+        let files = try args.operands.map(InputFile.open)
+        defer { files.forEach { $0.close() } }
+        InputFile.announceTerminalInput(files, command: "validate", ctx)
+        var inputs = [ValidationInput(), ValidationInput()]
+        for (i, file) in files.enumerated() {
+            do {
+                try inputs[i].read(LineReader(source: FileDescriptorSource(fd: file.fd)), name: file.name)
+            } catch ByteSourceError.readFailed(let code) {
+                throw InputError.cannotOpen(path: file.name, reason: String(cString: strerror(code)))
+            }
+        }
+        let paired = ValidationPairs(reference: inputs[0].readings, device: inputs[1].readings, rule: options.pairing)
+        let summary = ValidationSummary(paired: paired, pairing: options.pairing, minimum: options.minimum)
+        write(summary, options, mode, ctx)
+        return status(summary, inputs, options, ctx)
+    }
+
+    /// The options as core values. - Throws: `UsageError` (64).
+    static func parse(_ args: ParsedCommand) throws -> Options {
+        let pairingName = args.string("pairing") ?? ValidationPairing.sequential.name
+        let window = try args.seconds("window")
+        let pairing: ValidationPairing
+        if pairingName == "nearest" {
+            pairing = .nearest(window: Double((window ?? nil) ?? ValidationPairing.defaultWindowSeconds))
+        } else {
+            if args.given("window") != nil { throw UsageError.conflict("validate: --window applies to --pairing nearest only") }
+            pairing = .sequential
+        }
+        let criteriaText = args.string("criteria") ?? ValidationCriterion.standardList
+        let criteria: [ValidationCriterion]
+        switch ValidationCriterion.parseList(criteriaText) {
+        case .success(let list): criteria = list
+        case .failure(let bad):
+            throw UsageError.badValue(option: "criteria", value: bad.word.isEmpty ? criteriaText : bad.word,
+                                      expected: "a comma-separated list of 1, 2, ieee1708")
+        }
+        let grade = args.string("ieee1708-grade").flatMap(IEEE1708Grade.init(rawValue:)) ?? .a
+        if args.given("ieee1708-grade") != nil, !criteria.contains(.ieee1708) {
+            throw UsageError.conflict("validate: --ieee1708-grade needs ieee1708 in --criteria")
+        }
+        let minimum = try args.integer("min-subjects").map(ValidationMinimum.panel(subjects:)) ?? .standard
+        return Options(pairing: pairing, criteria: criteria, maxGrade: grade, minimum: minimum, pairs: args.flag("pairs"))
+    }
+
+    /// The summary, subject and pair lines (JSON), or the table (text).
+    static func write(_ summary: ValidationSummary, _ o: Options, _ mode: OutputMode, _ ctx: CommandContext) {
+        switch mode {
+        case .json:
+            ctx.stdout.line(summary.summaryJSON(criteria: o.criteria, maxGrade: o.maxGrade).serialized)
+            for line in summary.subjectLines { ctx.stdout.line(line.serialized) }
+            if o.pairs { for line in summary.pairLines { ctx.stdout.line(line.serialized) } }
+        case .text:
+            for line in summary.tableLines(criteria: o.criteria, maxGrade: o.maxGrade) { ctx.stdout.line(line) }
+            if o.pairs {
+                for p in summary.paired.pairs {
+                    ctx.stdout.line("\(p.subject)  \(p.device.origin)  device \(p.device.systolic)/\(p.device.diastolic)  reference "
+                                    + "\(ValidationSummary.mmHg(p.referenceSystolic))/\(ValidationSummary.mmHg(p.referenceDiastolic))")
+                }
+            }
+        }
+        ctx.stdout.flush()
+    }
+
+    /// Reports what could not be used and decides the status (64 and 66 were thrown before).
+    static func status(_ summary: ValidationSummary, _ inputs: [ValidationInput], _ o: Options, _ ctx: CommandContext) -> ExitStatus {
+        for line in inputs.flatMap(\.rejected) { ctx.diagnose(line) }
+        for problem in summary.paired.problems { ctx.diagnose(problem.description) }
+        let failures = inputs.reduce(0) { $0 + $1.cuffFailures }
+        if failures > 0 { ctx.note("validate: \(failures) cuff failure line(s) carry no reading") }
+        if summary.paired.withoutSubject > 0 {
+            ctx.note("validate: \(summary.paired.withoutSubject) reading(s) without a subject form the subject -")
+        }
+        if summary.paired.unpairedReference + summary.paired.unpairedDevice > 0 {
+            ctx.note("validate: unpaired: \(summary.paired.unpairedReference) reference, \(summary.paired.unpairedDevice) device reading(s)")
+        }
+        if !o.minimum.isStandard {
+            ctx.note("validate: minimum \(o.minimum.subjects) subjects, \(o.minimum.pairs) pairs (--min-subjects), not ISO 81060-2's 85 and 255")
+        }
+        if inputs.contains(where: { !$0.rejected.isEmpty }) || !summary.paired.problems.isEmpty { return .dataError }
+        switch summary.verdict(criteria: o.criteria, maxGrade: o.maxGrade) {
+        case .notAssessable:
+            ctx.diagnose("validate: cannot be assessed: \(summary.pairedSubjectCount) subjects and \(summary.pairCount) pairs, "
+                         + "at least \(o.minimum.subjects) and \(o.minimum.pairs) needed")
+            return .notAssessable
+        case .fail(let why):
+            ctx.note("validate: fails " + why.joined(separator: ", "))
+            return .failedAfterRetries
+        case .pass:
+            return .success
+        }
+    }
+}
