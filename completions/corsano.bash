@@ -177,8 +177,9 @@ _corsano_reply() {
                 --pairing) _corsano_words 'sequential nearest'; return 0 ;;
                 --window|--criteria|--min-subjects) return 0 ;;
                 --ieee1708-grade) _corsano_words 'A B C'; return 0 ;;
+                --state) _corsano_files; return 0 ;;
             esac
-            if [[ $cur == -* ]]; then _corsano_words '--pairing --window --criteria --ieee1708-grade --min-subjects --pairs --json --text --quiet --help'; return 0; fi
+            if [[ $cur == -* ]]; then _corsano_words '--pairing --window --criteria --ieee1708-grade --min-subjects --pairs --state --json --text --quiet --help'; return 0; fi
             _corsano_files; return 0 ;;
         'repl')
             case "$prev" in

@@ -281,6 +281,7 @@ complete -c corsano -n '__corsano_using validate' -l ieee1708-grade -x -a 'A B C
 complete -c corsano -n '__corsano_using validate' -l ieee1708-grade -x -d 'With ieee1708 in --criteria: the worst grade that passes (default A).'
 complete -c corsano -n '__corsano_using validate' -l min-subjects -x -d 'Subjects needed (and 3 pairs each) before the criteria are assessed (default 85).'
 complete -c corsano -n '__corsano_using validate' -l pairs -d 'Also write one line per pair.'
+complete -c corsano -n '__corsano_using validate' -l state -r -F -d 'The audit log (a SQLite file or postgresql:// URI): differences by days since each bracelet\'s last calibration.'
 complete -c corsano -n '__corsano_using validate; and not __fish_seen_argument -l text' -l json -d 'Write JSON lines even on a terminal.'
 complete -c corsano -n '__corsano_using validate; and not __fish_seen_argument -l json' -l text -d 'Write human text even when stdout is not a terminal.'
 complete -c corsano -n '__corsano_using validate' -l quiet -d 'No closing counts or notes on stderr; errors and rejected or dropped records are still reported.'

@@ -132,4 +132,42 @@ import Testing
         #expect(r.stdout.contains("result: FAIL: systolic criterion 1"))
         #expect(r.stdout.contains("6 subjects, 18 pairs (sequential pairing); minimum 6 subjects, 18 pairs"))
     }
+
+    /// `--state`: a calibration recorded by a real bp-init run on the simulator, then device values
+    /// 0.5, 3 and 20 days after it that drift from +1/+3 to +10/+12 mmHg.
+    @Test func driftBySinceTheLastCalibrationFromTheAuditLog() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("validate-drift-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let store = dir + "/state.sqlite3"
+        let cuff = Corsano.packageRoot.appendingPathComponent("examples/lab/cuff-01.jsonl").path
+        #expect(try Corsano.run(["bp-init", "--state", store, "--no-preparation", "--cuff", cuff]).status == 0)
+        let history = try Corsano.run(["history", "--state", store, "--json"])
+        let run = try JSONValue.parse(Array(try #require(history.lines.first).utf8))
+        let serial = try #require(run["bracelet"]?["serial"]?.stringValue)
+        let ended = try #require(run["endedAt"]?.stringValue.flatMap(RFC3339.parseInstant))
+        var reference = "", device = ""
+        for (subject, offset) in [("A", 0), ("B", 2)] {
+            for (days, drift) in [(0.5, 1), (3.0, 1), (20.0, 10)] {
+                let at = ended.adding(interval: days * 86_400)
+                reference += #"{"systolic":120,"diastolic":80,"measuredAt":"\#(RFC3339.format(at))","subject":"\#(subject)"}"# + "\n"
+                device += #"{"systolic":\#(120 + drift + offset),"diastolic":\#(80 + drift),"measuredAt":"\#(RFC3339.format(at.adding(interval: 60)))","#
+                    + #""subject":"\#(subject)","source":"bracelet","bracelet":"\#(serial)"}"# + "\n"
+            }
+        }
+        let r = try Corsano.run(["validate", "--pairing", "nearest", "--min-subjects", "2", "--state", store,
+                                 try Self.temporary("ref.jsonl", reference), try Self.temporary("dev.jsonl", device)])
+        let line = try #require(r.lines.first { $0.hasPrefix(#"{"drift":"#) })
+        let drift = try #require(try JSONValue.parse(Array(line.utf8))["drift"])
+        // Spans 0-1 d (+1/+3: mean 2), 1-7 d (same), 14-28 d (+10/+12: mean 11, criterion 1 fails): 7 days supported.
+        guard case .array(let spans)? = drift["spans"] else { Issue.record("no spans: \(line)"); return }
+        #expect(spans.count == 3)
+        #expect(spans.first?["systolic"]?["meanDifference"] == 2)
+        #expect(spans.last?["criterion1"]?["pass"] == false)
+        #expect(drift["supportedIntervalDays"] == 7)
+        #expect(drift["unmatched"] == 0)
+        // Without a store at that path: 66, naming it.
+        let missing = try Corsano.run(["validate", "--state", dir + "/none.sqlite3", Self.reference, Self.good])
+        #expect(missing.status == 66)
+        #expect(missing.stderr.contains("none.sqlite3"))
+    }
 }

@@ -14,12 +14,15 @@ public struct ValidationReading: Equatable, Sendable {
     public var measuredAt: Instant
     /// Where it came from, for messages: `ref.jsonl:12`.
     public var origin: String
+    /// The bracelet's serial (`bracelet` on the line, as `nibp read` writes it); nil when absent.
+    public var bracelet: String?
 
     /// The subject name of readings without one (DESIGN "validate").
     public static let anonymousSubject = "-"
 
     /// Creates a reading.
-    public init(subject: String?, systolic: Int, diastolic: Int, measuredAt: Instant, origin: String) {
+    public init(subject: String?, systolic: Int, diastolic: Int, measuredAt: Instant, origin: String, bracelet: String? = nil) {
+        self.bracelet = bracelet
         self.subject = subject ?? Self.anonymousSubject
         self.hasSubject = subject != nil
         self.systolic = systolic
@@ -30,17 +33,19 @@ public struct ValidationReading: Equatable, Sendable {
 
     /// The validation reading of a cuff reading line: its `subject` field (a string) when present.
     /// - Throws: `ReadingLineError.missingField("measuredAt")` when the reading has no time (it
-    ///   cannot be placed in a sequence), `.invalidField("subject", …)` when `subject` is not a string.
+    ///   cannot be placed in a sequence), `.invalidField("subject", …)` when `subject` (or
+    ///   `bracelet`) is not a string.
     public init(_ reading: CuffReading, origin: String) throws(ReadingLineError) {
         guard let at = reading.measuredAt else { throw .missingField("measuredAt") }
-        var subject: String?
-        if let field = reading.provenance.first(where: { $0.name == "subject" }) {
-            guard case .string(let name)? = try? JSONValue.parse(Array(field.rawJSON.utf8)) else {
-                throw .invalidField("subject", ReadingLineError.notAString)
+        func text(_ name: String) throws(ReadingLineError) -> String? {
+            guard let field = reading.provenance.first(where: { $0.name == name }) else { return nil }
+            guard case .string(let value)? = try? JSONValue.parse(Array(field.rawJSON.utf8)) else {
+                throw .invalidField(name, ReadingLineError.notAString)
             }
-            subject = name
+            return value
         }
-        self.init(subject: subject, systolic: reading.systolic, diastolic: reading.diastolic, measuredAt: at, origin: origin)
+        self.init(subject: try text("subject"), systolic: reading.systolic, diastolic: reading.diastolic, measuredAt: at,
+                  origin: origin, bracelet: try text("bracelet"))
     }
 }
 

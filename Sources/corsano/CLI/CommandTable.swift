@@ -263,6 +263,7 @@ enum CommandTable {
                 OptionSpec("min-subjects", .integer(1...100_000), placeholder: "N", default: .integer(ValidationMinimum.standard.subjects),
                            "Subjects needed (and 3 pairs each) before the criteria are assessed"),
                 OptionSpec("pairs", "Also write one line per pair"),
+                OptionSpec("state", .path, "The audit log (a SQLite file or postgresql:// URI): differences by days since each bracelet's last calibration"),
             ] + output.filter { $0.name != "lang" } + [help],
             action: .command(ValidateCommand.run)),
         CommandSpec(

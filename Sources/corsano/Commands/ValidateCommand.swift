@@ -28,6 +28,7 @@ enum ValidateCommand {
         }
         let options = try parse(args)
         let mode = try OutputMode.choose(args, stdoutIsTerminal: ctx.stdoutIsTerminal)
+        let statePath = try args.given("state").map { try StateLocation.checked($0) }
         let files = try args.operands.map(InputFile.open)
         defer { files.forEach { $0.close() } }
         InputFile.announceTerminalInput(files, command: "validate", ctx)
@@ -41,8 +42,32 @@ enum ValidateCommand {
         }
         let paired = ValidationPairs(reference: inputs[0].readings, device: inputs[1].readings, rule: options.pairing)
         let summary = ValidationSummary(paired: paired, pairing: options.pairing, minimum: options.minimum)
+        let drift = try statePath.map { try calibrationDrift(summary, path: $0, ctx) }
         write(summary, options, mode, ctx)
+        if let drift { writeDrift(drift, mode, ctx) }
         return status(summary, inputs, options, ctx)
+    }
+
+    /// `--state`: the pairs by days since each bracelet's last successful calibration in the audit
+    /// log. - Throws: `InputError` (66) when the store does not exist, `StoreError` (74).
+    static func calibrationDrift(_ summary: ValidationSummary, path: String, _ ctx: CommandContext) throws -> CalibrationDrift {
+        let (opened, _) = try StateLocation.openExisting(path: path, note: { ctx.note("validate: " + $0) })
+        guard let store = opened else { throw InputError.cannotOpen(path: path, reason: "no such state store") }
+        let runs = try AuditLog(store: store).runs()
+        let drift = CalibrationDrift(pairs: summary.paired.pairs, calibrations: CalibrationDrift.calibrations(in: runs))
+        if drift.unmatched > 0 {
+            ctx.note("validate: \(drift.unmatched) pair(s) without a bracelet serial or a calibration before them are not in the drift")
+        }
+        return drift
+    }
+
+    /// The drift line (JSON) or its table.
+    static func writeDrift(_ drift: CalibrationDrift, _ mode: OutputMode, _ ctx: CommandContext) {
+        switch mode {
+        case .json: ctx.stdout.line(drift.json.serialized)
+        case .text: for line in drift.tableLines { ctx.stdout.line(line) }
+        }
+        ctx.stdout.flush()
     }
 
     /// The options as core values. - Throws: `UsageError` (64).
