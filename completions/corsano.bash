@@ -60,7 +60,7 @@ _corsano() {
 _corsano_reply() {
     if (( cword == 1 )); then
         if [[ $cur == -* ]]; then _corsano_words '--help --version'
-        else _corsano_words 'bp-init wearing-opt cuff replay-filter profile bracelet history state validate repl completion help'; fi
+        else _corsano_words 'bp-init wearing-opt cuff replay-filter profile bracelet nibp history state repl completion help'; fi
         return 0
     fi
     local cmd="${words[1]}"
@@ -74,6 +74,9 @@ _corsano_reply() {
         bracelet)
             if (( cword == 2 )); then _corsano_words 'serve repair'; return 0; fi
             cmd="$cmd ${words[2]}" ;;
+        nibp)
+            if (( cword == 2 )); then _corsano_words 'read'; return 0; fi
+            cmd="$cmd ${words[2]}" ;;
         state)
             if (( cword == 2 )); then _corsano_words 'migrate'; return 0; fi
             cmd="$cmd ${words[2]}" ;;
@@ -82,13 +85,13 @@ _corsano_reply() {
         'bp-init')
             case "$prev" in
                 --cuff|--token-file|--state|--audit-key) _corsano_files; return 0 ;;
-                --cuff-cmd|--cuff-timeout|--adapter|--cuff-paired-cmd|--pair-cmd|--threshold|--max-attempts|--backdate|--seed|--now|--request-timeout|--gateway|--lease) return 0 ;;
+                --cuff-cmd|--cuff-timeout|--adapter|--cuff-paired-cmd|--pair-cmd|--threshold|--max-attempts|--backdate|--subject-id|--seed|--now|--request-timeout|--gateway|--lease) return 0 ;;
                 --max-reading-age) _corsano_words 'none'; return 0 ;;
                 --bracelet) _corsano_uri 'sim sim: unix: tcp: exec:'; return 0 ;;
                 --clock) _corsano_words 'real virtual'; return 0 ;;
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
             esac
-            _corsano_words '--cuff --cuff-cmd --cuff-timeout --adapter --cuff-paired-cmd --pair-cmd --threshold --max-attempts --no-preparation --max-reading-age --backdate --no-replay-filter --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --state --no-state --audit-key --gateway --lease --quiet --help'; return 0 ;;
+            _corsano_words '--cuff --cuff-cmd --cuff-timeout --adapter --cuff-paired-cmd --pair-cmd --threshold --max-attempts --no-preparation --max-reading-age --backdate --no-replay-filter --subject-id --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --state --no-state --audit-key --gateway --lease --quiet --help'; return 0 ;;
         'wearing-opt')
             case "$prev" in
                 --max-attempts|--skin-tone|--seed|--now|--request-timeout|--gateway|--lease) return 0 ;;
@@ -105,13 +108,13 @@ _corsano_reply() {
             case "$prev" in
                 --from) _corsano_words 'auto jsonl ble csv applehealth googlefit csv:omron-connect-email csv:omron-connect csv:omron-connect-report csv:samsung-health csv:healthforyou csv:health-auto-export csv:withings csv:omblepy csv:sbm69 csv:bpm-app csv:beurer-bm58'; return 0 ;;
                 --encoding) _corsano_words 'utf-8 windows-1252 latin1'; return 0 ;;
-                --header-line|--column|--anchor-device|--anchor-phone|--tz|--subject|--subject-identifier) return 0 ;;
+                --header-line|--column|--anchor-device|--anchor-phone|--tz|--subject-id|--subject|--subject-identifier) return 0 ;;
                 --date-order) _corsano_words 'dmy mdy ymd'; return 0 ;;
                 --format) _corsano_words 'jsonl fhir'; return 0 ;;
                 --rejects) _corsano_files; return 0 ;;
                 --output-dir) _corsano_dirs; return 0 ;;
             esac
-            if [[ $cur == -* ]]; then _corsano_words '--from --encoding --header-line --date-order --column --anchor-device --anchor-phone --tz --derive-map --format --strict --rejects --output-dir --bundle --subject --subject-identifier --quiet --help'; return 0; fi
+            if [[ $cur == -* ]]; then _corsano_words '--from --encoding --header-line --date-order --column --anchor-device --anchor-phone --tz --derive-map --format --subject-id --strict --rejects --output-dir --bundle --subject --subject-identifier --quiet --help'; return 0; fi
             _corsano_files; return 0 ;;
         'cuff listen')
             case "$prev" in
@@ -155,6 +158,15 @@ _corsano_reply() {
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
             esac
             _corsano_words '--plan --force --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --state --no-state --audit-key --gateway --lease --quiet --help'; return 0 ;;
+        'nibp read')
+            case "$prev" in
+                --since|--until|--subject-id|--seed|--now|--request-timeout) return 0 ;;
+                --bracelet) _corsano_uri 'sim sim: unix: tcp: exec:'; return 0 ;;
+                --clock) _corsano_words 'real virtual'; return 0 ;;
+                --token-file) _corsano_files; return 0 ;;
+                --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
+            esac
+            _corsano_words '--since --until --spot --subject-id --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --quiet --help'; return 0 ;;
         'history')
             case "$prev" in
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
@@ -172,15 +184,6 @@ _corsano_reply() {
                 --to) _corsano_uri 'sim sim: unix: tcp: exec:'; return 0 ;;
             esac
             _corsano_words '--from --to --audit-key --quiet --help'; return 0 ;;
-        'validate')
-            case "$prev" in
-                --pairing) _corsano_words 'sequential nearest'; return 0 ;;
-                --window|--criteria|--min-subjects) return 0 ;;
-                --ieee1708-grade) _corsano_words 'A B C'; return 0 ;;
-                --state) _corsano_files; return 0 ;;
-            esac
-            if [[ $cur == -* ]]; then _corsano_words '--pairing --window --criteria --ieee1708-grade --min-subjects --pairs --state --json --text --quiet --help'; return 0; fi
-            _corsano_files; return 0 ;;
         'repl')
             case "$prev" in
                 --bracelet) _corsano_uri 'sim sim: unix: tcp: exec:'; return 0 ;;
@@ -192,11 +195,12 @@ _corsano_reply() {
             _corsano_words 'bash zsh fish'; return 0 ;;
         'help')
             if [[ $cur == -* ]]; then _corsano_words '--quiet --help'; return 0; fi
-            if (( cword == 2 )); then _corsano_words 'bp-init wearing-opt cuff replay-filter profile bracelet history state validate repl completion help'; return 0; fi
+            if (( cword == 2 )); then _corsano_words 'bp-init wearing-opt cuff replay-filter profile bracelet nibp history state repl completion help'; return 0; fi
             case "${words[2]}" in
                 cuff) (( cword == 3 )) && _corsano_words 'ingest listen' ;;
                 profile) (( cword == 3 )) && _corsano_words 'push' ;;
                 bracelet) (( cword == 3 )) && _corsano_words 'serve repair' ;;
+                nibp) (( cword == 3 )) && _corsano_words 'read' ;;
                 state) (( cword == 3 )) && _corsano_words 'migrate' ;;
             esac
             return 0 ;;

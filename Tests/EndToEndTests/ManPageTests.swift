@@ -171,9 +171,9 @@ import Testing
             guard row.hasPrefix("| `") else { return nil }
             return row.dropFirst(3).split(separator: "`").first.map(String.init)
         }
-        #expect(methods.count == 12)
+        #expect(methods.count == 14)
         let text = try Self.rendered("corsano-bridge.7")
-        for method in methods + ["disconnected", "cancel", "sim.waitUntilHeld", "sim.disconnect"] {
+        for method in methods + ["disconnected", "cancel", "sim.waitUntilHeld", "sim.disconnect", "simCuffReading"] {
             #expect(text.contains(method), "corsano-bridge(7) lacks \(method)")
         }
     }

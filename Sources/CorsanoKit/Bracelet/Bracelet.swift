@@ -20,6 +20,13 @@ public protocol Bracelet: Sendable {
     func feedCalibrationReading(_ reading: CuffReading, attempt: Int, index: Int) async throws -> Bool
     /// The firmware's verdict on a whole calibration attempt (true = calibrated). - Throws: `BraceletError`.
     func calibrationVerdict(attempt: Int) async throws -> Bool
+    /// The bracelet's stored NIBP values measured in `since...until` (either end open), oldest
+    /// first (bridge `readNIBP`, issue 33). - Throws: `BraceletError` (`.unavailable` naming the
+    /// method when a bridge does not implement it: -32601).
+    func readNIBP(since: Instant?, until: Instant?) async throws -> [NIBPValue]
+    /// One spot NIBP measurement now (bridge `measureNIBP`, a long request: the bracelet measures
+    /// for about 2 minutes). - Throws: `BraceletError` (`.unavailable` naming the method on -32601).
+    func measureNIBP() async throws -> NIBPValue
     /// Starts special mode `value` (4 = wearing optimization). - Throws: `BraceletError`.
     func startSpecialMode(value: Int) async throws
     /// Polls special-mode status `type` (4). - Throws: `BraceletError` (`.timeout` = a missed poll).

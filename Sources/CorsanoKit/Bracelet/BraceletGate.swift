@@ -15,7 +15,7 @@ public enum BraceletGate {
     /// The requirement of `flow` (`bp-init`, `wearing-opt`); nil for commands that are not gated.
     public static func requirement(flow: String) -> Requirement? {
         switch flow {
-        case "bp-init": return Requirement(model: "287-2", minimumFirmware: nil)
+        case "bp-init", "nibp-read": return Requirement(model: "287-2", minimumFirmware: nil)
         case "wearing-opt": return Requirement(model: "287-2", minimumFirmware: "7.0")
         default: return nil
         }

@@ -47,6 +47,72 @@ extension BridgeClient: Bracelet {
         try read("calibrationVerdict", try await call("calibrationVerdict", [("attempt", .int(attempt))], timeout: requestTimeout)) { try $0.bool("accepted") }
     }
 
+    /// `readNIBP`, page by page: an answer with `"more":true` is followed by a request from
+    /// just after its last value. -32601 is `.unavailable` naming the method (exit 69).
+    public func readNIBP(since: Instant?, until: Instant?) async throws -> [NIBPValue] {
+        var values: [NIBPValue] = []
+        var from = since
+        while true {
+            var params: [(String, JSONValue)] = []
+            if let from { params.append(("since", .string(RFC3339.format(from)))) }
+            if let until { params.append(("until", .string(RFC3339.format(until)))) }
+            let (page, more) = try read("readNIBP", try await implemented("readNIBP") {
+                try await call("readNIBP", params, timeout: requestTimeout)
+            }) { result -> ([NIBPValue], Bool) in
+                guard case .array(let items)? = result.value["values"] else { throw BridgeProtocolError.invalidParams("values") }
+                return (try items.map { try BridgeCodec.nibp(BridgeParams($0)) }, try result.optional("more", result.bool) ?? false)
+            }
+            values += page
+            // A page that does not move on would repeat for ever: stop at it.
+            guard more, let last = page.last?.measuredAt, from.map({ last >= $0 }) ?? true else { return values }
+            from = last.adding(interval: 1)
+        }
+    }
+
+    /// The longest a spot measurement may keep `working` the bridge, seconds: a 287-2 measures
+    /// for about 2 minutes; 5 minutes covers a retry of the bracelet's own (docs/bridge-protocol.md).
+    public static let measureNIBPCap: Double = 300
+
+    /// `measureNIBP`, a long method: `working` restarts its timeout, up to `measureNIBPCap`.
+    public func measureNIBP() async throws -> NIBPValue {
+        try read("measureNIBP", try await implemented("measureNIBP") {
+            try await call("measureNIBP", timeout: requestTimeout, long: true, cap: Self.measureNIBPCap)
+        }) { try BridgeCodec.nibp($0.object("value")) }
+    }
+
+    /// Served simulator only (`simCuffReading`): one simulated cuff reading of scenario subject
+    /// `subject`, requested now. - Throws: `BraceletError` (`.unavailable` naming the method on
+    /// a bridge that is not a simulator; `.refused` for a subject the scenario does not declare).
+    public func simulatorCuffReading(subject: String?) async throws -> CuffReading {
+        let params: [(String, JSONValue)] = subject.map { [("subject", .string($0))] } ?? []
+        let answer: BridgeParams
+        do {
+            answer = try await implemented("simCuffReading") { try await call("simCuffReading", params, timeout: requestTimeout) }
+        } catch BraceletError.refused(let message) where message.hasPrefix(Self.subjectRefusal) {
+            // `invalid params: subject (WHY)`: the scenario's answer about the subject.
+            throw SimulatedCuffError.refusedByBridge(String(message.dropFirst(Self.subjectRefusal.count).dropLast()))
+        }
+        return try read("simCuffReading", answer) { result in
+            var reading = try BridgeCodec.reading(result.object("reading"))
+            reading.meanArterialPressure = nil  // the codec writes the derived MAP; a sim cuff reports none
+            if case .string(let id)? = result.value["reading"]?["subject"] { reading = reading.withSubject(id) }
+            return reading
+        }
+    }
+
+    /// How a served simulator refuses `simCuffReading`'s subject (BridgeSession's dispatch).
+    static let subjectRefusal = "bridge error \(BridgeErrorCode.invalidParams): invalid params: subject ("
+
+    /// Runs `body`; a -32601 answer (the bridge has no such method) becomes `.unavailable`
+    /// naming `method` (issue 33: exit 69, "the bridge does not implement readNIBP").
+    private func implemented<T>(_ method: String, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch BraceletError.refused(let message) where message.hasPrefix("bridge error \(BridgeErrorCode.methodNotFound):") {
+            throw BraceletError.unavailable("the bridge does not implement \(method) (error \(BridgeErrorCode.methodNotFound), method not found)")
+        }
+    }
+
     public func startSpecialMode(value: Int) async throws {
         _ = try await call("startSpecialMode", [("value", .int(value))], timeout: requestTimeout)
     }

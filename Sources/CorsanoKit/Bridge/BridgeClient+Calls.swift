@@ -6,12 +6,13 @@ extension BridgeClient {
     ///   - long: a method documented as long (`enterStep`): `working` restarts its timeout, up
     ///     to `workingCap` in all; any other method's timeout is absolute (issue 25).
     /// - Throws: `BraceletError`, `BridgeProtocolError`, `CancellationError`.
+    ///   - cap: a long method's own cap, seconds (default `workingCap`).
     func call(_ method: String, _ params: [(String, JSONValue)] = [], timeout: Double?,
-              onTimeout: BraceletError = .disconnected, long: Bool = false) async throws -> BridgeParams {
+              onTimeout: BraceletError = .disconnected, long: Bool = false, cap capSeconds: Double? = nil) async throws -> BridgeParams {
         var params = params
         if let clock = clock.withLock({ $0 }) { params.append(("at", .string(RFC3339.format(clock.now())))) }
         if let holder = holder.withLock({ $0 }) { params.append(("holder", BridgeCodec.holder(holder))) }
-        let cap = long ? ContinuousClock.now.advanced(by: .seconds(Self.workingCap)) : nil
+        let cap = long ? ContinuousClock.now.advanced(by: .seconds(capSeconds ?? Self.workingCap)) : nil
         let id = state.withLock { s -> Int in
             s.nextID += 1
             return s.nextID
@@ -95,7 +96,10 @@ extension BridgeClient {
         guard let message = try? BridgeMessage(line: line) else { return linkDown() }
         if message.id == nil {
             if message.method == "disconnected" { linkDown() }
-            if message.method == "working", let id = try? message.params.int("id") { stillWorking(on: id) }
+            if message.method == "working", let id = try? message.params.int("id") {
+                stillWorking(on: id)
+                workingObserver.withLock { o in defer { o = nil }; return o }?()
+            }
             return
         }
         guard let id = message.id, message.method == nil else { return }

@@ -27,6 +27,14 @@ public final class BridgeClient: Sendable {
     /// hard cap however often it says it still works (issue 25, "every wait has a bound").
     public static let workingCap: Double = 3600
     let state = Mutex(State())
+    /// Told once, at the next `working` notice (`onFirstWorking`).
+    let workingObserver = Mutex<(@Sendable () -> Void)?>(nil)
+
+    /// Calls `observer` once, at the next `working` notice the bridge sends (a spot measurement
+    /// under way, a held step): so a command can say the bracelet is busy, not silent.
+    public func onFirstWorking(_ observer: @escaping @Sendable () -> Void) {
+        workingObserver.withLock { $0 = observer }
+    }
 
     struct State {
         var nextID = 0

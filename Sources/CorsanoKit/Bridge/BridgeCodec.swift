@@ -34,6 +34,25 @@ enum BridgeCodec {
                            measuredAt: measuredAt, isManualEntry: try p.optional("isManualEntry", p.bool) ?? false)
     }
 
+    /// NIBPVALUE: `{"systolic":118,"diastolic":76,"measuredAt":"…","pulse":66,"quality":88}`.
+    static func nibp(_ v: NIBPValue) -> JSONValue {
+        var members: [(String, JSONValue)] = [("systolic", .int(v.systolic)), ("diastolic", .int(v.diastolic)),
+                                              ("measuredAt", .string(RFC3339.format(v.measuredAt)))]
+        if let pulse = v.pulse { members.append(("pulse", .int(pulse))) }
+        if let quality = v.quality { members.append(("quality", .int(quality))) }
+        return .object(members)
+    }
+
+    /// A bridge's NIBPVALUE, range-checked like a STATUS (a value outside them is not a measurement).
+    /// - Throws: `BridgeProtocolError.invalidParams` naming the field.
+    static func nibp(_ p: BridgeParams) throws -> NIBPValue {
+        guard let at = RFC3339.parseInstant(try p.string("measuredAt")) else { throw BridgeProtocolError.invalidParams("measuredAt") }
+        let r = NIBPValue.self
+        return NIBPValue(systolic: try p.int("systolic", in: r.systolicRange), diastolic: try p.int("diastolic", in: r.diastolicRange),
+                         measuredAt: at, pulse: try p.optional("pulse") { try p.int($0, in: r.pulseRange) },
+                         quality: try p.optional("quality") { try p.int($0, in: r.qualityRange) })
+    }
+
     static func status(_ s: SpecialModeStatus) -> JSONValue {
         .object([("percent", .int(s.percent)), ("quality", .int(s.quality)), ("isSuccess", .bool(s.isSuccess)),
                  ("motionLevel", .int(s.motionLevel)), ("finished", .bool(s.finished)), ("worn", .bool(s.worn)),

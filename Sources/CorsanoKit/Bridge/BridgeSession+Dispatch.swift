@@ -35,6 +35,32 @@ extension BridgeSession {
                 throw BridgeProtocolError.invalidParams("position")
             }
             try await b.announcePosition(position)
+        case "readNIBP":
+            func instant(_ key: String) throws -> Instant? {
+                try p.optional(key) { k in
+                    guard let t = RFC3339.parseInstant(try p.string(k)) else { throw BridgeProtocolError.invalidParams(k) }
+                    return t
+                }
+            }
+            let (values, more) = try await b.readNIBPPage(since: try instant("since"), until: try instant("until"))
+            return .object([("values", .array(values.map(BridgeCodec.nibp)))] + (more ? [("more", .bool(true))] : []))
+        case "measureNIBP":
+            return .object([("value", BridgeCodec.nibp(try await b.measureNIBP()))])
+        case "simCuffReading":
+            let subject: ScenarioSubject
+            do {
+                subject = try SimulatedCuff.subject(try p.optional("subject", p.string), in: b.scenario)
+            } catch let error as SimulatedCuffError {
+                throw BridgeProtocolError.invalidParams("subject (\(error.message))")
+            }
+            let reading = SimulatedCuff(scenario: b.scenario, seed: b.seed).reading(of: subject, requestedAt: b.clock.now())
+            var json = BridgeCodec.reading(reading)
+            if case .object(var members) = json {
+                members.removeAll { $0.0 == "meanArterialPressure" }
+                members.append(("subject", .string(subject.id)))
+                json = .object(members)
+            }
+            return .object([("reading", json)])
         case "sim.waitUntilHeld":
             await b.waitUntilHeld()
             return .object([("steps", .array(b.stepsHeldSoFar.map { .string($0) }))])

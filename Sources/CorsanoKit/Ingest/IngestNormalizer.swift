@@ -9,15 +9,19 @@ public struct IngestNormalizer: Sendable {
     public var validator: ReadingValidator
     /// Fill in the derived MAP when the cuff reported none (`--derive-map`).
     public var deriveMAP: Bool
+    /// The study participant every kept reading is stamped with (`--subject-id`, issue 33),
+    /// replacing a `subject` the record carried; nil leaves readings as they are.
+    public var subject: String?
     /// True once a naive stamp was read in the zone rather than with the anchor (the run then
     /// says which zone it used).
     public private(set) var usedZone = false
 
     /// Creates a normalizer.
-    public init(basis: NaiveTimeBasis, validator: ReadingValidator = .standard, deriveMAP: Bool = false) {
+    public init(basis: NaiveTimeBasis, validator: ReadingValidator = .standard, deriveMAP: Bool = false, subject: String? = nil) {
         self.basis = basis
         self.validator = validator
         self.deriveMAP = deriveMAP
+        self.subject = subject
     }
 
     /// What becomes of one reading: kept (perhaps with a note on what changed) or rejected.
@@ -67,6 +71,7 @@ public struct IngestNormalizer: Sendable {
         if deriveMAP, reading.meanArterialPressure == nil {
             reading.meanArterialPressure = reading.effectiveMeanArterialPressure
         }
+        if let subject { reading = reading.withSubject(subject) }
         return .keep(note: notes.isEmpty ? nil : notes.joined(separator: "; "))
     }
 }

@@ -51,6 +51,8 @@ enum CommandTable {
     static func seed(_ summary: String) -> OptionSpec {
         OptionSpec("seed", .integer(0...Int(Int32.max)), default: .integer(Int(SimulatedBracelet.defaultSeed)), summary)
     }
+    /// The study participant of the readings (issue 33): `cuff ingest`, `bp-init`, `nibp read`.
+    static func subjectID(_ summary: String) -> OptionSpec { OptionSpec("subject-id", .text, placeholder: "ID", summary) }
     static let maxReadingAge = OptionSpec("max-reading-age", .seconds(allowsNone: true), default: .seconds(HostRules.defaultMaxReadingAge),
         "Reject readings further than this from now, either direction")
     static let backdate = OptionSpec("backdate", .seconds(allowsNone: false), default: .seconds(HostRules.defaultBackdate),
@@ -89,9 +91,9 @@ enum CommandTable {
         CommandSpec(
             words: ["bp-init"], summary: "Run NIBP calibration against a reference cuff.",
             operands: "", operandKind: nil,
-            details: "Switches the bracelet to the NIBP-calibration plan, feeds 2 (or 3) cuff readings per attempt, retries up to --max-attempts, and restores the previous plan on every way out. Cuff readings: JSON lines from --cuff FILE or stdin (-), a Bluetooth cuff read live through BlueZ (--cuff ble:MAC; the run's clock is then real by default), one per --cuff-cmd run, or typed at the terminal (SYS/DIA PULSE). SIGINT (130), SIGTERM (143) and SIGHUP (129) cancel the run and restore the plan. Exit: 0 success, 1 failedAfterRetries, 3 cuffError, 4 braceletDisconnected, 64 usage, 66 cuff or scenario file unreadable, 69 bracelet unavailable, 74 state store or output, 141 stdout closed.",
+            details: "Switches the bracelet to the NIBP-calibration plan, feeds 2 (or 3) cuff readings per attempt, retries up to --max-attempts, and restores the previous plan on every way out. Cuff readings: JSON lines from --cuff FILE or stdin (-), a Bluetooth cuff read live through BlueZ (--cuff ble:MAC; the run's clock is then real by default), one per --cuff-cmd run, typed at the terminal (SYS/DIA PULSE), or measured by a simulated cuff on a scenario subject (--cuff sim: or sim:SCENARIO.json, with --subject-id). SIGINT (130), SIGTERM (143) and SIGHUP (129) cancel the run and restore the plan. Exit: 0 success, 1 failedAfterRetries, 3 cuffError, 4 braceletDisconnected, 64 usage, 66 cuff or scenario file unreadable, 69 bracelet unavailable, 74 state store or output, 141 stdout closed.",
             options: [
-                OptionSpec("cuff", .path, default: .rule("- when stdin is not a terminal"), "Cuff readings as JSON lines, or ble:MAC for a Bluetooth cuff")
+                OptionSpec("cuff", .path, default: .rule("- when stdin is not a terminal"), "Cuff readings as JSON lines, ble:MAC for a Bluetooth cuff, or sim: / sim:SCENARIO.json for a simulated one")
                     .excluding("cuff-cmd"),
                 OptionSpec("cuff-cmd", .command, "Run CMD once per measurement; first valid line of its stdout is the reading"),
                 OptionSpec("cuff-timeout", .seconds(allowsNone: false), default: .integer(BPInitializationConfig.defaultCuffTimeoutSeconds),
@@ -106,6 +108,7 @@ enum CommandTable {
                 OptionSpec("no-preparation", "Skip the preparation checklist"),
                 maxReadingAge, backdate,
                 OptionSpec("no-replay-filter", "Do not drop replayed or duplicate readings"),
+                subjectID("The study participant: stamps the readings fed; picks the subject of a sim: cuff"),
             ] + bracelet + output + state + journal + [help],
             action: .command(BPInitCommand.run), handlesStopSignals: true),
         CommandSpec(
@@ -147,6 +150,7 @@ enum CommandTable {
                 tz,
                 OptionSpec("derive-map", "Fill in the derived MAP when the cuff reported none"),
                 OptionSpec("format", .choice(["jsonl", "fhir"]), default: .value("jsonl"), "Reading lines, or FHIR R4 resources"),
+                subjectID("Stamp every reading with this study participant (subject)"),
                 strict, rejects,
             ] + fhir + [help],
             action: .command(CuffIngestCommand.run), handlesStopSignals: true),
@@ -211,6 +215,17 @@ enum CommandTable {
                                  "Set this plan (e.g. monitoring) when nothing records what the bracelet ran before"),
                       OptionSpec("force", "Restore even when the run that switched still runs")] + bracelet + output + state + journal + [help],
             action: .command(BraceletRepairCommand.run)),
+        CommandSpec(
+            words: ["nibp", "read"], summary: "Read the bracelet's own NIBP values as reading lines.",
+            operands: "", operandKind: nil,
+            details: "Writes the bracelet's stored cuffless blood-pressure values (a 287-2 measures every 30 minutes in plans with NIBP on) measured between --since and --until, all of them when neither is given, or with --spot one measurement taken now (about 2 minutes; the bridge says it is working meanwhile), as reading lines with source bracelet and the bracelet's serial: JSON lines when stdout is not a terminal, a table on one. Exit: 0, 4 bracelet disconnected, 64 usage, 65 or 66 scenario, 69 bracelet unavailable or refusing (a bridge without readNIBP or measureNIBP, named), 74 output.",
+            options: [
+                OptionSpec("since", .time, default: .rule("the first stored value"), "Only values measured at or after TIME"),
+                OptionSpec("until", .time, default: .rule("now"), "Only values measured at or before TIME"),
+                OptionSpec("spot", "Take one spot measurement now instead").excluding("since", "until"),
+                subjectID("Stamp every value with this study participant (subject)"),
+            ] + bracelet + output + [help],
+            action: .command(NIBPReadCommand.run)),
         CommandSpec(
             words: ["history"], summary: "Print the audit log of calibration runs.",
             operands: "[sign]", operandKind: .choice(["sign"]),
@@ -284,7 +299,7 @@ enum CommandTable {
         CommandSpec(
             words: ["help"], summary: "Show help for a command.",
             operands: "[COMMAND]", operandKind: nil,
-            details: "Without COMMAND, lists every command; with a group word (cuff, profile, bracelet), lists its subcommands. Same text as 'corsano COMMAND --help'.",
+            details: "Without COMMAND, lists every command; with a group word (cuff, profile, bracelet, nibp), lists its subcommands. Same text as 'corsano COMMAND --help'.",
             options: [help],
             action: .command(HelpCommand.run)),
     ])

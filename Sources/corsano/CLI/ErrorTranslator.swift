@@ -43,7 +43,7 @@ enum ErrorTranslator {
     /// The exit status of `error` (DESIGN "Exit status").
     static func status(of error: any Error) -> ExitStatus {
         switch error {
-        case is UsageError, is WearingOptError: return .usage
+        case is UsageError, is WearingOptError, is NIBPRead.RequestError: return .usage
         case is InputError, is ByteSourceError: return .noInput
         case is OutputFileError, is OutputFailure, is StoreError, is ListenError, is AuditKeyMismatch, is AuditKeyError: return .ioError
         case AuditSignError.unknownRun: return .noInput

@@ -15,11 +15,13 @@ enum BPInitCommand {
         let signals = SignalHandling.install()
         signals.exitAtOnceUntilBraceletReached()
         let config = try BPInitOptions.config(args)
+        _ = try SubjectOption.value(args)  // 64 before any file is opened
         let timeout = try BPInitOptions.cuffTimeout(args)
         let mode = try OutputMode.choose(args, stdoutIsTerminal: ctx.stdoutIsTerminal)
         var bracelet = try BraceletConnector.prepare(args, ctx, defaultClock: BPInitOptions.readsBluetoothCuff(args) ? "real" : nil)
         let choice = try BPInitOptions.cuff(args, stdinIsTerminal: ctx.stdinIsTerminal)
         try bracelet.readScenario()
+        let simulatedCuff = try BPInitOptions.simulatedCuffScenario(choice, bracelet: bracelet, subject: try SubjectOption.value(args))
         let ownership = try GatewayOptions.ownership(args, environment: ctx.environment)
         let store = try StateLocation.open(args, ctx)
         let auditKey = try AuditKeyFile.forAppending(args, ctx, store: store)  // 74 before the bracelet is touched (issue 35)
@@ -39,7 +41,7 @@ enum BPInitCommand {
             },
             notice: { ctx.note($0) }
         ) { session, sink in
-            try await calibrate(args, ctx, config: config, choice: choice, timeout: timeout, mode: mode,
+            try await calibrate(args, ctx, config: config, choice: choice, simulatedCuff: simulatedCuff, timeout: timeout, mode: mode,
                                 session: session, sink: sink, store: store, ownership: ownership, runID: runID, signals: signals)
         }
         // The result is written; a store lost meanwhile still makes the run 74 (DESIGN "Exit status").
@@ -60,7 +62,7 @@ enum BPInitCommand {
     /// that ended it, if one did.
     private static func calibrate(
         _ args: ParsedCommand, _ ctx: CommandContext, config: BPInitializationConfig, choice: BPInitOptions.CuffChoice,
-        timeout: Duration, mode: OutputMode, session: BraceletSession, sink: any EventSink, store: any StateStore,
+        simulatedCuff: (Scenario, ScenarioSubject)?, timeout: Duration, mode: OutputMode, session: BraceletSession, sink: any EventSink, store: any StateStore,
         ownership: PlanJournal.Ownership, runID: String, signals: SignalHandling
     ) async throws -> (Result<BPInitializationResult, any Error>, ExitStatus?, StoreError?, String?, String?) {
         let localizer = EventSinks.localizer(args, ctx)
@@ -69,7 +71,7 @@ enum BPInitCommand {
         // Prompts read stdin only when a person is there and stdin does not carry the readings.
         let terminal: TerminalInteraction? = ctx.stdinIsTerminal && !choice.readsStdinLines
             ? TerminalInteraction(lines: .stdin, localizer: localizer, prompts: prompts) : nil
-        let cuff: any CuffSource
+        var cuff: any CuffSource
         var bluetooth: BLECuffSource?
         switch choice {
         case .lines(let file):
@@ -85,7 +87,12 @@ enum BPInitCommand {
         case .typed:
             cuff = TypedCuffSource(lines: .stdin, localizer: localizer, prompts: prompts,
                                    timeout: timeout, narrated: mode == .text)
+        case .simulated:
+            cuff = try await BPInitOptions.simulatedCuff(simulatedCuff, subject: try SubjectOption.value(args),
+                                                         seed: try args.integer("seed").map(UInt64.init) ?? SimulatedBracelet.defaultSeed,
+                                                         session: session)
         }
+        if let subject = try SubjectOption.value(args) { cuff = SubjectCuffSource(cuff, subject: subject) }
         let pairing = CommandCuffPairing(pairedCommand: args.string("cuff-paired-cmd"), pairCommand: args.string("pair-cmd"),
                                          terminal: terminal, timeout: timeout, ctx: ctx)
         // In the interactive REPL the line editor owns the terminal: retry questions go through it.

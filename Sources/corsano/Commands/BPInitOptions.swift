@@ -12,7 +12,13 @@ enum BPInitOptions {
         case command(String)
         /// Typed at the terminal.
         case typed
+        /// `--cuff sim:` (the bracelet's own scenario: in process, or a served simulator's
+        /// `simCuffReading`) or `--cuff sim:SCENARIO.json` (that file's subjects, in process).
+        case simulated(scenarioPath: String?)
     }
+
+    /// The `--cuff` prefix that names a simulated cuff (`sim` alone stays a file name).
+    static let simulatedScheme = "sim:"
 
     /// `--threshold`, `--max-attempts`, `--no-preparation`, `--max-reading-age`, `--backdate`,
     /// `--no-replay-filter`. - Throws: `UsageError` naming the flag.
@@ -52,10 +58,50 @@ enum BPInitOptions {
         case (.some, .some): throw UsageError.conflict("--cuff and --cuff-cmd exclude each other")
         case (.some(let uri), nil) where uri.hasPrefix(CuffLinkOptions.scheme):
             return .bluetooth(address: try CuffLinkOptions.address(String(uri.dropFirst(CuffLinkOptions.scheme.count)), option: "cuff"))
+        case (.some(let uri), nil) where uri.hasPrefix(simulatedScheme):
+            let path = String(uri.dropFirst(simulatedScheme.count))
+            return .simulated(scenarioPath: path.isEmpty ? nil : path)
         case (.some(let path), nil): return .lines(try InputFile.open(path))
         case (nil, .some(let command)): return .command(command)
         case (nil, nil): return stdinIsTerminal ? .typed : .lines(try InputFile.open("-"))
         }
+    }
+
+    /// The scenario and subject a simulated cuff measures in process — `sim:FILE`'s scenario, or
+    /// the in-process bracelet's for `sim:` — read and checked before the store is opened (66, 65,
+    /// then 64 for a subject the scenario does not declare, or none named of several); nil for
+    /// `sim:` on a bridge (its subject is checked by the bridge, `SimulatedCuffSource.check`).
+    /// - Throws: `ScenarioError`, `UsageError`.
+    static func simulatedCuffScenario(_ choice: CuffChoice, bracelet: BraceletConnectOptions,
+                                      subject: String?) throws -> (Scenario, ScenarioSubject)? {
+        guard case .simulated(let path) = choice else { return nil }
+        guard let scenario = try path.map({ try Scenario.load(path: $0) }) ?? bracelet.scenario else { return nil }
+        do {
+            return (scenario, try SimulatedCuff.subject(subject, in: scenario))
+        } catch let error as SimulatedCuffError {
+            throw UsageError.conflict("--cuff '\(simulatedScheme)\(path ?? "")': " + error.message)
+        }
+    }
+
+    /// The `--cuff sim:` source on the run's clock: in process from `inProcess`, else asked of the
+    /// served simulator `session` reaches (`simCuffReading`), checked before the flow starts.
+    /// - Throws: `UsageError` (64) for an unknown or unnamed subject; `BraceletError` (69) when
+    ///   the bridge is not a simulator.
+    static func simulatedCuff(_ inProcess: (Scenario, ScenarioSubject)?, subject: String?, seed: UInt64,
+                              session: BraceletSession) async throws -> SimulatedCuffSource {
+        if let (scenario, chosen) = inProcess {
+            return SimulatedCuffSource(.scenario(scenario, subject: chosen, seed: seed), clock: session.clock)
+        }
+        guard let client = session.bracelet as? BridgeClient else {
+            throw UsageError.conflict("--cuff sim: needs a simulated bracelet or a scenario file (sim:SCENARIO.json)")
+        }
+        let source = SimulatedCuffSource(.bridge(client, subject: subject), clock: session.clock)
+        do {
+            try await source.check()
+        } catch let error as SimulatedCuffError {
+            throw UsageError.conflict("--cuff sim: " + error.message)
+        }
+        return source
     }
 
     /// The `--cuff ble:MAC` source: BlueZ reached and the adapter checked before the flow starts

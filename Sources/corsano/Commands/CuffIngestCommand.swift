@@ -25,7 +25,8 @@ enum CuffIngestCommand {
         let fhir = try fhirOutput(args)
         let rejects = try args.string("rejects").map(OutputFile.create)
         let output = IngestOutput(ctx: ctx, rejects: rejects, fhir: fhir)
-        let ingester = CuffIngester(normalizer: IngestNormalizer(basis: basis, deriveMAP: args.flag("derive-map")),
+        let ingester = CuffIngester(normalizer: IngestNormalizer(basis: basis, deriveMAP: args.flag("derive-map"),
+                                                                         subject: try SubjectOption.value(args)),
                                     strict: args.flag("strict"), sink: output)
         var status: ExitStatus?
         InputFile.announceTerminalInput(inputs, command: "cuff ingest", ctx)

@@ -70,7 +70,56 @@ extension Scenario {
                 problems += gravity(poll.gravity, path + ".gravity")
             }
         }
+        problems += subjectProblems(within: within)
         return problems.lazy.compactMap { $0 }.first
+    }
+
+    /// The subjects and the NIBP estimate model (issue 33, docs/scenario.md "subjects"): ids
+    /// unique and usable as `--subject-id`, a wearer that is one of them, plausible baselines,
+    /// change times RFC 3339, bounds not negative.
+    private func subjectProblems(within: (Int?, ClosedRange<Int>, String) -> String?) -> [String?] {
+        var problems: [String?] = []
+        var seen = Set<String>()
+        for (i, subject) in subjects.enumerated() {
+            let path = "subjects[\(i)]"
+            if let why = SubjectID.problem(subject.id) { problems.append("field \(path).id: \(why)") }
+            if !seen.insert(subject.id).inserted { problems.append("field \(path).id: '\(subject.id)' is declared twice") }
+            problems += [within(subject.baseline.systolic, 60...250, path + ".baseline.systolic"),
+                         within(subject.baseline.diastolic, 30...150, path + ".baseline.diastolic"),
+                         within(subject.baseline.pulse, 30...220, path + ".baseline.pulse")]
+            if subject.baseline.systolic <= subject.baseline.diastolic {
+                problems.append("field \(path).baseline: systolic must be above diastolic")
+            }
+            if let r = subject.rhythm {
+                problems += [within(r.peakHour, 0...23, path + ".rhythm.peakHour"), within(r.systolic, 0...60, path + ".rhythm.systolic"),
+                             within(r.diastolic, 0...40, path + ".rhythm.diastolic"), within(r.pulse, 0...60, path + ".rhythm.pulse")]
+            }
+            for (j, change) in subject.changes.enumerated() {
+                let c = "\(path).changes[\(j)]"
+                if RFC3339.parseInstant(change.from) == nil { problems.append("field \(c).from: not an RFC 3339 time") }
+                if let until = change.until {
+                    if let end = RFC3339.parseInstant(until) {
+                        if let start = RFC3339.parseInstant(change.from), end <= start { problems.append("field \(c).until: not after from") }
+                    } else {
+                        problems.append("field \(c).until: not an RFC 3339 time")
+                    }
+                }
+            }
+            for (delta, name) in [(subject.cuff?.spread, "cuff.spread")] {
+                if let d = delta { problems += [within(d.systolic, 0...50, "\(path).\(name).systolic"), within(d.diastolic, 0...50, "\(path).\(name).diastolic")] }
+            }
+        }
+        if let wearer = nibp.wearer, !seen.contains(wearer) {
+            problems.append("field nibp.wearer: no subject '\(wearer)' (subjects: \(subjects.map(\.id).joined(separator: ", ")))")
+        }
+        problems.append(within(nibp.intervalSeconds, 60...86_400, "nibp.intervalSeconds"))
+        if let spot = nibp.spotSeconds, !(spot.isFinite && (0...3600).contains(spot)) {
+            problems.append("field nibp.spotSeconds: \(spot) is out of range (0 to 3600)")
+        }
+        if let noise = nibp.noise {
+            problems += [within(noise.systolic, 0...50, "nibp.noise.systolic"), within(noise.diastolic, 0...50, "nibp.noise.diastolic")]
+        }
+        return problems
     }
 
     /// For a document that is valid JSON but that the decoder called corrupt at the top level

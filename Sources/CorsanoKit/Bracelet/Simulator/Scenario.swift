@@ -22,11 +22,15 @@ public struct Scenario: Codable, Equatable, Sendable {
     public var wearing: WearingScenario
     /// Faults: disconnects, holds, poll timeouts, failing plan switches.
     public var faults: FaultScenario
+    /// The simulated people (issue 33): the bracelet's wearer and whoever a `sim:` cuff measures.
+    /// A scenario that declares none has `ScenarioSubject.defaultSubject` (`S1`).
+    public var subjects: [ScenarioSubject]
 
     /// Creates a scenario; defaults give a healthy 287-2 on firmware 7.4 in the monitoring plan.
     public init(model: String = "287-2", firmware: String = "7.4", serial: String = "SIM-287-0001",
                 plan: String = "monitoring", profile: ScenarioProfile? = nil, nibp: NIBPScenario = .init(),
-                wearing: WearingScenario = .init(), faults: FaultScenario = .init()) {
+                wearing: WearingScenario = .init(), faults: FaultScenario = .init(),
+                subjects: [ScenarioSubject] = [ScenarioSubject.defaultSubject]) {
         self.model = model
         self.firmware = firmware
         self.serial = serial
@@ -35,6 +39,7 @@ public struct Scenario: Codable, Equatable, Sendable {
         self.nibp = nibp
         self.wearing = wearing
         self.faults = faults
+        self.subjects = subjects
     }
 
     public init(from decoder: any Decoder) throws {
@@ -48,6 +53,8 @@ public struct Scenario: Codable, Equatable, Sendable {
         nibp = try c.decodeIfPresent(NIBPScenario.self, forKey: .nibp) ?? d.nibp
         wearing = try c.decodeIfPresent(WearingScenario.self, forKey: .wearing) ?? d.wearing
         faults = try c.decodeIfPresent(FaultScenario.self, forKey: .faults) ?? d.faults
+        let declared = try c.decodeIfPresent([ScenarioSubject].self, forKey: .subjects) ?? []
+        subjects = declared.isEmpty ? d.subjects : declared
     }
 
     /// Decodes a scenario from JSON `data`; `source` names the file in errors. Unknown fields are

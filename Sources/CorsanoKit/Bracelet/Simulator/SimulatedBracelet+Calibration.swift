@@ -9,15 +9,20 @@ extension SimulatedBracelet {
             throw disconnect()
         }
         let verdict = scenario.nibp.script(attempt: attempt)?.verdict(index: index) ?? NIBPFirmwareModel.accepts(reading)
-        session.withLock { $0.verdicts[attempt, default: [:]][index] = verdict }
+        let now = clock.now()
+        session.withLock { s in
+            s.verdicts[attempt, default: [:]][index] = verdict
+            s.fed[attempt, default: []].append((reading, now))
+        }
         return verdict
     }
 
     public func calibrationVerdict(attempt: Int) async throws -> Bool {
         try link.check()
-        let fed = session.withLock { $0.verdicts[attempt] ?? [:] }
+        let (fed, readings) = session.withLock { ($0.verdicts[attempt] ?? [:], $0.fed[attempt] ?? []) }
         let verdict = scenario.nibp.script(attempt: attempt)?.session ?? (!fed.isEmpty && fed.values.allSatisfy { $0 })
         if verdict { state.calibrated = true }
+        state.record(nibpModel.calibration(fed: readings, accepted: verdict, at: clock.now()))
         return verdict
     }
 

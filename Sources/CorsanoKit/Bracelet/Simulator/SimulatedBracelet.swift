@@ -11,6 +11,8 @@ public final class SimulatedBracelet: Bracelet {
     /// Plan, profile and calibration, shared across connections to the same serial.
     public let state: SimulatedBraceletState
     let clock: any FlowClock
+    /// The PRNG seed (`--seed`): also the seed of the NIBP model's noise.
+    let seed: UInt64
     let link = SimulatedLink()
     /// Tells the person what a fault does that they would otherwise wait on (a hold).
     let notice: @Sendable (String) -> Void
@@ -25,6 +27,8 @@ public final class SimulatedBracelet: Bracelet {
         var rng: SplitMix64
         var planSwitchCounts: [String: Int] = [:]
         var verdicts: [Int: [Int: Bool]] = [:]
+        /// The readings fed per attempt, with when (the NIBP model's calibration).
+        var fed: [Int: [(reading: CuffReading, fedAt: Instant)]] = [:]
         var position: BraceletPosition = .seated
         var wearingAttempt = 0
         var modeStartedAt: Instant?
@@ -42,6 +46,7 @@ public final class SimulatedBracelet: Bracelet {
                 state: SimulatedBraceletState? = nil, notice: @escaping @Sendable (String) -> Void = { _ in }) {
         self.scenario = scenario
         self.clock = clock
+        self.seed = seed
         self.notice = notice
         self.state = state ?? SimulatedBraceletState(scenario: scenario)
         session = Mutex(Session(rng: SplitMix64(seed: seed)))

@@ -19,6 +19,8 @@ public final class SimulatedBraceletState: Sendable {
         /// The special mode running (4 = wearing optimization), kept with the bracelet: a client
         /// killed mid-optimization leaves it running until a command stops it.
         var specialMode: Int?
+        /// Every NIBP calibration attempt's effect on the model, oldest first (issue 33).
+        var nibpHistory: [SimulatedNIBPCalibration] = []
     }
 
     /// Creates the state a scenario starts with.
@@ -79,6 +81,14 @@ public final class SimulatedBraceletState: Sendable {
             s.stepCounts[flow + "/" + step, default: 0] += 1
             return s.stepCounts[flow + "/" + step, default: 0]
         }
+    }
+
+    /// Every calibration attempt's effect on the NIBP model, oldest first.
+    public var nibpHistory: [SimulatedNIBPCalibration] { stored.withLock { $0.nibpHistory } }
+
+    /// Records an attempt's effect on the NIBP model.
+    func record(_ calibration: SimulatedNIBPCalibration) {
+        stored.withLock { $0.nibpHistory.append(calibration) }
     }
 
     /// True once a calibration attempt was accepted.
