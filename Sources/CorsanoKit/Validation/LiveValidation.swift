@@ -82,15 +82,22 @@ public struct LiveValidation: Sendable {
         self.subject = subject
     }
 
+    /// Seconds between the end of one step and the start of the next (ISO 81060-2's same-arm
+    /// sequential method waits at least 60 s between readings so the arm recovers).
+    public static let intervalSeconds = 60.0
+
     /// Runs the sequence. `reference` measures one cuff reading, `device` one device value (as a
-    /// reading line); `report` sees every event in order.
+    /// reading line); `pause` runs between steps (the command sleeps `intervalSeconds` on the run's
+    /// clock); `report` sees every event in order.
     /// - Returns: the reference and device readings, each with `subject`.
     /// - Throws: what `reference` or `device` throws (the sequence stops there), `CancellationError`.
     public func run(reference: () async throws -> CuffReading, device: () async throws -> CuffReading,
+                    pause: () async throws -> Void = {},
                     report: (LiveValidationEvent) throws -> Void) async throws -> (reference: [CuffReading], device: [CuffReading]) {
         var references: [CuffReading] = [], devices: [CuffReading] = []
         for (offset, step) in sequence.steps.enumerated() {
             try Task.checkCancellation()
+            if offset > 0 { try await pause() }
             try report(.stepStarted(index: offset + 1, step: step))
             let measured = try await (step == .reference ? reference() : device()).stamped(subject: subject)
             if step == .reference { references.append(measured) } else { devices.append(measured) }

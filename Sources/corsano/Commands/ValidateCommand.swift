@@ -19,6 +19,13 @@ enum ValidateCommand {
     }
 
     static func run(_ args: ParsedCommand, _ ctx: CommandContext) async throws -> ExitStatus {
+        if args.flag("live") {
+            return try await ValidateLive.run(args, ctx, options: try parse(args), mode: try OutputMode.choose(args, stdoutIsTerminal: ctx.stdoutIsTerminal))
+        }
+        for option in ["sequence", "cuff", "subject-id", "reference-out", "device-out", "bracelet", "seed", "clock", "now",
+                       "request-timeout", "token-file"] where args.given(option) != nil {
+            throw UsageError.conflict("validate: --\(option) needs --live")
+        }
         guard args.operands.count == 2 else {
             if args.operands.count > 2 { throw UsageError.unexpectedOperand(args.operands[2], command: "validate") }
             throw UsageError.missing("validate: REFERENCE and DEVICE are required (files, or - for one of them)")
