@@ -99,20 +99,10 @@ public struct LiveValidation: Sendable {
             try Task.checkCancellation()
             if offset > 0 { try await pause() }
             try report(.stepStarted(index: offset + 1, step: step))
-            let measured = try await (step == .reference ? reference() : device()).stamped(subject: subject)
+            let measured = try await (step == .reference ? reference() : device()).withSubject(subject)
             if step == .reference { references.append(measured) } else { devices.append(measured) }
             try report(.stepMeasured(index: offset + 1, step: step, reading: measured))
         }
         return (references, devices)
-    }
-}
-
-extension CuffReading {
-    /// This reading with the provenance field `subject` set to `id` (replaced in place when present).
-    func stamped(subject id: String) -> CuffReading {
-        var copy = self
-        let field = ProvenanceField(name: "subject", rawJSON: JSONValue.string(id).serialized)
-        if let i = copy.provenance.firstIndex(where: { $0.name == "subject" }) { copy.provenance[i] = field } else { copy.provenance.append(field) }
-        return copy
     }
 }
