@@ -60,7 +60,7 @@ _corsano() {
 _corsano_reply() {
     if (( cword == 1 )); then
         if [[ $cur == -* ]]; then _corsano_words '--help --version'
-        else _corsano_words 'bp-init wearing-opt cuff replay-filter profile bracelet nibp history state repl completion help'; fi
+        else _corsano_words 'bp-init wearing-opt cuff replay-filter profile bracelet nibp history state validate repl completion help'; fi
         return 0
     fi
     local cmd="${words[1]}"
@@ -186,6 +186,17 @@ _corsano_reply() {
                 --columns) return 0 ;;
             esac
             _corsano_words '--from --to --audit-key --quiet --columns --help'; return 0 ;;
+        'validate')
+            case "$prev" in
+                --pairing) _corsano_words 'sequential nearest'; return 0 ;;
+                --window|--criteria|--min-subjects|--sequence|--cuff|--subject-id|--seed|--now|--request-timeout|--columns) return 0 ;;
+                --ieee1708-grade) _corsano_words 'A B C'; return 0 ;;
+                --state|--reference-out|--device-out|--token-file) _corsano_files; return 0 ;;
+                --bracelet) _corsano_uri 'sim sim: unix: tcp: exec:'; return 0 ;;
+                --clock) _corsano_words 'real virtual'; return 0 ;;
+            esac
+            if [[ $cur == -* ]]; then _corsano_words '--pairing --window --criteria --ieee1708-grade --min-subjects --pairs --state --live --sequence --cuff --subject-id --reference-out --device-out --bracelet --seed --clock --now --request-timeout --token-file --json --text --quiet --columns --help'; return 0; fi
+            _corsano_files; return 0 ;;
         'repl')
             case "$prev" in
                 --bracelet) _corsano_uri 'sim sim: unix: tcp: exec:'; return 0 ;;
@@ -198,7 +209,7 @@ _corsano_reply() {
             _corsano_words 'bash zsh fish'; return 0 ;;
         'help')
             if [[ $cur == -* ]]; then _corsano_words '--help'; return 0; fi
-            if (( cword == 2 )); then _corsano_words 'bp-init wearing-opt cuff replay-filter profile bracelet nibp history state repl completion help'; return 0; fi
+            if (( cword == 2 )); then _corsano_words 'bp-init wearing-opt cuff replay-filter profile bracelet nibp history state validate repl completion help'; return 0; fi
             case "${words[2]}" in
                 cuff) (( cword == 3 )) && _corsano_words 'ingest listen' ;;
                 profile) (( cword == 3 )) && _corsano_words 'push' ;;

@@ -1,8 +1,10 @@
 /// The stable exit statuses scripts depend on (DESIGN "Exit status").
 enum ExitStatus: Int32 {
     case success = 0
-    /// The flow ran and ended failedAfterRetries.
+    /// The flow ran and ended failedAfterRetries; validate: a chosen criterion fails.
     case failedAfterRetries = 1
+    /// validate: the criteria cannot be assessed (fewer subjects or pairs than required).
+    case notAssessable = 2
     /// cuffError; replay-filter --first with nothing kept.
     case cuffError = 3
     case braceletDisconnected = 4

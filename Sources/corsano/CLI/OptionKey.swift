@@ -16,6 +16,7 @@ enum OptionKey: String, CaseIterable, Sendable {
     case column
     case columns
     case count
+    case criteria
     case cuff
     case cuffCmd = "cuff-cmd"
     case cuffId = "cuff-id"
@@ -24,6 +25,7 @@ enum OptionKey: String, CaseIterable, Sendable {
     case dateOrder = "date-order"
     case deriveMap = "derive-map"
     case device
+    case deviceOut = "device-out"
     case due
     case encoding
     case expect
@@ -37,15 +39,18 @@ enum OptionKey: String, CaseIterable, Sendable {
     case headerLine = "header-line"
     case height
     case help
+    case ieee1708Grade = "ieee1708-grade"
     case json
     case lang
     case lease
     case limit
     case listen
+    case live
     case maxAttempts = "max-attempts"
     case maxReadingAge = "max-reading-age"
     case maxSetGap = "max-set-gap"
     case meaning
+    case minSubjects = "min-subjects"
     case name
     case noPreparation = "no-preparation"
     case noReplayFilter = "no-replay-filter"
@@ -53,6 +58,8 @@ enum OptionKey: String, CaseIterable, Sendable {
     case now
     case outputDir = "output-dir"
     case pair
+    case pairing
+    case pairs
     case pairCmd = "pair-cmd"
     case plan
     case position
@@ -60,6 +67,7 @@ enum OptionKey: String, CaseIterable, Sendable {
     case calibrationProtocol = "protocol"
     case quiet
     case readingsPerSet = "readings-per-set"
+    case referenceOut = "reference-out"
     case rejects
     case requestTimeout = "request-timeout"
     case requestedAt = "requested-at"
@@ -67,6 +75,7 @@ enum OptionKey: String, CaseIterable, Sendable {
     case scenario
     case scope
     case seed
+    case sequence
     case setClock = "set-clock"
     case setInterval = "set-interval"
     case sets
@@ -92,6 +101,7 @@ enum OptionKey: String, CaseIterable, Sendable {
     case verify
     case version
     case weight
+    case window
     case wrist
 
     /// `--name`, as messages write it.

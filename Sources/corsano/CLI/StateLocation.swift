@@ -82,6 +82,11 @@ enum StateLocation {
     static func openExisting(_ args: ParsedCommand, environment: [String: String],
                              note: (String) -> Void = { _ in }) throws -> (store: (any StateStore)?, path: String?) {
         guard let path = try path(args, environment: environment) else { return (try SQLiteStore(path: nil), nil) }
+        return try openExisting(path: path, note: note)
+    }
+
+    /// `openExisting` for a store named by `path` (a file or a PostgreSQL URI, already checked).
+    static func openExisting(path: String, note: (String) -> Void = { _ in }) throws -> (store: (any StateStore)?, path: String?) {
         if PostgresURI.isPostgres(path) {
             return (try PostgresStore.openExisting(uri: path), PostgresURI.redacted(path))
         }

@@ -1,0 +1,291 @@
+import Foundation
+
+/// What decides a validation's status (`--criteria`).
+public enum ValidationCriterion: String, CaseIterable, Sendable {
+    /// ISO 81060-2 criterion 1 (mean and SD of the differences).
+    case criterion1 = "1"
+    /// ISO 81060-2 criterion 2 (SD of the per-subject mean differences).
+    case criterion2 = "2"
+    /// IEEE 1708 grade of the mean absolute difference, at most `maxGrade`.
+    case ieee1708
+
+    /// The default: ISO 81060-2's two criteria.
+    public static let standard: [ValidationCriterion] = [.criterion1, .criterion2]
+    /// `standard` as `--criteria` writes it: `1,2`.
+    public static var standardList: String { standard.map(\.rawValue).joined(separator: ",") }
+}
+
+/// The sample size a validation must reach before its criteria can be assessed.
+public struct ValidationMinimum: Equatable, Sendable {
+    /// Subjects with at least one pair.
+    public var subjects: Int
+    /// Pairs, per variable.
+    public var pairs: Int
+
+    /// ISO 81060-2's: 85 subjects and 255 pairs (ISO 81060-2:2018, 5.1.1).
+    public static let standard = ValidationMinimum(subjects: 85, pairs: 255)
+    /// The standard's pairs per subject (3), used to derive a smaller panel's pair minimum.
+    public static let pairsPerSubject = 3
+
+    /// True for the standard's own minimum (false: a smaller panel, such as a CI gate).
+    public var isStandard: Bool { self == .standard }
+
+    /// A panel of `subjects` (`--min-subjects`), with three pairs each.
+    public static func panel(subjects: Int) -> ValidationMinimum {
+        ValidationMinimum(subjects: subjects, pairs: subjects * pairsPerSubject)
+    }
+
+    /// Creates a minimum.
+    public init(subjects: Int, pairs: Int) {
+        self.subjects = subjects
+        self.pairs = pairs
+    }
+}
+
+/// One subject's share of a validation.
+public struct SubjectAgreement: Equatable, Sendable {
+    /// The subject.
+    public var subject: String
+    /// Number of pairs.
+    public var pairs: Int
+    /// Mean systolic difference device − reference, mmHg; nil without pairs.
+    public var systolicMeanDifference: Double?
+    /// Mean diastolic difference, mmHg; nil without pairs.
+    public var diastolicMeanDifference: Double?
+}
+
+/// The outcome that decides the status (DESIGN "validate").
+public enum ValidationVerdict: Equatable, Sendable {
+    /// Every chosen criterion is met.
+    case pass
+    /// Some chosen criterion fails: which, per variable (`systolic criterion 2`).
+    case fail([String])
+    /// Fewer subjects or pairs than the minimum: the criteria cannot be assessed.
+    case notAssessable
+}
+
+/// A device-versus-reference validation: ISO 81060-2 criteria 1 and 2, Bland–Altman with the
+/// repeated-measures SD, IEEE 1708's mean absolute difference grade, for systolic and diastolic.
+///
+/// Built from `ValidationPairs`; rendered as JSON (`summaryJSON`, `subjectLines`, `pairLines`) by
+/// `validate` and by reports (issue 36). Differences are device − reference, mmHg.
+public struct ValidationSummary: Equatable, Sendable {
+    /// The pairing rule used.
+    public var pairing: ValidationPairing
+    /// Systolic agreement; nil when there is no pair.
+    public var systolic: VariableAgreement?
+    /// Diastolic agreement; nil when there is no pair.
+    public var diastolic: VariableAgreement?
+    /// Per subject, in order of first appearance (subjects without pairs included).
+    public var subjects: [SubjectAgreement]
+    /// The pairs and what was left over.
+    public var paired: ValidationPairs
+    /// The minimum the criteria need.
+    public var minimum: ValidationMinimum
+
+    /// Computes the statistics of `paired` against `minimum`.
+    public init(paired: ValidationPairs, pairing: ValidationPairing, minimum: ValidationMinimum = .standard) {
+        self.pairing = pairing
+        self.paired = paired
+        self.minimum = minimum
+        var groups: [String: [ValidationPair]] = [:]
+        for p in paired.pairs { groups[p.subject, default: []].append(p) }
+        let ordered = paired.subjects.map { groups[$0] ?? [] }
+        systolic = VariableAgreement(groups: ordered.map { $0.map(\.systolicDifference) })
+        diastolic = VariableAgreement(groups: ordered.map { $0.map(\.diastolicDifference) })
+        subjects = zip(paired.subjects, ordered).map { name, pairs in
+            SubjectAgreement(
+                subject: name, pairs: pairs.count,
+                systolicMeanDifference: pairs.isEmpty ? nil : pairs.map(\.systolicDifference).reduce(0, +) / Double(pairs.count),
+                diastolicMeanDifference: pairs.isEmpty ? nil : pairs.map(\.diastolicDifference).reduce(0, +) / Double(pairs.count))
+        }
+    }
+
+    /// Number of pairs.
+    public var pairCount: Int { paired.pairs.count }
+    /// Number of subjects with at least one pair.
+    public var pairedSubjectCount: Int { subjects.filter { $0.pairs > 0 }.count }
+
+    /// True when there are at least `minimum` subjects and pairs.
+    public var isAssessable: Bool {
+        pairedSubjectCount >= minimum.subjects && pairCount >= minimum.pairs && systolic != nil && diastolic != nil
+    }
+
+    /// The verdict under `criteria`; `maxGrade` is the worst IEEE 1708 grade that passes.
+    public func verdict(criteria: [ValidationCriterion] = ValidationCriterion.standard, maxGrade: IEEE1708Grade = .a) -> ValidationVerdict {
+        guard isAssessable, let systolic, let diastolic else { return .notAssessable }
+        var failed: [String] = []
+        for (name, v) in [("systolic", systolic), ("diastolic", diastolic)] {
+            for c in criteria {
+                let ok: Bool
+                switch c {
+                case .criterion1: ok = v.criterion1Pass
+                case .criterion2: ok = v.criterion2Pass
+                case .ieee1708: ok = v.ieee1708Grade <= maxGrade
+                }
+                if !ok { failed.append("\(name) " + (c == .ieee1708 ? "IEEE 1708 grade \(v.ieee1708Grade.rawValue)" : "criterion \(c.rawValue)")) }
+            }
+        }
+        return failed.isEmpty ? .pass : .fail(failed)
+    }
+
+    // MARK: JSON (DESIGN "validate")
+
+    /// `122` or `121.5`: a reference pressure (a mean of two integers) as text.
+    public static func mmHg(_ x: Double) -> String {
+        x == x.rounded() ? String(Int(x)) : String(format: "%.1f", x)
+    }
+
+    /// Rounds to 0.001 mmHg for output (the standard reports to 0.1; more would be noise).
+    static func number(_ x: Double?) -> JSONValue {
+        guard let x, x.isFinite else { return .null }
+        return .double((x * 1000).rounded() / 1000)
+    }
+
+    static func variableJSON(_ v: VariableAgreement?) -> JSONValue {
+        guard let v else { return .null }
+        let ba = v.blandAltman
+        return [
+            "pairs": .int(v.pairs), "subjects": .int(v.subjects),
+            "meanDifference": number(v.meanDifference), "sdDifference": number(v.sdDifference),
+            "criterion1": ["pass": .bool(v.criterion1Pass)],
+            "criterion2": ["sdOfSubjectMeans": number(v.sdOfSubjectMeans), "limit": number(v.criterion2Limit), "pass": .bool(v.criterion2Pass)],
+            "blandAltman": [
+                "bias": number(ba.bias), "lower": number(ba.lower), "upper": number(ba.upper), "sd": number(ba.sd),
+                "withinSubjectVariance": number(ba.withinSubjectVariance),
+                "betweenSubjectVariance": number(ba.betweenSubjectVariance),
+                "betweenSubjectVarianceClamped": .bool(ba.betweenSubjectVarianceClamped),
+            ],
+            "meanAbsoluteDifference": number(v.meanAbsoluteDifference),
+            "ieee1708Grade": .string(v.ieee1708Grade.rawValue),
+        ]
+    }
+
+    /// The summary line: `{"summary":{"systolic":{…},"diastolic":{…},…}}`.
+    public func summaryJSON(criteria: [ValidationCriterion] = ValidationCriterion.standard, maxGrade: IEEE1708Grade = .a) -> JSONValue {
+        let verdictValue: JSONValue
+        switch verdict(criteria: criteria, maxGrade: maxGrade) {
+        case .pass: verdictValue = ["pass": true]
+        case .fail(let why): verdictValue = ["pass": false, "failed": .array(why.map { .string($0) })]
+        case .notAssessable: verdictValue = ["pass": .null, "assessable": false]
+        }
+        var body: [(String, JSONValue)] = [
+            ("systolic", Self.variableJSON(systolic)), ("diastolic", Self.variableJSON(diastolic)),
+            ("pairing", .string(pairing.name)),
+        ]
+        if case .nearest(let window) = pairing { body.append(("window", Self.number(window))) }
+        body += [
+            ("pairs", .int(pairCount)), ("subjects", .int(pairedSubjectCount)),
+            ("minimum", ["subjects": .int(minimum.subjects), "pairs": .int(minimum.pairs), "standard": .bool(minimum.isStandard)]),
+            ("assessable", .bool(isAssessable)),
+            ("unpaired", ["reference": .int(paired.unpairedReference), "device": .int(paired.unpairedDevice)]),
+            ("withoutSubject", .int(paired.withoutSubject)),
+            ("problems", .array(paired.problems.map { .string($0.description) })),
+            ("criteria", .array(criteria.map { .string($0.rawValue) })),
+        ]
+        if criteria.contains(.ieee1708) { body.append(("ieee1708MaxGrade", .string(maxGrade.rawValue))) }
+        body.append(("verdict", verdictValue))
+        return .object([("summary", .object(body))])
+    }
+
+    /// One line per subject: `{"subject":"…","systolic":{"pairs":…,"meanDifference":…},"diastolic":{…}}`.
+    public var subjectLines: [JSONValue] {
+        subjects.map { s in
+            [
+                "subject": .string(s.subject),
+                "systolic": ["pairs": .int(s.pairs), "meanDifference": Self.number(s.systolicMeanDifference)],
+                "diastolic": ["pairs": .int(s.pairs), "meanDifference": Self.number(s.diastolicMeanDifference)],
+            ]
+        }
+    }
+
+    /// One line per pair: `{"pair":{"subject":…,"reference":{…},"device":{…},"difference":{…}}}`.
+    public var pairLines: [JSONValue] {
+        paired.pairs.map { p in
+            [
+                "pair": [
+                    "subject": .string(p.subject),
+                    "reference": [
+                        "systolic": Self.number(p.referenceSystolic), "diastolic": Self.number(p.referenceDiastolic),
+                        "measuredAt": .array(p.references.map { .string(RFC3339.format($0.measuredAt)) }),
+                    ],
+                    "device": [
+                        "systolic": .int(p.device.systolic), "diastolic": .int(p.device.diastolic),
+                        "measuredAt": .string(RFC3339.format(p.device.measuredAt)),
+                    ],
+                    "difference": ["systolic": Self.number(p.systolicDifference), "diastolic": Self.number(p.diastolicDifference)],
+                ],
+            ]
+        }
+    }
+}
+
+extension ValidationCriterion {
+    /// Parses `--criteria`'s list (`1,2,ieee1708`); nil names the first word that is not a criterion.
+    /// - Returns: the criteria in the order given, each once, or the bad word.
+    public static func parseList(_ text: String) -> Result<[ValidationCriterion], ValidationCriterionError> {
+        var out: [ValidationCriterion] = []
+        for word in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let w = word.trimmingCharacters(in: .whitespaces)
+            guard let c = ValidationCriterion(rawValue: w.lowercased()) else { return .failure(ValidationCriterionError(word: w)) }
+            if !out.contains(c) { out.append(c) }
+        }
+        return .success(out)
+    }
+}
+
+/// A `--criteria` word that is none of `1`, `2`, `ieee1708`.
+public struct ValidationCriterionError: Error, Equatable, Sendable {
+    /// The word.
+    public var word: String
+}
+
+extension ValidationSummary {
+    /// The summary as a readable table (a terminal's output): one row per statistic, a column per
+    /// variable, mmHg to one decimal as the standard reports, then the verdict.
+    public func tableLines(criteria: [ValidationCriterion] = ValidationCriterion.standard, maxGrade: IEEE1708Grade = .a) -> [String] {
+        func f(_ x: Double?) -> String { x.map { String(format: "%+.1f", $0) } ?? "-" }
+        func u(_ x: Double?) -> String { x.map { String(format: "%.1f", $0) } ?? "-" }
+        func pass(_ b: Bool?) -> String { b.map { $0 ? "pass" : "FAIL" } ?? "-" }
+        let s = systolic, d = diastolic
+        let rows: [(String, String, String)] = [
+            ("pairs", s.map { "\($0.pairs)" } ?? "0", d.map { "\($0.pairs)" } ?? "0"),
+            ("mean difference", f(s?.meanDifference), f(d?.meanDifference)),
+            ("SD of differences", u(s?.sdDifference), u(d?.sdDifference)),
+            ("criterion 1 (|mean| <= 5, SD <= 8)", pass(s?.criterion1Pass), pass(d?.criterion1Pass)),
+            ("SD of subject means", u(s?.sdOfSubjectMeans), u(d?.sdOfSubjectMeans)),
+            ("criterion 2 limit", String(format: "%.2f", s?.criterion2Limit ?? 0), String(format: "%.2f", d?.criterion2Limit ?? 0)),
+            ("criterion 2", pass(s?.criterion2Pass), pass(d?.criterion2Pass)),
+            ("Bland-Altman bias", f(s?.blandAltman.bias), f(d?.blandAltman.bias)),
+            ("95% limits of agreement", limits(s), limits(d)),
+            ("mean absolute difference", u(s?.meanAbsoluteDifference), u(d?.meanAbsoluteDifference)),
+            ("IEEE 1708 grade", s?.ieee1708Grade.rawValue ?? "-", d?.ieee1708Grade.rawValue ?? "-"),
+        ]
+        let width = rows.map(\.0.count).max() ?? 0
+        func pad(_ t: String, _ n: Int, left: Bool = false) -> String {
+            let fill = String(repeating: " ", count: max(0, n - t.count))
+            return left ? t + fill : fill + t
+        }
+        var lines = [pad("mmHg", width, left: true) + "  " + pad("systolic", 16) + "  " + pad("diastolic", 16)]
+        lines += rows.map { pad($0.0, width, left: true) + "  " + pad($0.1, 16) + "  " + pad($0.2, 16) }
+        let clamped = [("systolic", s), ("diastolic", d)].filter { $0.1?.blandAltman.betweenSubjectVarianceClamped == true }.map(\.0)
+        if !clamped.isEmpty {
+            lines.append("between-subject variance estimated below zero, set to 0: " + clamped.joined(separator: ", "))
+        }
+        let panel = minimum.isStandard ? "ISO 81060-2's minimum" : "a smaller panel than ISO 81060-2's 85 subjects, 255 pairs"
+        lines.append("\(pairedSubjectCount) subjects, \(pairCount) pairs (\(pairing.name) pairing); "
+                     + "minimum \(minimum.subjects) subjects, \(minimum.pairs) pairs (\(panel))")
+        let names = criteria.map { $0 == .ieee1708 ? "IEEE 1708 grade \(maxGrade.rawValue) or better" : "criterion \($0.rawValue)" }
+        switch verdict(criteria: criteria, maxGrade: maxGrade) {
+        case .pass: lines.append("result: pass (" + names.joined(separator: ", ") + ")")
+        case .fail(let why): lines.append("result: FAIL: " + why.joined(separator: ", "))
+        case .notAssessable: lines.append("result: cannot be assessed: fewer subjects or pairs than the minimum")
+        }
+        return lines
+    }
+
+    private func limits(_ v: VariableAgreement?) -> String {
+        guard let l = v?.blandAltman.lower, let u = v?.blandAltman.upper else { return "-" }
+        return String(format: "%+.1f to %+.1f", l, u)
+    }
+}

@@ -1,0 +1,176 @@
+import CorsanoKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `corsano validate REFERENCE DEVICE` (issue 34): pairs device values with reference readings per
+/// subject and reports ISO 81060-2 criteria 1 and 2, Bland–Altman (repeated measures) and the
+/// IEEE 1708 grade (the statistics: CorsanoKit/Validation). Status in this order: 64 usage,
+/// 66 an input missing, 65 bad lines or unpaired device values or subjects (the summary still
+/// written), 2 too few subjects or pairs, 1 a criterion fails, 0 pass.
+enum ValidateCommand {
+    /// What the options ask for, checked before any file is opened.
+    struct Options {
+        var pairing: ValidationPairing
+        var criteria: [ValidationCriterion]
+        var maxGrade: IEEE1708Grade
+        var minimum: ValidationMinimum
+        var pairs: Bool
+    }
+
+    static func run(_ args: ParsedCommand, _ ctx: CommandContext) async throws -> ExitStatus {
+        if args.flag(.live) {
+            return try await ValidateLive.run(args, ctx, options: try parse(args), mode: try OutputMode.choose(args, stdoutIsTerminal: ctx.stdoutIsTerminal))
+        }
+        let options = try parse(args)
+        let mode = try OutputMode.choose(args, stdoutIsTerminal: ctx.stdoutIsTerminal)
+        let statePath = try args.given(.state).map { try StateLocation.checked($0) }
+        let files = try args.operands.map(InputFile.open)
+        defer { files.forEach { $0.close() } }
+        InputFile.announceTerminalInput(files, command: "validate", ctx)
+        var inputs = [ValidationInput(), ValidationInput()]
+        for (i, file) in files.enumerated() {
+            do {
+                try inputs[i].read(LineReader(source: FileDescriptorSource(fd: file.fd)), name: file.name)
+            } catch ByteSourceError.readFailed(let code) {
+                throw InputError.cannotOpen(path: file.name, reason: String(cString: strerror(code)))
+            }
+        }
+        let paired = ValidationPairs(reference: inputs[0].readings, device: inputs[1].readings, rule: options.pairing)
+        let summary = ValidationSummary(paired: paired, pairing: options.pairing, minimum: options.minimum)
+        let drift = try statePath.map { try calibrationDrift(summary, path: $0, ctx) }
+        write(summary, options, mode, ctx)
+        if let drift { writeDrift(drift, mode, ctx) }
+        return status(summary, inputs, options, ctx)
+    }
+
+    /// `--state`: the pairs by days since each bracelet's last successful calibration in the audit
+    /// log. - Throws: `InputError` (66) when the store does not exist, `StoreError` (74).
+    static func calibrationDrift(_ summary: ValidationSummary, path: String, _ ctx: CommandContext) throws -> CalibrationDrift {
+        let (opened, _) = try StateLocation.openExisting(path: path, note: { ctx.note("validate: " + $0) })
+        guard let store = opened else { throw InputError.cannotOpen(path: path, reason: "no such state store") }
+        let runs = try AuditLog(store: store).runs()
+        let drift = CalibrationDrift(pairs: summary.paired.pairs, calibrations: CalibrationDrift.calibrations(in: runs))
+        if drift.unmatched > 0 {
+            ctx.note("validate: \(drift.unmatched) pair(s) without a bracelet serial or a calibration before them are not in the drift")
+        }
+        return drift
+    }
+
+    /// The drift line (JSON) or its table.
+    static func writeDrift(_ drift: CalibrationDrift, _ mode: OutputMode, _ ctx: CommandContext) {
+        switch mode {
+        case .json: ctx.stdout.line(drift.json.serialized)
+        case .text: for line in drift.tableLines { ctx.stdout.line(line) }
+        }
+        ctx.stdout.flush()
+    }
+
+    /// The rules between validate's options and operands, checked before any file opens (64).
+    static let rules: [OptionRule] = {
+        var rules: [OptionRule] = [OptionKey.sequence, .cuff, .subjectId, .referenceOut, .deviceOut, .bracelet, .seed, .clock, .now,
+                                   .requestTimeout, .tokenFile].map { .requires($0, .live) }
+        rules += [
+            .requiresValue(.window, .pairing, ["nearest"]),
+            .excludesValue(.live, .pairing, ["nearest"], because: "the live sequence pairs sequentially; nearest is for files"),
+            .requires(.live, .subjectId, because: "the subject measured"),
+            .requires(.live, .cuff, because: "the reference cuff, sim: or sim:SCENARIO.json"),
+            .check { args in
+                _ = try parse(args)
+                if args.flag(.live) {
+                    if let operand = args.operands.first { throw UsageError.unexpectedOperand(operand, command: "validate --live") }
+                    if args.flag(.state) { throw UsageError.conflict("validate --live: --state applies to files (run validate on --reference-out and --device-out)") }
+                    if case .failure(let why) = ValidationSequence.parse(args.string(.sequence) ?? ValidationSequence.standard) {
+                        throw UsageError.badValue(option: "sequence", value: args.string(.sequence) ?? "", expected: why.description)
+                    }
+                    if let cuff = args.string(.cuff), !cuff.hasPrefix(BPInitOptions.simulatedScheme) {
+                        throw UsageError.conflict("validate --live: --cuff takes sim: or sim:SCENARIO.json (other cuffs: record them and run validate on the files)")
+                    }
+                    return
+                }
+                guard args.operands.count == 2 else {
+                    if args.operands.count > 2 { throw UsageError.unexpectedOperand(args.operands[2], command: "validate") }
+                    throw UsageError.missing("validate: REFERENCE and DEVICE are required (files, or - for one of them)")
+                }
+                if args.operands[0] == "-", args.operands[1] == "-" {
+                    throw UsageError.conflict("validate: only one of REFERENCE and DEVICE can be - (standard input)")
+                }
+            },
+        ]
+        return rules
+    }()
+
+    /// The options as core values. - Throws: `UsageError` (64).
+    static func parse(_ args: ParsedCommand) throws -> Options {
+        let pairingName = args.string(.pairing) ?? ValidationPairing.sequential.name
+        let window = try args.seconds(.window)
+        let pairing: ValidationPairing
+        if pairingName == "nearest" {
+            pairing = .nearest(window: Double((window ?? nil) ?? ValidationPairing.defaultWindowSeconds))
+        } else {
+            pairing = .sequential
+        }
+        let criteriaText = args.string(.criteria) ?? ValidationCriterion.standardList
+        let criteria: [ValidationCriterion]
+        switch ValidationCriterion.parseList(criteriaText) {
+        case .success(let list): criteria = list
+        case .failure(let bad):
+            throw UsageError.badValue(option: "criteria", value: bad.word.isEmpty ? criteriaText : bad.word,
+                                      expected: "a comma-separated list of 1, 2, ieee1708")
+        }
+        let grade = args.string(.ieee1708Grade).flatMap(IEEE1708Grade.init(rawValue:)) ?? .a
+        if args.flag(.ieee1708Grade), !criteria.contains(.ieee1708) {
+            throw UsageError.conflict("validate: --ieee1708-grade needs ieee1708 in --criteria")
+        }
+        let minimum = try args.integer(.minSubjects).map(ValidationMinimum.panel(subjects:)) ?? .standard
+        return Options(pairing: pairing, criteria: criteria, maxGrade: grade, minimum: minimum, pairs: args.flag(.pairs))
+    }
+
+    /// The summary, subject and pair lines (JSON), or the table (text).
+    static func write(_ summary: ValidationSummary, _ o: Options, _ mode: OutputMode, _ ctx: CommandContext) {
+        switch mode {
+        case .json:
+            ctx.stdout.line(summary.summaryJSON(criteria: o.criteria, maxGrade: o.maxGrade).serialized)
+            for line in summary.subjectLines { ctx.stdout.line(line.serialized) }
+            if o.pairs { for line in summary.pairLines { ctx.stdout.line(line.serialized) } }
+        case .text:
+            for line in summary.tableLines(criteria: o.criteria, maxGrade: o.maxGrade) { ctx.stdout.line(line) }
+            if o.pairs {
+                for p in summary.paired.pairs {
+                    ctx.stdout.line("\(p.subject)  \(p.device.origin)  device \(p.device.systolic)/\(p.device.diastolic)  reference "
+                                    + "\(ValidationSummary.mmHg(p.referenceSystolic))/\(ValidationSummary.mmHg(p.referenceDiastolic))")
+                }
+            }
+        }
+        ctx.stdout.flush()
+    }
+
+    /// Reports what could not be used and decides the status (64 and 66 were thrown before).
+    static func status(_ summary: ValidationSummary, _ inputs: [ValidationInput], _ o: Options, _ ctx: CommandContext) -> ExitStatus {
+        for line in inputs.flatMap(\.rejected) { ctx.diagnose(line) }
+        for problem in summary.paired.problems { ctx.diagnose(problem.description) }
+        let failures = inputs.reduce(0) { $0 + $1.cuffFailures }
+        if failures > 0 { ctx.note("validate: \(failures) cuff failure line(s) carry no reading") }
+        if summary.paired.withoutSubject > 0 {
+            ctx.note("validate: \(summary.paired.withoutSubject) reading(s) without a subject form the subject -")
+        }
+        if summary.paired.unpairedReference + summary.paired.unpairedDevice > 0 {
+            ctx.note("validate: unpaired: \(summary.paired.unpairedReference) reference, \(summary.paired.unpairedDevice) device reading(s)")
+        }
+        if !o.minimum.isStandard {
+            ctx.note("validate: minimum \(o.minimum.subjects) subjects, \(o.minimum.pairs) pairs (--min-subjects), not ISO 81060-2's 85 and 255")
+        }
+        if inputs.contains(where: { !$0.rejected.isEmpty }) || !summary.paired.problems.isEmpty { return .dataError }
+        switch summary.verdict(criteria: o.criteria, maxGrade: o.maxGrade) {
+        case .notAssessable:
+            ctx.diagnose("validate: cannot be assessed: \(summary.pairedSubjectCount) subjects and \(summary.pairCount) pairs, "
+                         + "at least \(o.minimum.subjects) and \(o.minimum.pairs) needed")
+            return .notAssessable
+        case .fail(let why):
+            ctx.note("validate: fails " + why.joined(separator: ", "))
+            return .failedAfterRetries
+        case .pass:
+            return .success
+        }
+    }
+}
