@@ -58,11 +58,11 @@ public struct BraceletHistoryReport: Sendable {
             let signed = (signatures[run.run] ?? []).map { $0.name + " (" + CalibrationCertificate.meaning($0.meaning, l) + ")" }
             return [.text(f.dateTime(run.startedAt)), .text(run.flow), .text(run.gateway ?? "–"),
                     .text(config["operator"]?.stringValue ?? "–"), .text(result), .text(f.integer(run.readings.count)),
-                    .text(signed.isEmpty ? "–" : signed.joined(separator: "; ")), .code(run.run)]
+                    .text(signed.isEmpty ? "–" : signed.joined(separator: "; ")), .id(run.run)]
         }, numeric: [5]))
         let points = flows.filter { $0.flow == BPInitializationStep.flowName }.flatMap { $0.readings.map { ReportReading($0).point } }
         if !points.isEmpty {
-            body.append(.element("figure", [:], [TimelinePlot(points: points, categories: categories, localizer: l, format: f).svg(id: "history")]))
+            body.append(TimelinePlot(points: points, categories: categories, localizer: l, format: f).figure(id: "history"))
         }
         body.append(.element("footer", text: l[.reportGenerated, version]))
         return ReportDocument(title: l[.reportHistory], number: bracelet.serial, localizer: l, paper: paper, body: body).html

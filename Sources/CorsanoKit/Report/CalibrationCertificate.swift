@@ -43,7 +43,7 @@ public struct CalibrationCertificate: Sendable {
         let b = run.bracelet
         var body: [HTML] = [.element("h1", text: l[.reportCertificate])]
         body.append(.fields([
-            (l[.reportNumber], .code(run.run)),
+            (l[.reportNumber], .id(run.run)),
             (l[.reportIssued], .text(f.dateTime(issued))),
             (l[.reportItem], .text(l[.reportBraceletLine, b.model, b.serial, b.firmware])),
             (l[.reportPerformed], .text(f.dateTime(run.startedAt) + " – " + (run.endedAt.map(f.dateTime) ?? l[.historyNotFinished]))),
@@ -58,8 +58,7 @@ public struct CalibrationCertificate: Sendable {
         body.append(ReportReading.table(readings, categories: categories, l, f))
         if readings.contains(where: { $0.mapDerived }) { body.append(.element("p", ["class": "note"], text: l[.reportMAPDerived])) }
         if !readings.isEmpty {
-            body.append(.element("figure", [:], [TimelinePlot(points: readings.map(\.point), categories: categories, localizer: l, format: f)
-                .svg(id: "timeline")]))
+            body.append(TimelinePlot(points: readings.map(\.point), categories: categories, localizer: l, format: f).figure(id: "timeline"))
         }
         body.append(.element("h2", text: l[.reportResult]))
         body.append(.fields([(l[.reportResult], .text(resultText(l))), (l[.reportPlan], .text(planText(l, f)))]))

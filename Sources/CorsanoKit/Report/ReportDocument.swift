@@ -67,7 +67,9 @@ struct ReportDocument {
     thead { display: table-header-group; }
     td.num { font-variant-numeric: tabular-nums; }
     .hash { font-family: "DejaVu Sans Mono", monospace; font-size: .85em; overflow-wrap: anywhere; unicode-bidi: isolate; direction: ltr; }
+    .id { font-family: "DejaVu Sans Mono", monospace; font-size: .85em; white-space: nowrap; unicode-bidi: isolate; direction: ltr; }
     .note { font-size: .85em; color: #333; }
+    figcaption { font-size: .9em; font-weight: bold; }
     figure { margin: 1em 0; break-inside: avoid; }
     svg.plot { display: block; width: 100%; height: auto; max-width: 48em; direction: ltr; font: 12px sans-serif; }
     svg.plot .band0 { fill: #e3f4e3; } svg.plot .band1 { fill: #f3f6d8; } svg.plot .band2 { fill: #fbf1d2; }
@@ -115,6 +117,9 @@ extension HTML {
         ])
     }
 
-    /// A hash or id shown left-to-right in a monospace font.
+    /// A hash shown left-to-right in a monospace font, broken anywhere when it must.
     static func code(_ text: String) -> HTML { .element("span", ["class": "hash"], text: text) }
+
+    /// A run's id (16 hex digits) shown left-to-right in a monospace font, never broken.
+    static func id(_ text: String) -> HTML { .element("span", ["class": "id"], text: text) }
 }

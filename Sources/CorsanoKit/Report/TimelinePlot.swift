@@ -23,6 +23,11 @@ struct TimelinePlot {
     /// The pressure axis (mmHg): wide enough for every category's lower bound and typical readings.
     static let pressureRange = (low: 40.0, high: 200.0)
 
+    /// The plot in a `<figure>` whose caption is the plot's title (also its SVG `<title>`).
+    func figure(id: String) -> HTML {
+        .element("figure", [.element("figcaption", text: localizer[.reportPlotTitle, categories.title]), svg(id: id)])
+    }
+
     /// The SVG element.
     func svg(id: String) -> HTML {
         let l = localizer
