@@ -60,7 +60,7 @@ _corsano() {
 _corsano_reply() {
     if (( cword == 1 )); then
         if [[ $cur == -* ]]; then _corsano_words '--help --version'
-        else _corsano_words 'bp-init wearing-opt cuff replay-filter profile bracelet history state repl completion help'; fi
+        else _corsano_words 'bp-init wearing-opt cuff replay-filter profile bracelet history report state repl completion help'; fi
         return 0
     fi
     local cmd="${words[1]}"
@@ -166,6 +166,16 @@ _corsano_reply() {
             esac
             if [[ $cur == -* ]]; then _corsano_words '--json --text --lang --format --since --bracelet --gateway --limit --due --now --verify --expect --run --name --meaning --audit-key --output-dir --bundle --subject --subject-identifier --state --no-state --quiet --help'; return 0; fi
             _corsano_words 'sign'; return 0 ;;
+        'report')
+            case "$prev" in
+                --kind) _corsano_words 'certificate history'; return 0 ;;
+                --run|--bracelet|--due) return 0 ;;
+                --output|--state) _corsano_files; return 0 ;;
+                --categories) _corsano_words 'acc-aha-2017 esh2023'; return 0 ;;
+                --paper) _corsano_words 'a4 letter'; return 0 ;;
+                --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
+            esac
+            _corsano_words '--kind --run --bracelet --output --categories --paper --due --lang --state --quiet --help'; return 0 ;;
         'state migrate')
             case "$prev" in
                 --from|--audit-key) _corsano_files; return 0 ;;
@@ -183,7 +193,7 @@ _corsano_reply() {
             _corsano_words 'bash zsh fish'; return 0 ;;
         'help')
             if [[ $cur == -* ]]; then _corsano_words '--quiet --help'; return 0; fi
-            if (( cword == 2 )); then _corsano_words 'bp-init wearing-opt cuff replay-filter profile bracelet history state repl completion help'; return 0; fi
+            if (( cword == 2 )); then _corsano_words 'bp-init wearing-opt cuff replay-filter profile bracelet history report state repl completion help'; return 0; fi
             case "${words[2]}" in
                 cuff) (( cword == 3 )) && _corsano_words 'ingest listen' ;;
                 profile) (( cword == 3 )) && _corsano_words 'push' ;;

@@ -254,7 +254,10 @@ enum CommandTable {
                            "With --kind history: the recalibration interval the next due date is counted with"),
                 OptionSpec("lang", .choice(Locales.all), placeholder: "LOCALE", default: .rule("from LC_ALL, LC_MESSAGES, LANG"),
                            "Language of the document"),
-            ] + state + [help],
+                // A report reads an existing store: --no-state (an empty in-memory store) has nothing to show.
+                state[0],
+                help,
+            ],
             action: .command(ReportCommand.run)),
         CommandSpec(
             words: ["state", "migrate"], summary: "Copy a state store (SQLite to PostgreSQL).",
