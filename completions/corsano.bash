@@ -82,16 +82,16 @@ _corsano_reply() {
         'bp-init')
             case "$prev" in
                 --cuff|--token-file|--state|--audit-key) _corsano_files; return 0 ;;
-                --cuff-cmd|--cuff-timeout|--adapter|--cuff-paired-cmd|--pair-cmd|--threshold|--max-attempts|--backdate|--seed|--now|--request-timeout|--gateway|--lease) return 0 ;;
+                --cuff-cmd|--cuff-timeout|--adapter|--cuff-paired-cmd|--pair-cmd|--threshold|--max-attempts|--backdate|--seed|--now|--request-timeout|--gateway|--lease|--operator) return 0 ;;
                 --max-reading-age) _corsano_words 'none'; return 0 ;;
                 --bracelet) _corsano_uri 'sim sim: unix: tcp: exec:'; return 0 ;;
                 --clock) _corsano_words 'real virtual'; return 0 ;;
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
             esac
-            _corsano_words '--cuff --cuff-cmd --cuff-timeout --adapter --cuff-paired-cmd --pair-cmd --threshold --max-attempts --no-preparation --max-reading-age --backdate --no-replay-filter --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --state --no-state --audit-key --gateway --lease --quiet --help'; return 0 ;;
+            _corsano_words '--cuff --cuff-cmd --cuff-timeout --adapter --cuff-paired-cmd --pair-cmd --threshold --max-attempts --no-preparation --max-reading-age --backdate --no-replay-filter --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --state --no-state --audit-key --gateway --lease --operator --quiet --help'; return 0 ;;
         'wearing-opt')
             case "$prev" in
-                --max-attempts|--skin-tone|--seed|--now|--request-timeout|--gateway|--lease) return 0 ;;
+                --max-attempts|--skin-tone|--seed|--now|--request-timeout|--gateway|--lease|--operator) return 0 ;;
                 --profile|--token-file|--state|--audit-key) _corsano_files; return 0 ;;
                 --position) _corsano_words 'seated supine'; return 0 ;;
                 --hair-density) _corsano_words 'none low medium high'; return 0 ;;
@@ -100,7 +100,7 @@ _corsano_reply() {
                 --clock) _corsano_words 'real virtual'; return 0 ;;
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
             esac
-            _corsano_words '--max-attempts --no-preparation --profile --position --skin-tone --hair-density --wrist --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --state --no-state --audit-key --gateway --lease --quiet --help'; return 0 ;;
+            _corsano_words '--max-attempts --no-preparation --profile --position --skin-tone --hair-density --wrist --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --state --no-state --audit-key --gateway --lease --operator --quiet --help'; return 0 ;;
         'cuff ingest')
             case "$prev" in
                 --from) _corsano_words 'auto jsonl ble csv applehealth googlefit csv:omron-connect-email csv:omron-connect csv:omron-connect-report csv:samsung-health csv:healthforyou csv:health-auto-export csv:withings csv:omblepy csv:sbm69 csv:bpm-app csv:beurer-bm58'; return 0 ;;
@@ -129,7 +129,7 @@ _corsano_reply() {
         'profile push')
             case "$prev" in
                 --from|--token-file|--state|--audit-key) _corsano_files; return 0 ;;
-                --height|--weight|--birthdate|--skin-tone|--seed|--now|--request-timeout|--gateway|--lease) return 0 ;;
+                --height|--weight|--birthdate|--skin-tone|--seed|--now|--request-timeout|--gateway|--lease|--operator) return 0 ;;
                 --wrist) _corsano_words 'left right'; return 0 ;;
                 --gender) _corsano_words 'female male other'; return 0 ;;
                 --unit) _corsano_words 'metric imperial'; return 0 ;;
@@ -138,7 +138,7 @@ _corsano_reply() {
                 --clock) _corsano_words 'real virtual'; return 0 ;;
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
             esac
-            _corsano_words '--from --height --weight --wrist --gender --unit --birthdate --skin-tone --hair-density --force --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --state --no-state --audit-key --gateway --lease --quiet --help'; return 0 ;;
+            _corsano_words '--from --height --weight --wrist --gender --unit --birthdate --skin-tone --hair-density --force --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --state --no-state --audit-key --gateway --lease --operator --quiet --help'; return 0 ;;
         'bracelet serve')
             case "$prev" in
                 --listen) _corsano_uri 'unix: tcp:'; return 0 ;;
@@ -148,13 +148,13 @@ _corsano_reply() {
             _corsano_words '--listen --stdio --scenario --seed --token-file --quiet --help'; return 0 ;;
         'bracelet repair')
             case "$prev" in
-                --plan|--seed|--now|--request-timeout|--gateway|--lease) return 0 ;;
+                --plan|--seed|--now|--request-timeout|--gateway|--lease|--operator) return 0 ;;
                 --bracelet) _corsano_uri 'sim sim: unix: tcp: exec:'; return 0 ;;
                 --clock) _corsano_words 'real virtual'; return 0 ;;
                 --token-file|--state|--audit-key) _corsano_files; return 0 ;;
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
             esac
-            _corsano_words '--plan --force --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --state --no-state --audit-key --gateway --lease --quiet --help'; return 0 ;;
+            _corsano_words '--plan --force --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --state --no-state --audit-key --gateway --lease --operator --quiet --help'; return 0 ;;
         'history')
             case "$prev" in
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;

@@ -86,6 +86,7 @@ complete -c corsano -n '__corsano_using bp-init; and not __fish_seen_argument -l
 complete -c corsano -n '__corsano_using bp-init' -l audit-key -r -F -d 'HMAC key file (0600) of the audit log\'s chain, shared by every gateway of a store (default $XDG_CONFIG_HOME/corsano/audit.key).'
 complete -c corsano -n '__corsano_using bp-init' -l gateway -x -d 'This gateway\'s name in the plan journal and audit log (default the host name).'
 complete -c corsano -n '__corsano_using bp-init' -l lease -x -d 'Lease of this run\'s plan-journal entry, renewed while it runs (default 60).'
+complete -c corsano -n '__corsano_using bp-init' -l operator -x -d 'Who runs the calibration, recorded in the audit log and shown on certificates (default the OS user).'
 complete -c corsano -n '__corsano_using bp-init' -l quiet -d 'No closing counts or notes on stderr; errors and rejected or dropped records are still reported.'
 complete -c corsano -n '__corsano_using bp-init' -l help -d 'Show help for this command and exit.'
 
@@ -116,6 +117,7 @@ complete -c corsano -n '__corsano_using wearing-opt; and not __fish_seen_argumen
 complete -c corsano -n '__corsano_using wearing-opt' -l audit-key -r -F -d 'HMAC key file (0600) of the audit log\'s chain, shared by every gateway of a store (default $XDG_CONFIG_HOME/corsano/audit.key).'
 complete -c corsano -n '__corsano_using wearing-opt' -l gateway -x -d 'This gateway\'s name in the plan journal and audit log (default the host name).'
 complete -c corsano -n '__corsano_using wearing-opt' -l lease -x -d 'Lease of this run\'s plan-journal entry, renewed while it runs (default 60).'
+complete -c corsano -n '__corsano_using wearing-opt' -l operator -x -d 'Who runs the calibration, recorded in the audit log and shown on certificates (default the OS user).'
 complete -c corsano -n '__corsano_using wearing-opt' -l quiet -d 'No closing counts or notes on stderr; errors and rejected or dropped records are still reported.'
 complete -c corsano -n '__corsano_using wearing-opt' -l help -d 'Show help for this command and exit.'
 
@@ -202,6 +204,7 @@ complete -c corsano -n '__corsano_using profile push; and not __fish_seen_argume
 complete -c corsano -n '__corsano_using profile push' -l audit-key -r -F -d 'HMAC key file (0600) of the audit log\'s chain, shared by every gateway of a store (default $XDG_CONFIG_HOME/corsano/audit.key).'
 complete -c corsano -n '__corsano_using profile push' -l gateway -x -d 'This gateway\'s name in the plan journal and audit log (default the host name).'
 complete -c corsano -n '__corsano_using profile push' -l lease -x -d 'Lease of this run\'s plan-journal entry, renewed while it runs (default 60).'
+complete -c corsano -n '__corsano_using profile push' -l operator -x -d 'Who runs the calibration, recorded in the audit log and shown on certificates (default the OS user).'
 complete -c corsano -n '__corsano_using profile push' -l quiet -d 'No closing counts or notes on stderr; errors and rejected or dropped records are still reported.'
 complete -c corsano -n '__corsano_using profile push' -l help -d 'Show help for this command and exit.'
 
@@ -233,6 +236,7 @@ complete -c corsano -n '__corsano_using bracelet repair; and not __fish_seen_arg
 complete -c corsano -n '__corsano_using bracelet repair' -l audit-key -r -F -d 'HMAC key file (0600) of the audit log\'s chain, shared by every gateway of a store (default $XDG_CONFIG_HOME/corsano/audit.key).'
 complete -c corsano -n '__corsano_using bracelet repair' -l gateway -x -d 'This gateway\'s name in the plan journal and audit log (default the host name).'
 complete -c corsano -n '__corsano_using bracelet repair' -l lease -x -d 'Lease of this run\'s plan-journal entry, renewed while it runs (default 60).'
+complete -c corsano -n '__corsano_using bracelet repair' -l operator -x -d 'Who runs the calibration, recorded in the audit log and shown on certificates (default the OS user).'
 complete -c corsano -n '__corsano_using bracelet repair' -l quiet -d 'No closing counts or notes on stderr; errors and rejected or dropped records are still reported.'
 complete -c corsano -n '__corsano_using bracelet repair' -l help -d 'Show help for this command and exit.'
 

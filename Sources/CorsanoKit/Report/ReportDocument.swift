@@ -60,6 +60,9 @@ struct ReportDocument {
     dl.fields { display: grid; grid-template-columns: max-content 1fr; gap: .2em 1.2em; margin: 0; }
     dl.fields dt { font-weight: bold; }
     dl.fields dd { margin: 0; overflow-wrap: anywhere; }
+    /* A value takes its direction from its own first strong character (UAX #9 P2, P3): a Latin
+       name or serial in an Arabic or Hebrew document keeps its order, punctuation included. */
+    dd, td { unicode-bidi: plaintext; }
     table { border-collapse: collapse; width: 100%; font-size: .92em; }
     th, td { border: 1px solid #bbb; padding: .25em .45em; text-align: start; vertical-align: top; }
     th { background: #eee; }

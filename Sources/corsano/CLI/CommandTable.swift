@@ -27,6 +27,8 @@ enum CommandTable {
                    "This gateway's name in the plan journal and audit log"),
         OptionSpec("lease", .seconds(allowsNone: false), default: .seconds(PlanJournal.defaultLeaseSeconds),
                    "Lease of this run's plan-journal entry, renewed while it runs"),
+        OptionSpec("operator", .text, placeholder: "NAME", default: .rule("the OS user"),
+                   "Who runs the calibration, recorded in the audit log and shown on certificates"),
     ]
     static let output: [OptionSpec] = [
         OptionSpec("json", "Write JSON lines even on a terminal").excluding("text"),

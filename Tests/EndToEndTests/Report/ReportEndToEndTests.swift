@@ -18,6 +18,7 @@ import Testing
 
         """
     static let signer = #"Dr. <b>Ann</b> "O'Neil" & co"#
+    static let operatorName = "J. <i>Jansen</i>"
 
     /// The plot's frame and systolic mark colours (`ReportDocument.style`).
     static let frame: UInt32 = 0x203A8F, systolic: UInt32 = 0xC8102E
@@ -29,7 +30,8 @@ import Testing
         FileManager.default.createFile(atPath: key, contents: Data("report-test-key-0123456789abcdef0123456789\n".utf8),
                                        attributes: [.posixPermissions: 0o600])
         let state = dir + "/state.sqlite3"
-        let run = try Corsano.run(["bp-init", "--json", "--state", state, "--audit-key", key] + E.now, stdin: readings)
+        let run = try Corsano.run(["bp-init", "--json", "--state", state, "--audit-key", key, "--operator", operatorName] + E.now,
+                                  stdin: readings)
         #expect(run.status == 0, "\(run.stderr)")
         let history = try Corsano.run(["history", "--json", "--state", state]).stdout
         let first = try #require(try JSONSerialization.jsonObject(with: Data(history.split(separator: "\n")[0].utf8)) as? [String: Any])
@@ -89,7 +91,8 @@ import Testing
         let text = try Self.pdfText(html)
         let head = try #require(Corsano.run(["history", "--verify", "--json", "--state", state]).stdout
             .firstMatch(of: /"head":"([0-9a-f]+)"/)).output.1
-        for field in [run, serial, "287-2", "A4:C1:38:0B:7E:21", "133/86", "141/84", Self.signer, String(head)] {
+        #expect(!source.contains("<i>Jansen"), "the operator's name became markup")
+        for field in [run, serial, "287-2", "A4:C1:38:0B:7E:21", "133/86", "141/84", Self.signer, Self.operatorName, String(head)] {
             #expect(text.contains(field), "PDF text lacks \(field)")
         }
         if lang == "en" {
@@ -107,7 +110,7 @@ import Testing
     @Test func aHistoryRendersInChromiumWithTheRunsAndTheDueDate() throws {
         let (state, run, serial, key) = try Self.store()
         // A second calibration a day later, so the history holds two.
-        let later = try Corsano.run(["bp-init", "--json", "--state", state, "--audit-key", key, "--now", "2026-11-30T10:00:30Z"],
+        let later = try Corsano.run(["bp-init", "--json", "--state", state, "--audit-key", key, "--now", "2026-11-30T10:00:30Z"],  // operator: the OS user
                                     stdin: Self.readings.replacingOccurrences(of: "2026-11-29T10:0", with: "2026-11-30T10:0"))
         #expect(later.status == 0, "\(later.stderr)")
         let html = try Self.report(["--kind", "history", "--bracelet", serial, "--due", "28", "--categories", "esh2023"], state: state)
