@@ -86,15 +86,15 @@ struct TimelinePlot {
             parts.append(.element("rect", ["class": p.accepted ? "dia" : "dia rejected", "x": n(x(i) - 5), "y": n(y(Double(p.diastolic)) - 5),
                                            "width": "10", "height": "10"]))
         }
-        parts.append(.element("text", ["class": "axis", "x": n((box.left + box.right) / 2), "y": n(Self.height - 6), "text-anchor": "middle"],
+        parts.append(.element("text", ["class": "axis", "x": n((box.left + box.right) / 2), "y": n(box.bottom + 38), "text-anchor": "middle"],
                               text: l[.reportAxisTime]))
         parts.append(.element("text", ["class": "axis", "x": "14", "y": n((box.top + box.bottom) / 2), "text-anchor": "middle",
                                        "transform": "rotate(-90 14 \(n((box.top + box.bottom) / 2)))"], text: l[.reportAxisPressure]))
         // Legend (circle: systolic, square: diastolic) under the plot.
-        parts.append(.element("circle", ["class": "sys", "cx": n(box.left + 10), "cy": n(Self.height - 36), "r": "6"]))
-        parts.append(.element("text", ["class": "tick", "x": n(box.left + 22), "y": n(Self.height - 32)], text: l[.fieldSystolic]))
-        parts.append(.element("rect", ["class": "dia", "x": n(box.left + 135), "y": n(Self.height - 41), "width": "10", "height": "10"]))
-        parts.append(.element("text", ["class": "tick", "x": n(box.left + 152), "y": n(Self.height - 32)], text: l[.fieldDiastolic]))
+        parts.append(.element("circle", ["class": "sys", "cx": n(box.left + 10), "cy": n(Self.height - 10), "r": "6"]))
+        parts.append(.element("text", ["class": "tick", "x": n(box.left + 22), "y": n(Self.height - 6)], text: l[.fieldSystolic]))
+        parts.append(.element("rect", ["class": "dia", "x": n(box.left + 135), "y": n(Self.height - 15), "width": "10", "height": "10"]))
+        parts.append(.element("text", ["class": "tick", "x": n(box.left + 152), "y": n(Self.height - 6)], text: l[.fieldDiastolic]))
         return .element("svg", ["class": "plot", "id": id, "role": "img",
                                 "viewBox": "0 0 \(n(Self.width)) \(n(Self.height))", "xmlns": "http://www.w3.org/2000/svg"], parts)
     }
