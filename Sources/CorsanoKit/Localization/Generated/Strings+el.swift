@@ -149,7 +149,7 @@ extension StringTables {
         case .reportColumnCuffClock: return "Ρολόι περιχειρίδας"
         case .reportColumnTypedIn: return "Πληκτρολογήθηκε"
         case .reportColumnPressure: return "ΣΥΣ/ΔΙΑ (mmHg)"
-        case .reportColumnPulse: return "Σφυγμός (bpm)"
+        case .reportColumnPulse: return "Σφυγμός (παλμοί/λεπτό)"
         case .reportColumnMAP: return "ΜΑΠ (mmHg)"
         case .reportColumnCategory: return "Κατηγορία"
         case .reportColumnVerdict: return "Ετυμηγορία βραχιολιού"
