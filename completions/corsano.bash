@@ -60,7 +60,7 @@ _corsano() {
 _corsano_reply() {
     if (( cword == 1 )); then
         if [[ $cur == -* ]]; then _corsano_words '--help --version'
-        else _corsano_words 'bp-init wearing-opt cuff replay-filter profile bracelet nibp history state validate repl completion help'; fi
+        else _corsano_words 'bp-init wearing-opt cuff replay-filter profile bracelet nibp history report state validate repl completion help'; fi
         return 0
     fi
     local cmd="${words[1]}"
@@ -85,17 +85,17 @@ _corsano_reply() {
         'bp-init')
             case "$prev" in
                 --cuff|--token-file|--state|--audit-key) _corsano_files; return 0 ;;
-                --cuff-cmd|--cuff-timeout|--adapter|--cuff-paired-cmd|--pair-cmd|--threshold|--max-attempts|--backdate|--subject-id|--sets|--readings-per-set|--set-interval|--max-set-gap|--seed|--now|--request-timeout|--gateway|--lease|--columns) return 0 ;;
+                --cuff-cmd|--cuff-timeout|--adapter|--cuff-paired-cmd|--pair-cmd|--threshold|--max-attempts|--backdate|--subject-id|--sets|--readings-per-set|--set-interval|--max-set-gap|--seed|--now|--request-timeout|--gateway|--lease|--operator|--columns) return 0 ;;
                 --max-reading-age) _corsano_words 'none'; return 0 ;;
                 --protocol) _corsano_words 'sdk corsano sets'; return 0 ;;
                 --bracelet) _corsano_uri 'sim sim: unix: tcp: exec:'; return 0 ;;
                 --clock) _corsano_words 'real virtual'; return 0 ;;
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
             esac
-            _corsano_words '--cuff --cuff-cmd --cuff-timeout --adapter --cuff-paired-cmd --pair-cmd --threshold --max-attempts --no-preparation --max-reading-age --backdate --no-replay-filter --subject-id --protocol --sets --readings-per-set --set-interval --max-set-gap --abandon --force --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --state --no-state --audit-key --gateway --lease --quiet --columns --help'; return 0 ;;
+            _corsano_words '--cuff --cuff-cmd --cuff-timeout --adapter --cuff-paired-cmd --pair-cmd --threshold --max-attempts --no-preparation --max-reading-age --backdate --no-replay-filter --subject-id --protocol --sets --readings-per-set --set-interval --max-set-gap --abandon --force --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --state --no-state --audit-key --gateway --lease --operator --quiet --columns --help'; return 0 ;;
         'wearing-opt')
             case "$prev" in
-                --max-attempts|--skin-tone|--seed|--now|--request-timeout|--gateway|--lease|--columns) return 0 ;;
+                --max-attempts|--skin-tone|--seed|--now|--request-timeout|--gateway|--lease|--operator|--columns) return 0 ;;
                 --profile|--token-file|--state|--audit-key) _corsano_files; return 0 ;;
                 --position) _corsano_words 'seated supine'; return 0 ;;
                 --hair-density) _corsano_words 'none low medium high'; return 0 ;;
@@ -104,7 +104,7 @@ _corsano_reply() {
                 --clock) _corsano_words 'real virtual'; return 0 ;;
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
             esac
-            _corsano_words '--max-attempts --no-preparation --profile --position --skin-tone --hair-density --wrist --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --state --no-state --audit-key --gateway --lease --quiet --columns --help'; return 0 ;;
+            _corsano_words '--max-attempts --no-preparation --profile --position --skin-tone --hair-density --wrist --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --state --no-state --audit-key --gateway --lease --operator --quiet --columns --help'; return 0 ;;
         'cuff ingest')
             case "$prev" in
                 --from) _corsano_words 'auto jsonl ble csv applehealth googlefit csv:omron-connect-email csv:omron-connect csv:omron-connect-report csv:samsung-health csv:healthforyou csv:health-auto-export csv:withings csv:omblepy csv:sbm69 csv:bpm-app csv:beurer-bm58'; return 0 ;;
@@ -133,7 +133,7 @@ _corsano_reply() {
         'profile push')
             case "$prev" in
                 --from|--token-file|--state|--audit-key) _corsano_files; return 0 ;;
-                --height|--weight|--birthdate|--skin-tone|--seed|--now|--request-timeout|--gateway|--lease|--columns) return 0 ;;
+                --height|--weight|--birthdate|--skin-tone|--seed|--now|--request-timeout|--gateway|--lease|--operator|--columns) return 0 ;;
                 --wrist) _corsano_words 'left right'; return 0 ;;
                 --gender) _corsano_words 'female male other'; return 0 ;;
                 --unit) _corsano_words 'metric imperial'; return 0 ;;
@@ -142,7 +142,7 @@ _corsano_reply() {
                 --clock) _corsano_words 'real virtual'; return 0 ;;
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
             esac
-            _corsano_words '--from --height --weight --wrist --gender --unit --birthdate --skin-tone --hair-density --force --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --state --no-state --audit-key --gateway --lease --quiet --columns --help'; return 0 ;;
+            _corsano_words '--from --height --weight --wrist --gender --unit --birthdate --skin-tone --hair-density --force --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --state --no-state --audit-key --gateway --lease --operator --quiet --columns --help'; return 0 ;;
         'bracelet serve')
             case "$prev" in
                 --listen) _corsano_uri 'unix: tcp:'; return 0 ;;
@@ -152,13 +152,13 @@ _corsano_reply() {
             _corsano_words '--listen --stdio --scenario --seed --token-file --quiet --columns --help'; return 0 ;;
         'bracelet repair')
             case "$prev" in
-                --plan|--seed|--now|--request-timeout|--gateway|--lease|--columns) return 0 ;;
+                --plan|--seed|--now|--request-timeout|--gateway|--lease|--operator|--columns) return 0 ;;
                 --bracelet) _corsano_uri 'sim sim: unix: tcp: exec:'; return 0 ;;
                 --clock) _corsano_words 'real virtual'; return 0 ;;
                 --token-file|--state|--audit-key) _corsano_files; return 0 ;;
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
             esac
-            _corsano_words '--plan --force --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --state --no-state --audit-key --gateway --lease --quiet --columns --help'; return 0 ;;
+            _corsano_words '--plan --force --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --state --no-state --audit-key --gateway --lease --operator --quiet --columns --help'; return 0 ;;
         'nibp read')
             case "$prev" in
                 --since|--until|--subject-id|--seed|--now|--request-timeout|--columns) return 0 ;;
@@ -179,6 +179,16 @@ _corsano_reply() {
             esac
             if [[ $cur == -* ]]; then _corsano_words '--json --text --lang --format --since --bracelet --gateway --limit --due --now --verify --expect --run --name --meaning --audit-key --output-dir --bundle --subject --subject-identifier --state --no-state --quiet --columns --help'; return 0; fi
             _corsano_words 'sign'; return 0 ;;
+        'report')
+            case "$prev" in
+                --kind) _corsano_words 'certificate history'; return 0 ;;
+                --run|--bracelet|--due|--columns) return 0 ;;
+                --output|--state) _corsano_files; return 0 ;;
+                --categories) _corsano_words 'acc-aha-2017 esh2023'; return 0 ;;
+                --paper) _corsano_words 'a4 letter'; return 0 ;;
+                --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
+            esac
+            _corsano_words '--kind --run --bracelet --output --categories --paper --due --lang --state --quiet --columns --help'; return 0 ;;
         'state migrate')
             case "$prev" in
                 --from|--audit-key) _corsano_files; return 0 ;;
@@ -209,7 +219,7 @@ _corsano_reply() {
             _corsano_words 'bash zsh fish'; return 0 ;;
         'help')
             if [[ $cur == -* ]]; then _corsano_words '--help'; return 0; fi
-            if (( cword == 2 )); then _corsano_words 'bp-init wearing-opt cuff replay-filter profile bracelet nibp history state validate repl completion help'; return 0; fi
+            if (( cword == 2 )); then _corsano_words 'bp-init wearing-opt cuff replay-filter profile bracelet nibp history report state validate repl completion help'; return 0; fi
             case "${words[2]}" in
                 cuff) (( cword == 3 )) && _corsano_words 'ingest listen' ;;
                 profile) (( cword == 3 )) && _corsano_words 'push' ;;

@@ -6,7 +6,10 @@ import Testing
     static let translated = AppLocale.allCases.filter { $0 != .en }
 
     /// Latin tokens allowed in non-Latin scripts: device labels, keys, units, acronyms.
-    static let latinTokens = ["Bluetooth", "Ctrl-C", "Enter", "START", "NIBP", "PPG", "mmHg"]
+    /// Latin words a translation keeps: names, units, and (reports, issue 36) the product and
+    /// program names, the UTC zone and a command-line flag.
+    static let latinTokens = ["Bluetooth", "Ctrl-C", "Enter", "START", "NIBP", "PPG", "mmHg",
+                              "Corsano CardioWatch", "corsano", "UTC", "report --due DAYS"]
 
     /// Every catalog ships every key (CI refuses fuzzy and empty entries, so none falls back), a
     /// plural entry where English has one, with as many forms as its Plural-Forms header says.
@@ -40,12 +43,13 @@ import Testing
         }
     }
 
-    /// A copied English table fails: at most 4 of the keys may read as in English (unit
-    /// abbreviations such as `{1} min` are the same in many languages).
+    /// A copied English table fails: at most 1 key in 20 (and at least 4) may read as in English
+    /// (unit abbreviations such as `{1} min`, and report words such as "Normal", "Gateway" or
+    /// "SYS/DIA (mmHg)" are the same in many languages).
     @Test(arguments: translated)
     func differsFromEnglishInNearlyEveryKey(_ locale: AppLocale) {
         let same = L10nKey.allCases.filter { StringTables.text($0, in: locale) == StringTables.text($0, in: .en) }
-        #expect(same.count <= 4, "\(locale.tag) reads as English in \(same)")
+        #expect(same.count <= max(4, L10nKey.allCases.count / 20), "\(locale.tag) reads as English in \(same)")
     }
 
     /// nl_BE.po is its own catalog (seeded from nl.po) with Flemish usage where it differs.

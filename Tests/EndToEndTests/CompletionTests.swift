@@ -31,7 +31,7 @@ import Testing
     static let bashCases: [(line: String, expected: [String])] = [
         ("corsano bp-", ["bp-init"]),
         ("corsano cu", ["cuff"]),
-        ("corsano re", ["replay-filter", "repl"]),
+        ("corsano re", ["replay-filter", "repl", "report"]),
         ("corsano --v", ["--version"]),
         ("corsano cuff ", ["ingest", "listen"]),
         ("corsano profile p", ["push"]),

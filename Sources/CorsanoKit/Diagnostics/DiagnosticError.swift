@@ -112,3 +112,12 @@ extension WearingOptError: DiagnosticError {
         }
     }
 }
+
+extension ReportError: DiagnosticError {
+    public var message: String {
+        switch self {
+        case .unknownRun(let run): return "report: no run \(TerminalText.escaped(run)) in the audit log (corsano history lists them)"
+        case .unknownBracelet(let serial): return "report: no run on bracelet \(TerminalText.escaped(serial)) in the audit log"
+        }
+    }
+}

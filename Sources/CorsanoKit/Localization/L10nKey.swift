@@ -70,4 +70,19 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case historyDue, historyNeverCalibrated
     // Multi-set calibration (issue 32): where the operator is, and history --due's next sets
     case resultSetRecorded, historyNextSet
+    // `report`: calibration certificate and bracelet history (issue 36)
+    case reportCertificate, reportHistory, reportPageOf, reportNumber, reportIssued, reportItem, reportBraceletLine
+    case reportGateway, reportOperator, reportCuff, reportClockAnchor, reportAnchorValue, reportNotRecorded
+    case reportProtocol, reportSingleSession, reportPerformed, reportReadings
+    case reportColumnMeasured, reportColumnCuffClock, reportColumnTypedIn, reportColumnPressure, reportColumnPulse
+    case reportColumnMAP, reportColumnCategory, reportColumnVerdict, reportMAPDerived
+    case reportResult, reportPlan, reportPlanRestored, reportPlanNotRestored
+    case reportPlotTitle, reportAxisTime, reportAxisPressure
+    case reportIntegrity, reportChainHead, reportRunHash
+    case reportSignatures, reportSignatureName, reportSignatureTime, reportSignatureMeaning, reportNotSigned
+    case reportMeaningReview, reportMeaningApproval, reportMeaningResponsibility
+    case reportCategoryOptimal, reportCategoryNormal, reportCategoryElevated, reportCategoryHighNormal
+    case reportCategoryStage, reportCategoryGrade
+    case reportCalibrations, reportColumnStarted, reportColumnFlow, reportLastCalibrated, reportNextDue, reportDueNotSet
+    case reportGenerated
 }

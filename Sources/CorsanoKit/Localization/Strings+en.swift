@@ -159,6 +159,120 @@ extension StringTables {
         case .resultSetRecorded: return "set {1} of {2}; next set from {3}"
         /// history --due: bracelet {1}'s open multi-set calibration has set {2} of {3} next, due from {4} (an RFC 3339 time).
         case .historyNextSet: return "{1}: set {2} of {3} of its calibration, due from {4}"
+        /// report: the title of a calibration certificate (ISO/IEC 17025 7.8).
+        case .reportCertificate: return "Calibration certificate"
+        /// report: the title of a bracelet's calibration history.
+        case .reportHistory: return "Calibration history"
+        /// report, every printed page's header: {1} this page's number, {2} the number of pages.
+        case .reportPageOf: return "Page {1} of {2}"
+        /// report: label of the certificate's unique number (the run's id).
+        case .reportNumber: return "Certificate number"
+        /// report: label of the date the document was made.
+        case .reportIssued: return "Issued"
+        /// report: label of the item calibrated (the bracelet).
+        case .reportItem: return "Item calibrated"
+        /// report: the bracelet: {1} its model (287-2), {2} its serial number, {3} its firmware version.
+        case .reportBraceletLine: return "Corsano CardioWatch {1}, serial number {2}, firmware {3}"
+        /// report: label of the gateway computer that ran the calibration.
+        case .reportGateway: return "Gateway"
+        /// report: label of the person who ran the calibration.
+        case .reportOperator: return "Operator"
+        /// report: label of the reference blood-pressure cuff.
+        case .reportCuff: return "Reference cuff"
+        /// report: label of how the cuff's clock was mapped to real time.
+        case .reportClockAnchor: return "Clock anchor"
+        /// report: a clock anchor: {1} the cuff clock's reading, {2} the real time at that moment.
+        case .reportAnchorValue: return "cuff clock {1} = real time {2}"
+        /// report: a value the audit log does not hold.
+        case .reportNotRecorded: return "not recorded"
+        /// report: label of the calibration protocol.
+        case .reportProtocol: return "Protocol"
+        /// report: the protocol of a calibration done in one sitting.
+        case .reportSingleSession: return "single session"
+        /// report: label of when the calibration ran (a start and an end time follow).
+        case .reportPerformed: return "Performed"
+        /// report: heading of the readings table.
+        case .reportReadings: return "Readings"
+        /// report, readings table column: when the cuff took the reading (real time).
+        case .reportColumnMeasured: return "Measured"
+        /// report, readings table column: the time as the cuff's own clock gave it.
+        case .reportColumnCuffClock: return "Cuff clock"
+        /// report, readings table column: whether the reading was typed in by hand.
+        case .reportColumnTypedIn: return "Typed in"
+        /// report, readings table column: systolic/diastolic pressure.
+        case .reportColumnPressure: return "SYS/DIA (mmHg)"
+        /// report, readings table column: pulse rate.
+        case .reportColumnPulse: return "Pulse (bpm)"
+        /// report, readings table column: mean arterial pressure.
+        case .reportColumnMAP: return "MAP (mmHg)"
+        /// report, readings table column: the blood-pressure category of the reading.
+        case .reportColumnCategory: return "Category"
+        /// report, readings table column: whether the bracelet's firmware accepted the reading.
+        case .reportColumnVerdict: return "Bracelet's verdict"
+        /// report, note under the readings table for a MAP marked with †.
+        case .reportMAPDerived: return "† MAP derived as diastolic + (systolic − diastolic) / 3; the cuff did not report it."
+        /// report: label of the calibration's result.
+        case .reportResult: return "Result"
+        /// report: label of the bracelet's measurement plan after the calibration.
+        case .reportPlan: return "Measurement plan"
+        /// report: the plan the calibration switched was put back when the run ended.
+        case .reportPlanRestored: return "restored when the run ended"
+        /// report: {1} the plan left switched on, {2} the plan that was not put back, {3} why.
+        case .reportPlanNotRestored: return "{1} left switched on; {2} not restored: {3}"
+        /// report, the plot's title: {1} the guideline whose categories are drawn (e.g. ACC/AHA 2017).
+        case .reportPlotTitle: return "Readings over time, with {1} blood-pressure categories"
+        /// report, the plot's horizontal axis.
+        case .reportAxisTime: return "Time (UTC)"
+        /// report, the plot's vertical axis.
+        case .reportAxisPressure: return "Blood pressure (mmHg)"
+        /// report: heading of the audit log's integrity data.
+        case .reportIntegrity: return "Audit record"
+        /// report: label of the hash of the audit chain's newest record.
+        case .reportChainHead: return "Audit chain head"
+        /// report: label of the SHA-256 of this run's records.
+        case .reportRunHash: return "Content hash of this run"
+        /// report: heading of the electronic signatures (21 CFR 11.50).
+        case .reportSignatures: return "Signatures"
+        /// report, signatures table column: the signer's printed name.
+        case .reportSignatureName: return "Name"
+        /// report, signatures table column: when it was signed.
+        case .reportSignatureTime: return "Date and time"
+        /// report, signatures table column: what the signature means.
+        case .reportSignatureMeaning: return "Meaning"
+        /// report: the run has no signature yet (blank lines to sign by hand follow).
+        case .reportNotSigned: return "Not signed."
+        /// report: signature meaning: the signer reviewed the calibration.
+        case .reportMeaningReview: return "review"
+        /// report: signature meaning: the signer approved the calibration.
+        case .reportMeaningApproval: return "approval"
+        /// report: signature meaning: the signer takes responsibility for the calibration.
+        case .reportMeaningResponsibility: return "responsibility"
+        /// report: blood-pressure category (ESH 2023), below 120/80.
+        case .reportCategoryOptimal: return "Optimal"
+        /// report: blood-pressure category (ACC/AHA 2017 and ESH 2023).
+        case .reportCategoryNormal: return "Normal"
+        /// report: blood-pressure category (ACC/AHA 2017), systolic 120-129.
+        case .reportCategoryElevated: return "Elevated"
+        /// report: blood-pressure category (ESH 2023), 130-139/85-89.
+        case .reportCategoryHighNormal: return "High normal"
+        /// report: blood-pressure category (ACC/AHA 2017): {1} the stage, 1 or 2.
+        case .reportCategoryStage: return "Stage {1} hypertension"
+        /// report: blood-pressure category (ESH 2023): {1} the grade, 1 to 3.
+        case .reportCategoryGrade: return "Grade {1} hypertension"
+        /// report, history: heading of the table of the bracelet's calibrations.
+        case .reportCalibrations: return "Calibrations"
+        /// report, history table column: when a run started.
+        case .reportColumnStarted: return "Started"
+        /// report, history table column: which flow ran (bp-init or wearing-opt).
+        case .reportColumnFlow: return "Flow"
+        /// report, history: label of when the last successful calibration ended.
+        case .reportLastCalibrated: return "Last successful calibration"
+        /// report, history: label of when the next calibration is due.
+        case .reportNextDue: return "Next calibration due"
+        /// report, history: no recalibration interval was given, so no due date is computed.
+        case .reportDueNotSet: return "no interval given (report --due DAYS)"
+        /// report, the document's foot: {1} corsano's version.
+        case .reportGenerated: return "Made by corsano {1} from the audit log."
         }
     }
 }

@@ -15,16 +15,21 @@ public final class AuditLogSink: EventSink {
     private let log: AuditLog
     private let bracelet: BraceletIdentity
     private let recordedAt: (@Sendable () -> Instant)?
+    /// Who runs the flow (`--operator`, default the OS user), recorded in the run's config (issue 36).
+    private let operatorName: String?
     private let firstError = Mutex<StoreError?>(nil)
     /// A `planRestoreFailed` of this run, recorded with its result (issue 25: history says so).
     private let restoreFailed = Mutex<JSONValue?>(nil)
 
     /// Creates a sink recording runs on `bracelet` into `log`, their start and end read from
     /// `recordedAt` (the wall clock; nil: each event's own instant, as a unit test's virtual clock).
-    public init(log: AuditLog, bracelet: BraceletIdentity, recordedAt: (@Sendable () -> Instant)? = nil) {
+    /// `operatorName`, when given, is added to the recorded config as `operator` (the person a
+    /// calibration certificate names; ISO/IEC 17025 §7.5.1: who performed the activity).
+    public init(log: AuditLog, bracelet: BraceletIdentity, recordedAt: (@Sendable () -> Instant)? = nil, operatorName: String? = nil) {
         self.log = log
         self.bracelet = bracelet
         self.recordedAt = recordedAt
+        self.operatorName = operatorName
     }
 
     /// The first store error met, if any.
@@ -36,7 +41,9 @@ public final class AuditLogSink: EventSink {
             let at = recordedAt?() ?? event.at
             switch event.payload {
             case .started(let config):
-                try log.begin(run: event.run, flow: event.flow, bracelet: bracelet, at: at, config: config.json)
+                var json = config.json
+                if let operatorName, case .object(let members) = json { json = .object(members + [("operator", .string(operatorName))]) }
+                try log.begin(run: event.run, flow: event.flow, bracelet: bracelet, at: at, config: json)
             case .measurement(let fed):
                 try log.record(run: event.run, attempt: fed.attempt, index: fed.index, accepted: fed.braceletAccepted,
                                manual: fed.reading.isManualEntry, reading: fed.reading.json(includeDerivedMAP: true),

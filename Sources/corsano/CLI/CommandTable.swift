@@ -31,6 +31,8 @@ enum CommandTable {
                    "This gateway's name in the plan journal and audit log"),
         OptionSpec(.lease, .seconds(allowsNone: false), default: .seconds(PlanJournal.defaultLeaseSeconds),
                    "Lease of this run's plan-journal entry, renewed while it runs"),
+        OptionSpec(.operatorName, .text, placeholder: "NAME", default: .rule("the OS user"),
+                   "Who runs the calibration, recorded in the audit log and shown on certificates"),
     ]
     static let output: [OptionSpec] = [
         OptionSpec(.json, "Write JSON lines even on a terminal").excluding(.text),
@@ -291,6 +293,29 @@ enum CommandTable {
                 .excludesValue(.json, .format, ["text", "fhir"]), .excludesValue(.text, .format, ["json", "fhir"]),
                 .excludesValue(.due, .format, ["fhir"]), .requires(.now, .due), .requires(.expect, .verify),
             ] + fhirRules),
+        CommandSpec(
+            words: ["report"], summary: "Write a calibration certificate or bracelet history as HTML.",
+            operands: "", operandKind: nil,
+            details: "One self-contained HTML document (inline CSS and SVG, no script, nothing fetched) from the audit log, in the --lang locale, with print styles: Chromium's Print to PDF gives an A4 or Letter document with a header and 'page x of y' on every page. A certificate shows one run (--run ID, or --bracelet SERIAL: its last run): bracelet, gateway, operator, cuff, clock anchor, every reading with its verdict and category, the result, a plot, the audit chain head and the signatures. A history shows every run on --bracelet SERIAL and when the next calibration is due. Exit: 0 written, 64 usage, 66 no such run or bracelet, or no store, 74 output or store.",
+            options: [
+                OptionSpec(.kind, .choice(ReportKind.allCases.map(\.rawValue)), default: .value(ReportKind.certificate.rawValue),
+                           "certificate (one run) or history (one bracelet)"),
+                OptionSpec(.run, .text, placeholder: "ID", "The run a certificate shows"),
+                OptionSpec(.bracelet, .text, placeholder: "SERIAL", "The bracelet: its last run's certificate, or its history"),
+                OptionSpec(.output, .path, default: .rule("stdout"), "Write the document to FILE (replaced whole)"),
+                OptionSpec(.categories, .choice(BPCategories.allCases.map(\.rawValue)), default: .value(BPCategories.default.rawValue),
+                           "Blood-pressure categories drawn and named: ACC/AHA 2017 or ESH 2023"),
+                OptionSpec(.paper, .choice(PaperSize.allCases.map(\.rawValue)), default: .value(PaperSize.default.rawValue),
+                           "Paper size when printed"),
+                OptionSpec(.due, .integer(1...3650), placeholder: "DAYS",
+                           "With --kind history: the recalibration interval the next due date is counted with"),
+                OptionSpec(.lang, .choice(Locales.all), placeholder: "LOCALE", default: .rule("from LC_ALL, LC_MESSAGES, LANG"),
+                           "Language of the document"),
+                // A report reads an existing store: --no-state (an empty in-memory store) has nothing to show.
+                state[0],
+                help,
+            ],
+            action: .command(ReportCommand.run), rules: ReportCommand.rules),
         CommandSpec(
             words: ["state", "migrate"], summary: "Copy a state store (SQLite to PostgreSQL).",
             operands: "", operandKind: nil,

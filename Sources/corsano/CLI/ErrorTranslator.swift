@@ -48,6 +48,7 @@ enum ErrorTranslator {
         case is OutputFileError, is OutputFailure, is StoreError, is ListenError, is AuditKeyMismatch, is AuditKeyError: return .ioError
         case AuditSignError.unknownRun: return .noInput
         case AuditSignError.unfinished, is MultiSetNotDue: return .notYet
+        case is ReportError: return .noInput
         case let e as IngestError:
             switch e {
             case .unknownFormat: return .usage

@@ -1,4 +1,5 @@
 import CorsanoKit
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -24,6 +25,13 @@ enum GatewayOptions {
         if let name = args?.string(.gateway), !name.isEmpty { return name }
         if let name = environment[EnvironmentVariable.gateway.rawValue], !name.isEmpty { return name }
         return hostName()
+    }
+
+    /// Who runs this command's flow (issue 36): `--operator NAME`, else the OS user; recorded in
+    /// the audit log's run config and shown on calibration certificates.
+    static func operatorName(_ args: ParsedCommand) -> String {
+        if let name = args.string(.operatorName), !name.trimmingCharacters(in: .whitespaces).isEmpty { return name }
+        return HistorySignCommand.osUser()
     }
 
     /// This machine's host name (gethostname(2)); `localhost` when it has none.

@@ -12,6 +12,7 @@ enum OptionKey: String, CaseIterable, Sendable {
     case birthdate
     case bracelet
     case bundle
+    case categories
     case clock
     case column
     case columns
@@ -41,6 +42,7 @@ enum OptionKey: String, CaseIterable, Sendable {
     case help
     case ieee1708Grade = "ieee1708-grade"
     case json
+    case kind
     case lang
     case lease
     case limit
@@ -56,11 +58,14 @@ enum OptionKey: String, CaseIterable, Sendable {
     case noReplayFilter = "no-replay-filter"
     case noState = "no-state"
     case now
+    case operatorName = "operator"
+    case output
     case outputDir = "output-dir"
     case pair
     case pairing
     case pairs
     case pairCmd = "pair-cmd"
+    case paper
     case plan
     case position
     case profile

@@ -33,7 +33,7 @@ enum BPInitCommand {
             events: { session in
                 signals.braceletReached()
                 let log = AuditLogSink(log: AuditLog(store: store, gateway: ownership.owner.gateway, key: auditKey), bracelet: session.identity,
-                                           recordedAt: { CommandContext.wallClock() })
+                                           recordedAt: { CommandContext.wallClock() }, operatorName: GatewayOptions.operatorName(args))
                 audit = log
                 var cuffName: String?
                 if case .lines(let file) = choice { cuffName = file.name }

@@ -25,7 +25,7 @@ enum ProfilePushCommand {
                                           // The audit log records a journal repair this command makes (issue 26).
                                           EventFanOut([try EventSinks.stdout(args, ctx),
                                                        AuditLogSink(log: AuditLog(store: store, gateway: ownership.owner.gateway, key: auditKey),
-                                                                    bracelet: session.identity, recordedAt: { CommandContext.wallClock() })])
+                                                                    bracelet: session.identity, recordedAt: { CommandContext.wallClock() }, operatorName: GatewayOptions.operatorName(args))])
                                       }, notice: { ctx.note($0) }) { session, sink in
             let push = ProfilePush(bracelet: session.bracelet, clock: session.clock, events: sink,
                                    profileStore: ProfileStore(store: store), run: run)

@@ -35,7 +35,7 @@ enum WearingOptCommand {
                 events: { session in
                     signals.braceletReached()
                     let log = AuditLogSink(log: AuditLog(store: store, gateway: ownership.owner.gateway, key: auditKey), bracelet: session.identity,
-                                           recordedAt: { CommandContext.wallClock() })
+                                           recordedAt: { CommandContext.wallClock() }, operatorName: GatewayOptions.operatorName(args))
                     audit = log
                     return EventFanOut([try EventSinks.stdout(args, ctx), log])
                 },

@@ -1,0 +1,51 @@
+import Foundation
+
+/// Numbers and instants written for a report's locale (CLDR data through Foundation): dates and
+/// times in UTC, said so, so that a document reads the same wherever it is opened (issue 36).
+struct ReportFormat {
+    let locale: AppLocale
+    private let dateTimeFormatter: DateFormatter
+    private let dateFormatter: DateFormatter
+    private let timeFormatter: DateFormatter
+    private let numberFormatter: NumberFormatter
+
+    init(locale: AppLocale) {
+        self.locale = locale
+        let foundation = Locale(identifier: locale.tag.replacingOccurrences(of: "-", with: "_"))
+        let utc = TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0)!
+        func formatter(date: DateFormatter.Style, time: DateFormatter.Style) -> DateFormatter {
+            let f = DateFormatter()
+            f.locale = foundation
+            f.timeZone = utc
+            f.calendar = Calendar(identifier: .gregorian)
+            f.dateStyle = date
+            f.timeStyle = time
+            return f
+        }
+        dateTimeFormatter = formatter(date: .medium, time: .medium)
+        dateFormatter = formatter(date: .medium, time: .none)
+        timeFormatter = formatter(date: .none, time: .short)
+        numberFormatter = NumberFormatter()
+        numberFormatter.locale = foundation
+        numberFormatter.numberStyle = .decimal
+    }
+
+    private func date(_ instant: Instant) -> Date {
+        Date(timeIntervalSince1970: Double(instant.secondsSinceEpoch))
+    }
+
+    /// Date and time to the second, with "UTC".
+    func dateTime(_ instant: Instant) -> String { dateTimeFormatter.string(from: date(instant)) + " UTC" }
+
+    /// A stored RFC 3339 stamp as `dateTime`; as stored when it does not parse.
+    func dateTime(_ stamp: String) -> String { RFC3339.parseInstant(stamp).map(dateTime) ?? stamp }
+
+    /// The day alone.
+    func day(_ instant: Instant) -> String { dateFormatter.string(from: date(instant)) }
+
+    /// Hours and minutes (a plot's tick).
+    func time(_ instant: Instant) -> String { timeFormatter.string(from: date(instant)) }
+
+    /// An integer in the locale's digits and grouping.
+    func integer(_ value: Int) -> String { numberFormatter.string(from: NSNumber(value: value)) ?? String(value) }
+}
