@@ -48,11 +48,10 @@ enum BPInitOptions {
     /// anything opens (64). `--protocol sdk` is the default, so every multi-set option needs another.
     static let multiSetRules: [OptionRule] = {
         let multi = ["corsano", "sets"]
-        var rules: [OptionRule] = [OptionKey.sets, .readingsPerSet, .setInterval, .maxSetGap, .abandon, .force]
-            .map { .requiresValue($0, .calibrationProtocol, multi) }
-        rules += [OptionKey.sets, .readingsPerSet, .setInterval].map {
-            .excludesValue($0, .calibrationProtocol, ["corsano"], because: "Corsano's protocol is 3 sets of 3 readings, 1 h apart")
-        }
+        // --sets, --readings-per-set and --set-interval shape the general form only: Corsano's
+        // protocol fixes them (3 sets of 3 readings, 1 h apart).
+        var rules: [OptionRule] = [OptionKey.sets, .readingsPerSet, .setInterval].map { .requiresValue($0, .calibrationProtocol, ["sets"]) }
+        rules += [OptionKey.maxSetGap, .abandon, .force].map { .requiresValue($0, .calibrationProtocol, multi) }
         rules += [OptionKey.maxAttempts, .threshold].map {
             .excludesValue($0, .calibrationProtocol, multi, because: "a set always takes its readings, the firmware judges once")
         }
