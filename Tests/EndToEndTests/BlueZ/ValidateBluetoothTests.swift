@@ -12,8 +12,8 @@ import Testing
         defer { mock.stop() }
         let ref = dir + "/ref.jsonl"
         // The run's clock is real with a ble: cuff (its readings carry the cuff's clock, which runs
-        // in real time): R,T,R waits the ISO 81060-2 60 s twice before step 3 (about 2 min). (With --clock virtual the pauses
-        // pass at once but the cuff's stamps do not: the pairing then fails, 65.)
+        // in real time): R,T,R waits the ISO 81060-2 60 s twice before step 3 (about 2 min).
+        // (With --clock virtual the pauses pass at once but the cuff's stamps do not: 65.)
         let run = try StreamedProcess.corsano(["validate", "--live", "--bracelet", server.listening, "--cuff", "ble:" + BlueZMock.cuff,
                                                "--subject-id", "S1", "--sequence", "R,T,R", "--min-subjects", "1",
                                                "--reference-out", ref], env: mock.env.merging(server.clientEnvironment) { $1 })
