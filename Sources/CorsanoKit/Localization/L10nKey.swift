@@ -85,4 +85,6 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case reportCategoryStage, reportCategoryGrade
     case reportCalibrations, reportColumnStarted, reportColumnFlow, reportLastCalibrated, reportNextDue, reportDueNotSet
     case reportGenerated
+    // `validate --live` (issue 34): the operator's prompt before each step of the same-arm sequence
+    case validateTakeCuffReading, validateKeepStill
 }

@@ -273,6 +273,10 @@ extension StringTables {
         case .reportDueNotSet: return "no interval given (report --due DAYS)"
         /// report, the document's foot: {1} corsano's version.
         case .reportGenerated: return "Made by corsano {1} from the audit log."
+        /// validate --live, before a reference (R) step of the same-arm sequence: {1} the step's number, {2} the steps in the sequence.
+        case .validateTakeCuffReading: return "Step {1} of {2}: take a cuff reading on the left arm now"
+        /// validate --live, before a device (T) step: {1} the step's number, {2} the steps in the sequence; the bracelet takes its spot measurement.
+        case .validateKeepStill: return "Step {1} of {2}: keep still: the bracelet measures"
         }
     }
 }

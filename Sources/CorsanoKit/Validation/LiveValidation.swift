@@ -88,18 +88,22 @@ public struct LiveValidation: Sendable {
 
     /// Runs the sequence. `reference` measures one cuff reading, `device` one device value (as a
     /// reading line); `pause` runs between steps (the command sleeps `intervalSeconds` on the run's
-    /// clock); `report` sees every event in order.
+    /// clock); `report` sees every event in order. A reading that comes without its time (typed at
+    /// the terminal, a reading line or `--cuff-cmd` output without `measuredAt`, a cuff clock's naive
+    /// `deviceTime` only) is stamped `now()` when it arrives: sequential pairing orders the steps by time, and the step
+    /// was measured then (ISO 81060-2 same-arm sequential: the order of R and T is the method).
     /// - Returns: the reference and device readings, each with `subject`.
     /// - Throws: what `reference` or `device` throws (the sequence stops there), `CancellationError`.
     public func run(reference: () async throws -> CuffReading, device: () async throws -> CuffReading,
-                    pause: () async throws -> Void = {},
+                    pause: () async throws -> Void = {}, now: (() -> Instant)? = nil,
                     report: (LiveValidationEvent) throws -> Void) async throws -> (reference: [CuffReading], device: [CuffReading]) {
         var references: [CuffReading] = [], devices: [CuffReading] = []
         for (offset, step) in sequence.steps.enumerated() {
             try Task.checkCancellation()
             if offset > 0 { try await pause() }
             try report(.stepStarted(index: offset + 1, step: step))
-            let measured = try await (step == .reference ? reference() : device()).withSubject(subject)
+            var measured = try await (step == .reference ? reference() : device()).withSubject(subject)
+            if measured.measuredAt == nil, let now { measured.measuredAt = now() }
             if step == .reference { references.append(measured) } else { devices.append(measured) }
             try report(.stepMeasured(index: offset + 1, step: step, reading: measured))
         }

@@ -75,28 +75,8 @@ enum BPInitCommand {
         // Prompts read stdin only when a person is there and stdin does not carry the readings.
         let terminal: TerminalInteraction? = ctx.stdinIsTerminal && !choice.readsStdinLines
             ? TerminalInteraction(lines: .stdin, localizer: localizer, prompts: prompts) : nil
-        var cuff: any CuffSource
-        var bluetooth: BLECuffSource?
-        switch choice {
-        case .lines(let file):
-            cuff = LineCuffSource(bytes: FileDescriptorSource(fd: file.fd), name: file.name, timeout: timeout)
-        case .bluetooth(let address):
-            // The adapter is checked here, before the flow starts (69, 77, 74 with no flow events).
-            let source = try await BPInitOptions.bluetoothCuff(address, args, ctx, zone: try CuffIngestCommand.zone(args, ctx.environment),
-                                                               clock: session.clock, timeout: timeout)
-            bluetooth = source
-            cuff = source
-        case .command(let command):
-            cuff = CommandCuffSource(command: command, timeout: timeout, ctx: ctx)
-        case .typed:
-            cuff = TypedCuffSource(lines: .stdin, localizer: localizer, prompts: prompts,
-                                   timeout: timeout, narrated: mode == .text)
-        case .simulated:
-            cuff = try await BPInitOptions.simulatedCuff(simulatedCuff, subject: try SubjectOption.value(args),
-                                                         seed: try args.integer(.seed).map(UInt64.init) ?? SimulatedBracelet.defaultSeed,
-                                                         session: session)
-        }
-        if let subject = try SubjectOption.value(args) { cuff = SubjectCuffSource(cuff, subject: subject) }
+        let (cuff, bluetooth) = try await BPInitOptions.cuffSource(choice, simulated: simulatedCuff, args, ctx, session: session,
+                                                                  timeout: timeout, localizer: localizer, prompts: prompts, mode: mode)
         let pairing = CommandCuffPairing(pairedCommand: args.string(.cuffPairedCmd), pairCommand: args.string(.pairCmd),
                                          terminal: terminal, timeout: timeout, ctx: ctx)
         // In the interactive REPL the line editor owns the terminal: retry questions go through it.

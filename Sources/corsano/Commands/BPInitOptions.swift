@@ -126,6 +126,38 @@ enum BPInitOptions {
         }
     }
 
+    /// The cuff source `choice` names, on the connected `session` (bp-init and `validate --live`
+    /// build theirs here): reading lines from a file or `-`, `ble:MAC` through BlueZ (the adapter
+    /// checked now: 69, 77, 74 before any step), `--cuff-cmd`, typed at the terminal (prompted
+    /// in the locale), or the simulated cuff; every reading stamped with `--subject-id` when given.
+    /// `bluetooth` is the BlueZ source to close after the run.
+    /// - Throws: `BluetoothError`, `CuffCollector.Failure`, `UsageError` (a simulated cuff's subject,
+    ///   `--tz`), `BraceletError`.
+    static func cuffSource(_ choice: CuffChoice, simulated: (Scenario, ScenarioSubject)?, _ args: ParsedCommand, _ ctx: CommandContext,
+                           session: BraceletSession, timeout: Duration, localizer: Localizer, prompts: PromptOutput,
+                           mode: OutputMode) async throws -> (cuff: any CuffSource, bluetooth: BLECuffSource?) {
+        var cuff: any CuffSource
+        var bluetooth: BLECuffSource?
+        switch choice {
+        case .lines(let file):
+            cuff = LineCuffSource(bytes: FileDescriptorSource(fd: file.fd), name: file.name, timeout: timeout)
+        case .bluetooth(let address):
+            let source = try await bluetoothCuff(address, args, ctx, zone: try CuffIngestCommand.zone(args, ctx.environment),
+                                                 clock: session.clock, timeout: timeout)
+            bluetooth = source
+            cuff = source
+        case .command(let command):
+            cuff = CommandCuffSource(command: command, timeout: timeout, ctx: ctx)
+        case .typed:
+            cuff = TypedCuffSource(lines: .stdin, localizer: localizer, prompts: prompts, timeout: timeout, narrated: mode == .text)
+        case .simulated:
+            cuff = try await simulatedCuff(simulated, subject: try SubjectOption.value(args),
+                                           seed: try args.integer(.seed).map(UInt64.init) ?? SimulatedBracelet.defaultSeed, session: session)
+        }
+        if let subject = try SubjectOption.value(args) { cuff = SubjectCuffSource(cuff, subject: subject) }
+        return (cuff, bluetooth)
+    }
+
     /// The scenario and subject a simulated cuff measures in process — `sim:FILE`'s scenario, or
     /// the in-process bracelet's for `sim:` — read and checked before the store is opened (66, 65,
     /// then 64 for a subject the scenario does not declare, or none named of several); nil for

@@ -68,13 +68,12 @@ enum ValidateCommand {
 
     /// The rules between validate's options and operands, checked before any file opens (64).
     static let rules: [OptionRule] = {
-        var rules: [OptionRule] = [OptionKey.sequence, .cuff, .subjectId, .referenceOut, .deviceOut, .bracelet, .seed, .clock, .now,
-                                   .requestTimeout, .tokenFile].map { .requires($0, .live) }
+        var rules: [OptionRule] = [OptionKey.sequence, .cuff, .cuffCmd, .cuffTimeout, .adapter, .tz, .subjectId, .referenceOut, .deviceOut,
+                                   .bracelet, .seed, .clock, .now, .requestTimeout, .tokenFile].map { .requires($0, .live) }
         rules += [
             .requiresValue(.window, .pairing, ["nearest"]),
             .excludesValue(.live, .pairing, ["nearest"], because: "the live sequence pairs sequentially; nearest is for files"),
             .requires(.live, .subjectId, because: "the subject measured"),
-            .requires(.live, .cuff, because: "the reference cuff, sim: or sim:SCENARIO.json"),
             .check { args in
                 _ = try parse(args)
                 if args.flag(.live) {
@@ -82,9 +81,6 @@ enum ValidateCommand {
                     if args.flag(.state) { throw UsageError.conflict("validate --live: --state applies to files (run validate on --reference-out and --device-out)") }
                     if case .failure(let why) = ValidationSequence.parse(args.string(.sequence) ?? ValidationSequence.standard) {
                         throw UsageError.badValue(option: "sequence", value: args.string(.sequence) ?? "", expected: why.description)
-                    }
-                    if let cuff = args.string(.cuff), !cuff.hasPrefix(BPInitOptions.simulatedScheme) {
-                        throw UsageError.conflict("validate --live: --cuff takes sim: or sim:SCENARIO.json (other cuffs: record them and run validate on the files)")
                     }
                     return
                 }

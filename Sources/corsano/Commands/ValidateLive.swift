@@ -8,21 +8,31 @@ enum ValidateLive {
     static let flow = "validate"
 
     static func run(_ args: ParsedCommand, _ ctx: CommandContext, options: ValidateCommand.Options, mode: OutputMode) async throws -> ExitStatus {
-        // The rules between options (operands, --state, --pairing, --sequence, a sim: cuff) are
-        // the table's (ValidateCommand.rules), checked before anything opens.
+        // The rules between options (operands, --state, --pairing, --sequence, the cuff) are the
+        // table's (ValidateCommand.rules), checked before anything opens.
         let sequence = try ValidationSequence.parse(args.string(.sequence) ?? ValidationSequence.standard).get()
         guard let subject = try SubjectOption.value(args) else { throw UsageError.missing("validate --live: --subject-id is required (the subject measured)") }
+        let timeout = try BPInitOptions.cuffTimeout(args)
+        // bp-init's cuff sources (66 for an unreadable file before the bracelet is touched); a
+        // Bluetooth cuff stamps in real time, so the run's clock is real unless said otherwise.
+        var bracelet = try BraceletConnector.prepare(args, ctx, defaultClock: BPInitOptions.readsBluetoothCuff(args) ? "real" : nil)
         let choice = try BPInitOptions.cuff(args, stdinIsTerminal: ctx.stdinIsTerminal)
-        guard case .simulated = choice else { throw UsageError.conflict("validate --live: --cuff takes sim: or sim:SCENARIO.json") }
-        var bracelet = try BraceletConnector.prepare(args, ctx)
         try bracelet.readScenario()
         let inProcess = try BPInitOptions.simulatedCuffScenario(choice, bracelet: bracelet, subject: subject)
         let referenceOut = try args.string(.referenceOut).map(OutputFile.create)
         let deviceOut = try args.string(.deviceOut).map(OutputFile.create)
+        let localizer = EventSinks.localizer(args, ctx)
+        let prompts = PromptOutput(writer: mode == .text ? ctx.stdout : ctx.stderr, layout: EventSinks.promptLayout(args, ctx, mode: mode))
+        // The operator is prompted before each step when a person is at a terminal.
+        let operatorThere = ctx.stdinIsTerminal || ctx.stderrIsTerminal
         let session = try await BraceletSession.connect(bracelet.target, flow: flow)
         let result: (reference: [CuffReading], device: [CuffReading])
+        var bluetooth: BLECuffSource?
         do {
-            let cuff = try await BPInitOptions.simulatedCuff(inProcess, subject: subject, seed: bracelet.seed, session: session)
+            let built = try await BPInitOptions.cuffSource(choice, simulated: inProcess, args, ctx, session: session, timeout: timeout,
+                                                           localizer: localizer, prompts: prompts, mode: mode)
+            let cuff = built.cuff
+            bluetooth = built.bluetooth
             var count = 0
             result = try await LiveValidation(sequence: sequence, subject: subject).run(
                 reference: {
@@ -39,7 +49,13 @@ enum ValidateLive {
                     return value.reading(serial: session.identity.serial, subject: subject)
                 },
                 pause: { try await session.clock.sleep(seconds: LiveValidation.intervalSeconds) },
+                now: { session.clock.now() },
                 report: { event in
+                    if operatorThere, case .stepStarted(let i, let step) = event {
+                        ctx.stdout.flush()
+                        prompts.tell(localizer.string(step == .reference ? .validateTakeCuffReading : .validateKeepStill,
+                                                      [String(i), String(sequence.steps.count)]))
+                    }
                     if case .stepMeasured(_, let step, let reading) = event {
                         (step == .reference ? referenceOut : deviceOut)?.line(reading.jsonLine())
                     }
@@ -54,15 +70,18 @@ enum ValidateLive {
                 })
         } catch let error as LiveValidationError {
             // The cuff, not the bracelet, failed: bp-init's cuffError status (3).
+            await bluetooth?.close()
             await session.bracelet.close()
             referenceOut?.flush(); deviceOut?.flush()
             ctx.diagnose(error.message)
             return .cuffError
         } catch {
+            await bluetooth?.close()
             await session.bracelet.close()
             referenceOut?.flush(); deviceOut?.flush()
             throw error
         }
+        await bluetooth?.close()
         await session.bracelet.close()
         referenceOut?.flush(); deviceOut?.flush()
         var inputs = [ValidationInput(), ValidationInput()]

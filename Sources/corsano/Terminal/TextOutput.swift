@@ -20,4 +20,12 @@ struct PromptOutput: Sendable {
         writer.write(layout.prompt(prompt))
         writer.flush()
     }
+
+    /// Writes `instruction` laid out as a prompt, then ends the line: the person acts, types nothing
+    /// (`validate --live`'s step prompts).
+    func tell(_ instruction: String) {
+        guard !instruction.isEmpty else { return }
+        writer.write(layout.prompt(instruction) + "\n")
+        writer.flush()
+    }
 }

@@ -48,4 +48,23 @@ import Testing
         }
         #expect(steps == 1)  // started R1, never measured
     }
+
+    /// A reference reading that came without its time (typed, a line without measuredAt) is
+    /// stamped with the run's clock when it arrives; one with its time keeps it.
+    @Test func aReadingWithoutItsTimeIsStampedWhenItArrives() async throws {
+        let t0 = RFC3339.parseInstant("2026-12-01T09:00:00Z")!
+        var minute = 0
+        func next() -> Instant { minute += 1; return t0.adding(interval: Double(minute * 60)) }
+        let own = t0.adding(interval: 30)
+        var cuff = [CuffReading(systolic: 120, diastolic: 80, pulse: 60, measuredAt: nil),
+                    CuffReading(systolic: 122, diastolic: 80, pulse: 60, measuredAt: own)].makeIterator()
+        let run = LiveValidation(sequence: try ValidationSequence.parse("R,T,R").get(), subject: "P02")
+        let (ref, dev) = try await run.run(
+            reference: { cuff.next()! },
+            device: { CuffReading(systolic: 121, diastolic: 80, pulse: nil, measuredAt: next()) },
+            now: { next() }, report: { _ in })
+        // R1 arrives at minute 1 (stamped), T at minute 2, R2 keeps its own time (00:30).
+        #expect(ref.map(\.measuredAt) == [t0.adding(interval: 60), own])
+        #expect(dev.map(\.measuredAt) == [t0.adding(interval: 120)])
+    }
 }
