@@ -73,6 +73,7 @@ func dispatch(_ parsed: ParsedCommand, _ handler: CommandHandler, _ ctx: Command
     if !parsed.spec.handlesStopSignals { ProcessSignals.shared.dieOnUnroutedSignals() }
     let ctx = CommandRunner.context(for: parsed, ctx)
     do {
+        try InputCheck.check(parsed)  // 66, after the parser's 64 and before a store (74) or bracelet (69)
         return try await handler(parsed, ctx)
     } catch {
         return report(error, ctx, command: parsed.spec.name, localizer: LocalizedDiagnostics.localizer(for: parsed, ctx))
