@@ -249,7 +249,7 @@ enum CommandTable {
             options: [OptionSpec(.plan, .text, placeholder: "PLAN",
                                  "Set this plan (e.g. monitoring) when nothing records what the bracelet ran before"),
                       OptionSpec(.force, "Restore even when the run that switched still runs")] + bracelet + output + state + journal + [help],
-            action: .command(BraceletRepairCommand.run), rules: braceletRules),
+            action: .command(BraceletRepairCommand.run), rules: braceletRules + [BraceletRepairCommand.planRule]),
         CommandSpec(
             words: ["nibp", "read"], summary: "Read the bracelet's own NIBP values as reading lines.",
             operands: "", operandKind: nil,

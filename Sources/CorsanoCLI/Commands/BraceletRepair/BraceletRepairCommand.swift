@@ -11,6 +11,15 @@ import CorsanoKit
 enum BraceletRepairCommand {
     static let flow = "bracelet-repair"
 
+    /// `--plan` names a plan to give back: not empty, not the calibration plan itself (64, checked
+    /// with the other rules before the store is opened).
+    static let planRule = OptionRule.check { args in
+        guard let name = args.string(.plan) else { return }
+        guard !name.isEmpty, name != BraceletPlan.nibpCalibration.name else {
+            throw UsageError.badValue(option: "--plan", value: name, expected: "the plan to give back, not \(BraceletPlan.nibpCalibration)")
+        }
+    }
+
     static func run(_ args: ParsedCommand, _ ctx: CommandContext) async throws -> ExitStatus {
         _ = try OutputMode.choose(args, stdoutIsTerminal: ctx.stdoutIsTerminal)
         var bracelet = try BraceletConnector.prepare(args, ctx)
@@ -18,12 +27,7 @@ enum BraceletRepairCommand {
         // This gateway decides whose processes it can judge (another gateway's entry: its lease).
         let setUp = try FlowSetUp(args, ctx)
         let (store, ownership, runID) = (setUp.store, setUp.ownership, setUp.run)
-        let plan = try args.string(.plan).map { name -> BraceletPlan in
-            guard !name.isEmpty, name != BraceletPlan.nibpCalibration.name else {
-                throw UsageError.badValue(option: "--plan", value: name, expected: "the plan to give back, not \(BraceletPlan.nibpCalibration)")
-            }
-            return BraceletPlan(name)
-        }
+        let plan = args.string(.plan).map(BraceletPlan.init)  // (`planRule` refused the calibration plan)
         let session = try await BraceletSession.connect(bracelet.target, flow: nil)
         session.bracelet.name(holder: BraceletHolder(run: runID, gateway: ownership.owner.gateway, pid: ownership.owner.pid))
         if let plan {
