@@ -23,9 +23,15 @@ let package = Package(
             name: "CorsanoKit",
             dependencies: ["CSQLite", "CDBus", "CPostgres", "CZlib"]
         ),
+        // The command layer (issue 23): argument parsing, the commands, the REPL; the executable's
+        // main.swift only calls it.
+        .target(
+            name: "CorsanoCLI",
+            dependencies: ["CorsanoKit", "CReadline"]
+        ),
         .executableTarget(
             name: "corsano",
-            dependencies: ["CorsanoKit", "CReadline"]
+            dependencies: ["CorsanoCLI"]
         ),
         // What both test targets share: waits on a condition with a deadline, process probes,
         // the throwaway PostgreSQL server the tests start (issue 16).
@@ -38,9 +44,15 @@ let package = Package(
             name: "CorsanoKitTests",
             dependencies: ["CorsanoKit", "TestSupport"]
         ),
+        // The command layer called in process (the table, help, text layout, completion).
+        .testTarget(
+            name: "CorsanoCLITests",
+            dependencies: ["CorsanoKit", "CorsanoCLI", "TestSupport"]
+        ),
+        // The built binary run as a user runs it (and a few in-process checks beside those runs).
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["CorsanoKit", "corsano", "TestSupport"]
+            dependencies: ["CorsanoKit", "CorsanoCLI", "corsano", "TestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -65,10 +65,13 @@ import TestSupport
         #expect(after.stdout.contains(#""previousPlan":"monitoring""#), "\(after.stdout)")
     }
 
-    /// `--plan nibpCalibration` is not a plan to give back (64).
+    /// `--plan nibpCalibration` is not a plan to give back (64), a table rule: before the store (74).
     @Test func repairRefusesTheCalibrationPlanAsAPlan() throws {
         let r = try Corsano.run(["bracelet", "repair", "--plan", "nibpCalibration", "--no-state"])
         #expect(r.status == 64, "\(r.stderr)")
+        let unopenable = try Corsano.run(["bracelet", "repair", "--plan", "nibpCalibration", "--state", "/proc/corsano-x/y.db"])
+        #expect(unopenable.status == 64, "\(unopenable.stderr)")
+        #expect(unopenable.stderr.contains("--plan"), "\(unopenable.stderr)")
     }
 
     /// Two `--no-state` runs on one served bracelet: while the first holds the calibration plan

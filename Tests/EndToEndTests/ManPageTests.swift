@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import corsano
+@testable import CorsanoCLI
 
 /// Man pages and `--help` do not drift from the command table: the pages' OPTIONS and
 /// ENVIRONMENT are checked against the table in both directions, with the same defaults, and

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import corsano
+@testable import CorsanoCLI
 
 /// The REPL's TAB answers (`REPLCompletion.offer`) agree with the bash completion table and know
 /// the session commands.

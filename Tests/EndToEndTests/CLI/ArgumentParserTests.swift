@@ -1,4 +1,4 @@
-@testable import corsano
+@testable import CorsanoCLI
 import Testing
 
 /// The argv parser on its own, against a spec of its own (so the command table can change

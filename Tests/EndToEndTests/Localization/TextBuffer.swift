@@ -1,4 +1,4 @@
-@testable import corsano
+@testable import CorsanoCLI
 import Synchronization
 
 /// A `TextOutput` that keeps what was written, for rendering tests.

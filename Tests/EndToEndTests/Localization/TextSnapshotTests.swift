@@ -1,4 +1,4 @@
-@testable import corsano
+@testable import CorsanoCLI
 import CorsanoKit
 import Foundation
 import Testing

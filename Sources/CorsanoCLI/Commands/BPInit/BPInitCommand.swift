@@ -23,17 +23,14 @@ enum BPInitCommand {
         let choice = try BPInitOptions.cuff(args, stdinIsTerminal: ctx.stdinIsTerminal)
         try bracelet.readScenario()
         let simulatedCuff = try BPInitOptions.simulatedCuffScenario(choice, bracelet: bracelet, subject: try SubjectOption.value(args))
-        let ownership = try GatewayOptions.ownership(args, environment: ctx.environment)
-        let store = try StateLocation.open(args, ctx)
-        let auditKey = try AuditKeyFile.forAppending(args, ctx, store: store)  // 74 before the bracelet is touched (issue 35)
-        let runID = RunID.make()
+        let setUp = try FlowSetUp(args, ctx)
+        let (store, ownership, auditKey, runID) = (setUp.store, setUp.ownership, setUp.auditKey, setUp.run)
         var audit: AuditLogSink?
         let (outcome, signal, journalFailure, leftSwitched, cause) = try await BraceletSession.run(
             bracelet.target, flow: flow, store: store, ownership: ownership, run: runID,
             events: { session in
                 signals.braceletReached()
-                let log = AuditLogSink(log: AuditLog(store: store, gateway: ownership.owner.gateway, key: auditKey), bracelet: session.identity,
-                                           recordedAt: { CommandContext.wallClock() }, operatorName: GatewayOptions.operatorName(args))
+                let log = setUp.auditSink(bracelet: session.identity, operatorName: GatewayOptions.operatorName(args))
                 audit = log
                 var cuffName: String?
                 if case .lines(let file) = choice { cuffName = file.name }
@@ -42,7 +39,7 @@ enum BPInitCommand {
             },
             notice: { ctx.note($0) }
         ) { session, sink in
-            try await calibrate(FlowRun(args: args, ctx: ctx, mode: mode, store: store, ownership: ownership, id: runID, signals: signals),
+            try await calibrate(setUp.flowRun(args, ctx, mode: mode, signals: signals),
                                 config: config, multiSet: multiSet, auditKey: auditKey, choice: choice, simulatedCuff: simulatedCuff,
                                 timeout: timeout, session: session, sink: sink)
         }

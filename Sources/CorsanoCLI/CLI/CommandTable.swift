@@ -42,7 +42,7 @@ enum CommandTable {
     ]
     static let bracelet: [OptionSpec] = [
         OptionSpec(.bracelet, .uri, default: .value(BraceletAddress.defaultURI), environment: .bracelet,
-                   "sim, sim:SCENARIO.json, unix:PATH, tcp:HOST:PORT or exec:CMD"),
+                   "sim, sim:SCENARIO.json, unix:PATH, tcp:HOST:PORT or exec:CMD").input(.braceletURI),
         seed("Seed of the simulated bracelet"),
         OptionSpec(.clock, .choice(["real", "virtual"]), default: .rule("virtual with the simulator, else real"), "Time source"),
         OptionSpec(.now, .time, default: .rule("wall time"), "Start of the virtual clock"),
@@ -107,7 +107,7 @@ enum CommandTable {
             details: "Switches the bracelet to the NIBP-calibration plan, feeds 2 (or 3) cuff readings per attempt, retries up to --max-attempts, and restores the previous plan on every way out. Cuff readings: JSON lines from --cuff FILE or stdin (-), a Bluetooth cuff read live through BlueZ (--cuff ble:MAC; the run's clock is then real by default), one per --cuff-cmd run, typed at the terminal (SYS/DIA PULSE), or measured by a simulated cuff on a scenario subject (--cuff sim: or sim:SCENARIO.json, with --subject-id). SIGINT (130), SIGTERM (143) and SIGHUP (129) cancel the run and restore the plan. Exit: 0 success, 1 failedAfterRetries, 3 cuffError, 4 braceletDisconnected, 64 usage, 66 cuff or scenario file unreadable, 69 bracelet unavailable, 74 state store or output, 141 stdout closed.",
             options: [
                 OptionSpec(.cuff, .path, default: .rule("- when stdin is not a terminal"), "Cuff readings as JSON lines, ble:MAC for a Bluetooth cuff, or sim: / sim:SCENARIO.json for a simulated one")
-                    .excluding(.cuffCmd),
+                    .excluding(.cuffCmd).input(.cuffSource),
                 OptionSpec(.cuffCmd, .command, "Run CMD once per measurement; first valid line of its stdout is the reading"),
                 OptionSpec(.cuffTimeout, .seconds(allowsNone: false), default: .integer(BPInitializationConfig.defaultCuffTimeoutSeconds),
                            "Real-time wait for one reading"),
@@ -145,7 +145,7 @@ enum CommandTable {
                            note: "1 disables retry", "Optimization attempts"),
                 OptionSpec(.noPreparation, "Skip preparation; push the profile as it is instead"),
                 OptionSpec(.profile, .path, default: .rule("the last one pushed, else the bracelet's"),
-                           "The user profile as a JSON file, as 'profile push --from' reads it; - is stdin"),
+                           "The user profile as a JSON file, as 'profile push --from' reads it; - is stdin").input(),
                 OptionSpec(.position, .choice(BraceletPosition.allCases.map(\.rawValue)),
                            default: .value(WearingOptimizationConfig.default.position.rawValue), "Position for the attempts"),
                 skinTone, hairDensity, wrist,
@@ -223,7 +223,7 @@ enum CommandTable {
             operands: "", operandKind: nil,
             details: "Skips the push when the bracelet already holds the same profile, unless --force.",
             options: [
-                OptionSpec(.from, .path, "Profile as a JSON file (same field names); flags override its fields"),
+                OptionSpec(.from, .path, "Profile as a JSON file (same field names); flags override its fields").input(),
             ] + profileFields.map { var field = $0; field.required = true; field.requiredUnless = .from; return field } + [
                 OptionSpec(.force, "Push even when the bracelet holds the same profile"),
             ] + bracelet + output + state + journal + [help],
@@ -235,7 +235,7 @@ enum CommandTable {
             options: [
                 OptionSpec(.listen, .uri, "unix:PATH or tcp:HOST:PORT").excluding(.stdio),
                 OptionSpec(.stdio, "Serve one connection on stdin/stdout"),
-                OptionSpec(.scenario, .path, "Simulator scenario JSON"),
+                OptionSpec(.scenario, .path, "Simulator scenario JSON").input(.scenario),
                 seed("Simulator seed"),
                 tokenFile("Token file clients of a tcp: listener must hold (made 0600 when missing)"),
                 help,
@@ -249,7 +249,7 @@ enum CommandTable {
             options: [OptionSpec(.plan, .text, placeholder: "PLAN",
                                  "Set this plan (e.g. monitoring) when nothing records what the bracelet ran before"),
                       OptionSpec(.force, "Restore even when the run that switched still runs")] + bracelet + output + state + journal + [help],
-            action: .command(BraceletRepairCommand.run), rules: braceletRules),
+            action: .command(BraceletRepairCommand.run), rules: braceletRules + [BraceletRepairCommand.planRule]),
         CommandSpec(
             words: ["nibp", "read"], summary: "Read the bracelet's own NIBP values as reading lines.",
             operands: "", operandKind: nil,
@@ -349,7 +349,7 @@ enum CommandTable {
                            "With --live: R (cuff) and T (bracelet) alternating from R to R"),
                 OptionSpec(.cuff, .path, default: .rule("- when stdin is not a terminal, else typed"),
                            "With --live: the reference cuff: reading lines from FILE or -, ble:MAC, or sim: / sim:SCENARIO.json")
-                    .excluding(.cuffCmd),
+                    .excluding(.cuffCmd).input(.cuffSource),
                 OptionSpec(.cuffCmd, .command, "With --live: run CMD once per cuff reading; first valid line of its stdout is the reading"),
                 OptionSpec(.cuffTimeout, .seconds(allowsNone: false), default: .integer(BPInitializationConfig.defaultCuffTimeoutSeconds),
                            "With --live: real-time wait for one cuff reading"),
@@ -366,7 +366,7 @@ enum CommandTable {
             options: [
                 OptionSpec(.bail, "Stop at the first failing command with its exit status"),
                 OptionSpec(.bracelet, .uri, default: .value(BraceletAddress.defaultURI), environment: .bracelet,
-                           "Bracelet to connect to"),
+                           "Bracelet to connect to").input(.braceletURI),
             ] + state + [help],
             action: .command(REPLCommand.run), handlesStopSignals: true),
         CommandSpec(

@@ -1,6 +1,6 @@
 import CorsanoKit
 import Testing
-@testable import corsano
+@testable import CorsanoCLI
 
 /// The command table's own checks (as swift-argument-parser validates a command tree), and the
 /// facts it carries that parsing reads: defaults from the core's config types, environment
@@ -14,7 +14,7 @@ import Testing
         #expect(Set(REPLGrammar.commands.map(\.name)).count == REPLGrammar.commands.count)
     }
 
-    static func run(_: ParsedCommand, _: CommandContext) async throws -> corsano.ExitStatus { .success }
+    static func run(_: ParsedCommand, _: CommandContext) async throws -> CorsanoCLI.ExitStatus { .success }
 
     @Test func theValidatorFindsEachKindOfMistake() {
         let broken = [

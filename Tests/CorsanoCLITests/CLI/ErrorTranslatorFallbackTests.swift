@@ -1,7 +1,7 @@
 import CorsanoKit
 import Foundation
 import Testing
-@testable import corsano
+@testable import CorsanoCLI
 
 /// Errors of no command-specific kind still reach users as words naming what failed, never as a
 /// bare Swift case dump (`readFailed(errno: 21)`).
@@ -41,7 +41,7 @@ import Testing
 /// Every error says its own message; the translator adds only the exit status (and, for a
 /// human-text run, the translation the error itself carries).
 @Suite struct ErrorMessageTests {
-    static let cases: [(any DiagnosticError, String, corsano.ExitStatus)] = [
+    static let cases: [(any DiagnosticError, String, CorsanoCLI.ExitStatus)] = [
         (UsageError.missing("--x is required"), "--x is required", .usage),
         (InputError.cannotOpen(path: "a.jsonl", reason: "No such file or directory"), "a.jsonl: No such file or directory", .noInput),
         (OutputFileError.cannotCreate(path: "/r", reason: "Permission denied"), "/r: Permission denied", .ioError),

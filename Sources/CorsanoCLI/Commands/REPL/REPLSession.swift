@@ -73,6 +73,7 @@ final class REPLSession: @unchecked Sendable {
         if parsed.spec.option(.state) != nil, parsed.given(.state) == nil, !parsed.flag(.noState) {
             if replOptions.flag(.noState) { parsed.supply(.noState, "") } else if let state = replOptions.given(.state) { parsed.supply(.state, state) }
         }
+        try InputCheck.check(parsed)  // 66 before the handler opens a store (74) or reaches a bracelet (69)
         guard let handler = parsed.spec.handler else {
             throw UsageError.conflict("\(parsed.spec.name): not available in this build")
         }

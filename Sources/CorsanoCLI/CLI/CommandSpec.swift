@@ -174,6 +174,9 @@ struct OptionSpec: Sendable {
     /// Options that cannot be given with this one (`--json` and `--text`): the parser refuses
     /// the pair, zsh and fish stop offering the other once one is on the line.
     var excludes: [OptionKey] = []
+    /// How the value names a file the command reads, when it does: the runner checks that file
+    /// exists and is readable before any store or bracelet is opened (`InputCheck`, exit 66).
+    var input: InputRole?
 
     init(_ key: OptionKey, _ value: ValueKind? = nil, placeholder: String? = nil, default defaultValue: OptionDefault? = nil,
          note defaultNote: String? = nil, environment: EnvironmentVariable? = nil, required: Bool = false,
@@ -208,6 +211,13 @@ struct OptionSpec: Sendable {
     func excluding(_ names: OptionKey...) -> OptionSpec {
         var o = self
         o.excludes += names
+        return o
+    }
+
+    /// This option, whose value names a file the command reads (`InputRole`).
+    func input(_ role: InputRole = .file) -> OptionSpec {
+        var o = self
+        o.input = role
         return o
     }
 
@@ -250,7 +260,8 @@ struct CommandSpec: Sendable {
     var summary: String
     /// Operand synopsis, e.g. `[FILE...]`; empty when none.
     var operands: String
-    /// Kind of each operand for completion (nil = none taken).
+    /// Kind of each operand for completion (nil = none taken); `.path` operands are files the
+    /// command reads (never writes), checked by the runner's inputs phase (`InputCheck`).
     var operandKind: ValueKind?
     /// Longer description for help and the man page.
     var details: String

@@ -23,10 +23,8 @@ enum WearingOptCommand {
         var bracelet = try BraceletConnector.prepare(args, ctx)
         try bracelet.readScenario()
         let given = try profile(args, ctx)
-        let ownership = try GatewayOptions.ownership(args, environment: ctx.environment)
-        let store = try StateLocation.open(args, ctx)
-        let auditKey = try AuditKeyFile.forAppending(args, ctx, store: store)  // 74 before the bracelet is touched (issue 35)
-        let run = RunID.make()
+        let setUp = try FlowSetUp(args, ctx)
+        let (store, ownership, run) = (setUp.store, setUp.ownership, setUp.run)
         var audit: AuditLogSink?
         let outcome: Result<WearingOptimizationResult, any Error>
         do {
@@ -34,14 +32,13 @@ enum WearingOptCommand {
                 bracelet.target, flow: flow, store: store, ownership: ownership, run: run,
                 events: { session in
                     signals.braceletReached()
-                    let log = AuditLogSink(log: AuditLog(store: store, gateway: ownership.owner.gateway, key: auditKey), bracelet: session.identity,
-                                           recordedAt: { CommandContext.wallClock() }, operatorName: GatewayOptions.operatorName(args))
+                    let log = setUp.auditSink(bracelet: session.identity, operatorName: GatewayOptions.operatorName(args))
                     audit = log
                     return EventFanOut([try EventSinks.stdout(args, ctx), log])
                 },
                 notice: { ctx.note($0) }
             ) { session, sink in
-                await optimize(FlowRun(args: args, ctx: ctx, mode: mode, store: store, ownership: ownership, id: run, signals: signals),
+                await optimize(setUp.flowRun(args, ctx, mode: mode, signals: signals),
                                config: config, session: session, sink: sink, given: given)
             }
         } catch {

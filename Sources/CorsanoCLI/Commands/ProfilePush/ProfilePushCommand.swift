@@ -16,19 +16,15 @@ enum ProfilePushCommand {
         let profile = try ProfileInput.profile(args, today: today)
         var bracelet = try BraceletConnector.prepare(args, ctx)
         try bracelet.readScenario()
-        let ownership = try GatewayOptions.ownership(args, environment: ctx.environment)
-        let store = try StateLocation.open(args, ctx)
-        let auditKey = try AuditKeyFile.forAppending(args, ctx, store: store)  // 74 before the bracelet is touched (issue 35)
-        let run = RunID.make()
-        try await BraceletSession.run(bracelet.target, flow: flow, store: store, ownership: ownership, run: run,
+        let setUp = try FlowSetUp(args, ctx)
+        try await BraceletSession.run(bracelet.target, flow: flow, store: setUp.store, ownership: setUp.ownership, run: setUp.run,
                                       events: { session in
                                           // The audit log records a journal repair this command makes (issue 26).
                                           EventFanOut([try EventSinks.stdout(args, ctx),
-                                                       AuditLogSink(log: AuditLog(store: store, gateway: ownership.owner.gateway, key: auditKey),
-                                                                    bracelet: session.identity, recordedAt: { CommandContext.wallClock() }, operatorName: GatewayOptions.operatorName(args))])
+                                                       setUp.auditSink(bracelet: session.identity, operatorName: GatewayOptions.operatorName(args))])
                                       }, notice: { ctx.note($0) }) { session, sink in
             let push = ProfilePush(bracelet: session.bracelet, clock: session.clock, events: sink,
-                                   profileStore: ProfileStore(store: store), run: run)
+                                   profileStore: ProfileStore(store: setUp.store), run: setUp.run)
             _ = try await push.push(profile, serial: session.identity.serial, force: args.flag(.force))
         }
         return .success

@@ -11,30 +11,31 @@ import CorsanoKit
 enum BraceletRepairCommand {
     static let flow = "bracelet-repair"
 
+    /// `--plan` names a plan to give back: not empty, not the calibration plan itself (64, checked
+    /// with the other rules before the store is opened).
+    static let planRule = OptionRule.check { args in
+        guard let name = args.string(.plan) else { return }
+        guard !name.isEmpty, name != BraceletPlan.nibpCalibration.name else {
+            throw UsageError.badValue(option: "--plan", value: name, expected: "the plan to give back, not \(BraceletPlan.nibpCalibration)")
+        }
+    }
+
     static func run(_ args: ParsedCommand, _ ctx: CommandContext) async throws -> ExitStatus {
         _ = try OutputMode.choose(args, stdoutIsTerminal: ctx.stdoutIsTerminal)
         var bracelet = try BraceletConnector.prepare(args, ctx)
         try bracelet.readScenario()
-        let store = try StateLocation.open(args, ctx)
-        let auditKey = try AuditKeyFile.forAppending(args, ctx, store: store)  // 74 before the bracelet is touched (issue 35)
         // This gateway decides whose processes it can judge (another gateway's entry: its lease).
-        let ownership = try GatewayOptions.ownership(args, environment: ctx.environment)
-        let plan = try args.string(.plan).map { name -> BraceletPlan in
-            guard !name.isEmpty, name != BraceletPlan.nibpCalibration.name else {
-                throw UsageError.badValue(option: "--plan", value: name, expected: "the plan to give back, not \(BraceletPlan.nibpCalibration)")
-            }
-            return BraceletPlan(name)
-        }
+        let setUp = try FlowSetUp(args, ctx)
+        let (store, ownership, runID) = (setUp.store, setUp.ownership, setUp.run)
+        let plan = args.string(.plan).map(BraceletPlan.init)  // (`planRule` refused the calibration plan)
         let session = try await BraceletSession.connect(bracelet.target, flow: nil)
-        let runID = RunID.make()
         session.bracelet.name(holder: BraceletHolder(run: runID, gateway: ownership.owner.gateway, pid: ownership.owner.pid))
         if let plan {
             defer { Task { await session.bracelet.close() } }
-            return try await setPlan(plan, args, ctx, session: session, store: store, auditKey: auditKey, ownership: ownership, run: runID)
+            return try await setPlan(plan, args, ctx, session: session, setUp: setUp)
         }
         let repair: PlanJournal.Repair
-        let audit = AuditLogSink(log: AuditLog(store: store, gateway: ownership.owner.gateway, key: auditKey), bracelet: session.identity,
-                                 recordedAt: { CommandContext.wallClock() })
+        let audit = setUp.auditSink(bracelet: session.identity)
         do {
             repair = try await PlanJournal(store: store).repairOpenEntries(
                 bracelet: session.bracelet, identity: session.identity,
@@ -97,8 +98,9 @@ enum BraceletRepairCommand {
     /// holder, or a journal entry of a run that still runs) is left alone unless `--force`.
     private static func setPlan(
         _ plan: BraceletPlan, _ args: ParsedCommand, _ ctx: CommandContext, session: BraceletSession,
-        store: any StateStore, auditKey: AuditKey?, ownership: PlanJournal.Ownership, run: String
+        setUp: FlowSetUp
     ) async throws -> ExitStatus {
+        let (store, ownership, run) = (setUp.store, setUp.ownership, setUp.run)
         let serial = session.identity.serial
         let journal = PlanJournal(store: store, leaseSeconds: ownership.leaseSeconds)
         let force = args.flag(.force)
@@ -123,8 +125,7 @@ enum BraceletRepairCommand {
         try journal.close(serial: serial)
         ctx.note("bracelet \(serial) was in plan \(status.plan); set plan \(plan) (--plan)")
         // Audited as every repair is (issue 26): an appended record, `why: "operator"`.
-        let audit = AuditLogSink(log: AuditLog(store: store, gateway: ownership.owner.gateway, key: auditKey), bracelet: session.identity,
-                                 recordedAt: { CommandContext.wallClock() })
+        let audit = setUp.auditSink(bracelet: session.identity)
         let sink = BraceletStampedSink(serial: serial, next: EventFanOut([try EventSinks.stdout(args, ctx), audit]))
         sink.emit(FlowEvent(flow: flow, run: run, at: session.clock.now(), .planRestored(previousPlan: plan, why: .operator)))
         if let failure = audit.failure { throw failure }
