@@ -85,6 +85,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case reportCategoryStage, reportCategoryGrade
     case reportCalibrations, reportColumnStarted, reportColumnFlow, reportLastCalibrated, reportNextDue, reportDueNotSet
     case reportGenerated
+    case reportMultiSet, reportSets, reportColumnSet, reportColumnEnded, reportColumnMeanAll, reportColumnMeanLast2
     // `validate --report`: the validation report (issue 36)
     case validationReport, validationPairing, validationSampleSize, validationSampleValue, validationSmallerPanel, validationCriteria, validationCriterion, validationGradeOrBetter, validationVerdictPass, validationVerdictFail, validationNotAssessable, validationSummary, validationStatistic
     case validationPairs, validationMeanDifference, validationSDDifference, validationCriterion1, validationSDSubjectMeans, validationCriterion2Limit, validationCriterion2, validationBias, validationLimits, validationMAD, validationGrade, validationPass, validationFail

@@ -273,6 +273,18 @@ extension StringTables {
         case .reportDueNotSet: return "no interval given (report --due DAYS)"
         /// report, the document's foot: {1} corsano's version.
         case .reportGenerated: return "Made by corsano {1} from the audit log."
+        /// report, certificate protocol: {1} the protocol (corsano or sets), {2} this run's set, {3} the number of sets, {4} the calibration's id.
+        case .reportMultiSet: return "multi-set calibration ({1}), set {2} of {3}, calibration {4}"
+        /// report, certificate: heading of the multi-set calibration's sets.
+        case .reportSets: return "Sets of the calibration"
+        /// report, certificate: column of the set's number.
+        case .reportColumnSet: return "Set"
+        /// report, certificate: column of when the set ended.
+        case .reportColumnEnded: return "Ended"
+        /// report, certificate: mean of all the set's readings (AHA).
+        case .reportColumnMeanAll: return "Mean of all readings (mmHg)"
+        /// report, certificate: mean of readings 2 and 3 (ESH).
+        case .reportColumnMeanLast2: return "Mean of readings 2 and 3 (mmHg)"
         /// validate --report: the document's title.
         case .validationReport: return "Validation report"
         /// validate --report: label of the pairing rule (its value is sequential or nearest, as --pairing writes it).
