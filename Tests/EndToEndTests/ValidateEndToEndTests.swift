@@ -104,6 +104,10 @@ import Testing
         #expect(try Corsano.run(["validate", "--window", "60", malformed, missing]).status == 64)
         #expect(try Corsano.run(["validate", "--criteria", "1,3", malformed, missing]).status == 64)
         #expect(try Corsano.run(["validate", "--ieee1708-grade", "B", Self.reference, Self.good]).status == 64)
+        // --paper and --lang shape the report only (issue 36).
+        let lang = try Corsano.run(["validate", "--lang", "de", Self.reference, Self.good])
+        #expect(lang.status == 64 && lang.stderr.contains("--lang needs --report"), "\(lang.stderr)")
+        #expect(try Corsano.run(["validate", "--paper", "letter", Self.reference, Self.good]).status == 64)
         #expect(try Corsano.run(["validate", "-", "-"]).status == 64)
         #expect(try Corsano.run(["validate", Self.reference]).status == 64)
         // 66 before 65.
