@@ -7,9 +7,11 @@ import Testing
 
     /// Latin tokens allowed in non-Latin scripts: device labels, keys, units, acronyms.
     /// Latin words a translation keeps: names, units, and (reports, issue 36) the product and
-    /// program names, the UTC zone and a command-line flag.
+    /// program names, the UTC zone and a command-line flag; (the validation report) the standards'
+    /// names and the Bland–Altman method.
     static let latinTokens = ["Bluetooth", "Ctrl-C", "Enter", "START", "NIBP", "PPG", "mmHg",
-                              "Corsano CardioWatch", "corsano", "UTC", "report --due DAYS"]
+                              "Corsano CardioWatch", "corsano", "UTC", "report --due DAYS",
+                              "ISO", "IEEE", "Bland–Altman"]
 
     /// Every catalog ships every key (CI refuses fuzzy and empty entries, so none falls back), a
     /// plural entry where English has one, with as many forms as its Plural-Forms header says.

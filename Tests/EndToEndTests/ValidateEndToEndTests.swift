@@ -104,6 +104,9 @@ import Testing
         #expect(try Corsano.run(["validate", "--window", "60", malformed, missing]).status == 64)
         #expect(try Corsano.run(["validate", "--criteria", "1,3", malformed, missing]).status == 64)
         #expect(try Corsano.run(["validate", "--ieee1708-grade", "B", Self.reference, Self.good]).status == 64)
+        // --paper shapes the report only (issue 36); --lang also speaks the live run's prompts.
+        let paper = try Corsano.run(["validate", "--paper", "letter", Self.reference, Self.good])
+        #expect(paper.status == 64 && paper.stderr.contains("--paper needs --report"), "\(paper.stderr)")
         #expect(try Corsano.run(["validate", "-", "-"]).status == 64)
         #expect(try Corsano.run(["validate", Self.reference]).status == 64)
         // 66 before 65.

@@ -40,6 +40,12 @@ enum CommandTable {
         OptionSpec(.lang, .choice(Locales.all), placeholder: "LOCALE", default: .rule("from LC_ALL, LC_MESSAGES, LANG"),
                    "Language of human text"),
     ]
+    /// A report document's paper size and language (`report`, `validate --report`).
+    static let reportPaper = OptionSpec(.paper, .choice(PaperSize.allCases.map(\.rawValue)), default: .value(PaperSize.default.rawValue),
+                                        "Paper size when printed")
+    static let reportLang = OptionSpec(.lang, .choice(Locales.all), placeholder: "LOCALE", default: .rule("from LC_ALL, LC_MESSAGES, LANG"),
+                                       "Language of the document")
+
     static let bracelet: [OptionSpec] = [
         OptionSpec(.bracelet, .uri, default: .value(BraceletAddress.defaultURI), environment: .bracelet,
                    "sim, sim:SCENARIO.json, unix:PATH, tcp:HOST:PORT or exec:CMD").input(.braceletURI),
@@ -305,12 +311,10 @@ enum CommandTable {
                 OptionSpec(.output, .path, default: .rule("stdout"), "Write the document to FILE (replaced whole)"),
                 OptionSpec(.categories, .choice(BPCategories.allCases.map(\.rawValue)), default: .value(BPCategories.default.rawValue),
                            "Blood-pressure categories drawn and named: ACC/AHA 2017 or ESH 2023"),
-                OptionSpec(.paper, .choice(PaperSize.allCases.map(\.rawValue)), default: .value(PaperSize.default.rawValue),
-                           "Paper size when printed"),
+                reportPaper,
                 OptionSpec(.due, .integer(1...3650), placeholder: "DAYS",
                            "With --kind history: the recalibration interval the next due date is counted with"),
-                OptionSpec(.lang, .choice(Locales.all), placeholder: "LOCALE", default: .rule("from LC_ALL, LC_MESSAGES, LANG"),
-                           "Language of the document"),
+                reportLang,
                 // A report reads an existing store: --no-state (an empty in-memory store) has nothing to show.
                 state[0],
                 help,
@@ -357,6 +361,8 @@ enum CommandTable {
                 subjectID("With --live: the subject measured (stamps every reading; picks the sim: cuff's subject)"),
                 OptionSpec(.referenceOut, .path, "With --live: also write the reference readings to FILE"),
                 OptionSpec(.deviceOut, .path, "With --live: also write the device values to FILE"),
+                OptionSpec(.report, .path, "Also write the validation report to FILE: one HTML document"),
+                reportPaper,
             ] + bracelet + output + [help],
             action: .command(ValidateCommand.run), rules: ValidateCommand.rules),
         CommandSpec(

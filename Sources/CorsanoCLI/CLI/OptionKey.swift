@@ -64,6 +64,7 @@ enum OptionKey: String, CaseIterable, Sendable {
     case pair
     case pairing
     case pairs
+    case report
     case pairCmd = "pair-cmd"
     case paper
     case plan

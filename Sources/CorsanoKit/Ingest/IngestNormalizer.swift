@@ -62,6 +62,14 @@ public struct IngestNormalizer: Sendable {
             }
             reading.measuredAt = instant
             if viaZone { usedZone = true }
+            if !viaZone, let anchor = basis.anchor {
+                // The pair the time came from travels with the reading, as its other provenance
+                // fields do, so a certificate can say which anchor a reading was converted through
+                // (issue 36: `"anchor":{"device":"…","phone":"…"}`).
+                reading.provenance.removeAll { $0.name == "anchor" }
+                let pair: JSONValue = ["device": .string(anchor.device.description), "phone": .string(RFC3339.format(anchor.phone))]
+                reading.provenance.append(ProvenanceField(name: "anchor", rawJSON: pair.serialized))
+            }
         } else if let measuredAt = reading.measuredAt, !RFC3339.representable.contains(measuredAt) {
             // A UTC offset can carry a stamp at the edge of year 0001 or 9999 across it.
             return .reject("measuredAt: outside years 0001-9999 in UTC")

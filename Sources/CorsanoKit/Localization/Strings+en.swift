@@ -277,6 +277,94 @@ extension StringTables {
         case .validateTakeCuffReading: return "Step {1} of {2}: take a cuff reading on the left arm now"
         /// validate --live, before a device (T) step: {1} the step's number, {2} the steps in the sequence; the bracelet takes its spot measurement.
         case .validateKeepStill: return "Step {1} of {2}: keep still: the bracelet measures"
+        /// report, certificate protocol: {1} the protocol (corsano or sets), {2} this run's set, {3} the number of sets, {4} the calibration's id.
+        case .reportMultiSet: return "multi-set calibration ({1}), set {2} of {3}, calibration {4}"
+        /// report, certificate: heading of the multi-set calibration's sets.
+        case .reportSets: return "Sets of the calibration"
+        /// report, certificate: column of the set's number.
+        case .reportColumnSet: return "Set"
+        /// report, certificate: column of when the set ended.
+        case .reportColumnEnded: return "Ended"
+        /// report, certificate: mean of all the set's readings (AHA).
+        case .reportColumnMeanAll: return "Mean of all readings (mmHg)"
+        /// report, certificate: mean of readings 2 and 3 (ESH).
+        case .reportColumnMeanLast2: return "Mean of readings 2 and 3 (mmHg)"
+        /// validate --report: the document's title.
+        case .validationReport: return "Validation report"
+        /// validate --report: label of the pairing rule (its value is sequential or nearest, as --pairing writes it).
+        case .validationPairing: return "Pairing"
+        /// validate --report: label of the sample size.
+        case .validationSampleSize: return "Sample size"
+        /// validate --report: {1} subjects and {2} pairs measured, {3} subjects and {4} pairs the minimum.
+        case .validationSampleValue: return "{1} subjects, {2} pairs; the minimum is {3} subjects, {4} pairs"
+        /// validate --report: after the sample size when --min-subjects set a smaller panel.
+        case .validationSmallerPanel: return "(a smaller panel than ISO 81060-2's 85 subjects and 255 pairs)"
+        /// validate --report: label of the criteria that decide the result.
+        case .validationCriteria: return "Criteria"
+        /// validate --report: {1} is 1 or 2.
+        case .validationCriterion: return "ISO 81060-2 criterion {1}"
+        /// validate --report: {1} is A, B or C.
+        case .validationGradeOrBetter: return "IEEE 1708 grade {1} or better"
+        /// validate --report, result: {1} lists the criteria met.
+        case .validationVerdictPass: return "Pass ({1})"
+        /// validate --report, result: {1} lists the variables and criteria that fail.
+        case .validationVerdictFail: return "Fail: {1}"
+        /// validate --report, result: too few subjects or pairs.
+        case .validationNotAssessable: return "Cannot be assessed: fewer subjects or pairs than the minimum"
+        /// validate --report: heading of the summary table.
+        case .validationSummary: return "Summary (mmHg; differences are device − reference)"
+        /// validate --report: column heading of the statistics' names.
+        case .validationStatistic: return "Statistic"
+        /// validate --report: number of device–reference pairs.
+        case .validationPairs: return "Pairs"
+        /// validate --report: mean of the differences.
+        case .validationMeanDifference: return "Mean difference"
+        /// validate --report: standard deviation of the differences.
+        case .validationSDDifference: return "SD of the differences"
+        /// validate --report: criterion 1 with its limits.
+        case .validationCriterion1: return "Criterion 1 (|mean| ≤ 5, SD ≤ 8)"
+        /// validate --report: standard deviation of the per-subject mean differences.
+        case .validationSDSubjectMeans: return "SD of the subject means"
+        /// validate --report: the largest SD of subject means criterion 2 allows.
+        case .validationCriterion2Limit: return "Criterion 2 limit"
+        /// validate --report: criterion 2's verdict.
+        case .validationCriterion2: return "Criterion 2"
+        /// validate --report: the mean difference in the Bland–Altman analysis.
+        case .validationBias: return "Bland–Altman bias"
+        /// validate --report: bias ± 1.96 SD.
+        case .validationLimits: return "95% limits of agreement"
+        /// validate --report: mean of the absolute differences (IEEE 1708).
+        case .validationMAD: return "Mean absolute difference"
+        /// validate --report: the IEEE 1708 grade (A, B, C, D).
+        case .validationGrade: return "IEEE 1708 grade"
+        /// validate --report: a criterion is met.
+        case .validationPass: return "pass"
+        /// validate --report: a criterion is not met.
+        case .validationFail: return "fail"
+        /// validate --report: plot title; {1} is Systolic or Diastolic.
+        case .validationBlandAltmanTitle: return "Bland–Altman plot, {1}: difference against the mean of device and reference"
+        /// validate --report: plot title; {1} is Systolic or Diastolic.
+        case .validationScatterTitle: return "{1}: device against reference, with the line of identity"
+        /// validate --report: x axis of the Bland–Altman plot.
+        case .validationAxisMean: return "Mean of device and reference (mmHg)"
+        /// validate --report: y axis of the Bland–Altman plot.
+        case .validationAxisDifference: return "Device − reference (mmHg)"
+        /// validate --report: x axis of the scatter.
+        case .validationAxisReference: return "Reference (mmHg)"
+        /// validate --report: y axis of the scatter.
+        case .validationAxisDevice: return "Device (mmHg)"
+        /// validate --report: label of the bias line; {1} its value.
+        case .validationLineBias: return "bias {1}"
+        /// validate --report: label of a limit-of-agreement line; {1} its value.
+        case .validationLineLimit: return "limit {1}"
+        /// validate --report: heading of the per-subject table.
+        case .validationSubjects: return "Subjects"
+        /// validate --report: column heading.
+        case .validationColumnSubject: return "Subject"
+        /// validate --report: under the per-subject table.
+        case .validationSubjectsNote: return "Per subject: pairs and mean differences, device − reference (mmHg)."
+        /// validate --report, the document's foot: {1} corsano's version.
+        case .validationGenerated: return "Made by corsano {1} from the readings given to validate."
         }
     }
 }

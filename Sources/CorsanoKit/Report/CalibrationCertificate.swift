@@ -21,6 +21,8 @@ public struct CalibrationCertificate: Sendable {
     public var issued: Instant
     /// corsano's version, in the document's foot.
     public var version: String
+    /// The multi-set calibration (issue 32) this run is a set of; nil: a single session.
+    public var calibration: MultiSetCalibration? = nil
 
     /// Creates a certificate of `run`.
     public init(run: AuditRun, signatures: [SignatureRecord], planRestored: PlanRestoreRecord?, chainHead: String?,
@@ -52,8 +54,9 @@ public struct CalibrationCertificate: Sendable {
             (l[.reportCuff], .text(distinct(readings.compactMap(\.cuff)) ?? l[.reportNotRecorded])),
             (l[.reportClockAnchor], .text(distinct(readings.compactMap { r in
                 r.anchor.map { l[.reportAnchorValue, $0.device, f.dateTime($0.phone)] } }) ?? l[.reportNotRecorded])),
-            (l[.reportProtocol], .text(run.flow + ", " + l[.reportSingleSession])),
+            (l[.reportProtocol], .text(run.flow + ", " + protocolText(l))),
         ]))
+        if let calibration { body.append(contentsOf: Self.setsSection(calibration, l, f)) }
         body.append(.element("h2", text: l[.reportReadings]))
         body.append(ReportReading.table(readings, categories: categories, l, f))
         if readings.contains(where: { $0.mapDerived }) { body.append(.element("p", ["class": "note"], text: l[.reportMAPDerived])) }
@@ -174,5 +177,29 @@ struct ReportReading {
                     .text(number(r.map) + (r.mapDerived ? " †" : "")), .text(category.map { categories.name($0, l) } ?? "–"),
                     .text(l[r.accepted ? .verdictAccepted : .verdictRejected])]
         }, numeric: [4, 5, 6])
+    }
+}
+
+extension CalibrationCertificate {
+    /// "single session", or which set of how many of a multi-set calibration (issue 32).
+    func protocolText(_ l: Localizer) -> String {
+        guard let calibration, let set = calibration.sets.first(where: { $0.run == run.run }) else { return l[.reportSingleSession] }
+        return l[.reportMultiSet, calibration.parameters.kind.rawValue, String(set.set), String(calibration.parameters.sets), calibration.id]
+    }
+
+    /// The sets recorded so far with their means: of all readings (AHA) and of readings 2 and 3
+    /// (ESH, the first discarded); docs/design.md "Multi-set calibration".
+    static func setsSection(_ calibration: MultiSetCalibration, _ l: Localizer, _ f: ReportFormat) -> [HTML] {
+        func mean(_ m: BloodPressureMean?) -> String {
+            m.map { f.decimal($0.systolic) + "/" + f.decimal($0.diastolic) } ?? "–"
+        }
+        return [
+            .element("h2", text: l[.reportSets]),
+            .table([l[.reportColumnSet], l[.reportColumnEnded], l[.reportReadings], l[.reportColumnMeanAll], l[.reportColumnMeanLast2], l[.reportNumber]],
+                   calibration.sets.map { set in
+                       [.text(f.integer(set.set)), .text(f.dateTime(set.endedAt)), .text(f.integer(set.readings.count)),
+                        .text(mean(set.meanAll)), .text(mean(set.meanLast2)), .id(set.run)]
+                   }, numeric: [0, 2, 3, 4]),
+        ]
     }
 }

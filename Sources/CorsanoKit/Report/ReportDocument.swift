@@ -84,6 +84,12 @@ struct ReportDocument {
     svg.plot .sys { fill: #c8102e; }
     svg.plot .dia { fill: #0a6e5c; }
     svg.plot .rejected { fill-opacity: .35; }
+    svg.plot .grid2 { stroke: #e4e4e4; stroke-width: 1; }
+    svg.plot .point { fill: #c8102e; }
+    svg.plot .bias { stroke: #0a6e5c; stroke-width: 2; }
+    svg.plot .limit { stroke: #0a6e5c; stroke-width: 1.5; stroke-dasharray: 6 4; }
+    svg.plot .identity { stroke: #555; stroke-width: 1.5; stroke-dasharray: 2 3; }
+    svg.plot .linelabel { fill: #0a6e5c; font-size: 11px; }
     svg.plot .tick { fill: #222; } svg.plot .axis { fill: #111; font-weight: bold; }
     .signature-blank td { height: 2.4em; }
     footer { margin-top: 2em; font-size: .8em; color: #555; }

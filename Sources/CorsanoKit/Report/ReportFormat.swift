@@ -8,6 +8,7 @@ struct ReportFormat {
     private let dateFormatter: DateFormatter
     private let timeFormatter: DateFormatter
     private let numberFormatter: NumberFormatter
+    private let decimalFormatter: NumberFormatter
 
     init(locale: AppLocale) {
         self.locale = locale
@@ -28,6 +29,11 @@ struct ReportFormat {
         numberFormatter = NumberFormatter()
         numberFormatter.locale = foundation
         numberFormatter.numberStyle = .decimal
+        decimalFormatter = NumberFormatter()
+        decimalFormatter.locale = foundation
+        decimalFormatter.numberStyle = .decimal
+        decimalFormatter.minimumFractionDigits = 1
+        decimalFormatter.maximumFractionDigits = 1
     }
 
     private func date(_ instant: Instant) -> Date {
@@ -48,4 +54,13 @@ struct ReportFormat {
 
     /// An integer in the locale's digits and grouping.
     func integer(_ value: Int) -> String { numberFormatter.string(from: NSNumber(value: value)) ?? String(value) }
+
+    /// A pressure (mmHg) to one decimal, as ISO 81060-2 reports, in the locale's digits; with
+    /// `signed`, a leading + for a positive value (a difference). Nil or not finite: "–".
+    func decimal(_ value: Double?, signed: Bool = false) -> String {
+        guard let value, value.isFinite else { return "–" }
+        let rounded = (value * 10).rounded() / 10
+        let text = decimalFormatter.string(from: NSNumber(value: rounded == 0 ? 0 : rounded)) ?? String(format: "%.1f", rounded)
+        return signed && rounded > 0 ? "+" + text : text
+    }
 }

@@ -30,8 +30,11 @@ extension AuditLog {
             throw ReportError.unknownBracelet(serial ?? "")
         }
         let rows = try runs(serial: chosen.bracelet.serial)
-        return CalibrationCertificate(run: chosen, signatures: rows.signatures[chosen.run] ?? [], planRestored: rows.planRestores[chosen.run],
-                                      chainHead: chainHead, categories: categories, paper: paper, issued: issued, version: version)
+        var certificate = CalibrationCertificate(run: chosen, signatures: rows.signatures[chosen.run] ?? [], planRestored: rows.planRestores[chosen.run],
+                                                 chainHead: chainHead, categories: categories, paper: paper, issued: issued, version: version)
+        // A set of a multi-set calibration (issue 32): the calibration the run's set belongs to.
+        certificate.calibration = try multiSetCalibration(of: chosen.run)
+        return certificate
     }
 
     /// The history of bracelet `serial`. - Throws: `ReportError.unknownBracelet` when no run is recorded on it; `StoreError`.

@@ -284,3 +284,11 @@ extension Array where Element == AuditRun {
         return out
     }
 }
+
+extension AuditLog {
+    /// The multi-set calibration (issue 32) one of whose sets run `run` recorded; nil for a
+    /// single-session run. - Throws: `StoreError`.
+    public func multiSetCalibration(of run: String) throws -> MultiSetCalibration? {
+        try store.calibrations(openOnly: false).first { $0.sets.contains { $0.run == run } }
+    }
+}

@@ -9,11 +9,11 @@ import Testing
     @Test func sessionReplayAnchoredInEveryChunkSize() throws {
         let bytes = try Fixtures.bytes("jsonl/session-replay.jsonl")
         let want = [
-            #"{"systolic":133,"diastolic":86,"pulse":71,"measuredAt":"2026-11-27T18:11:55Z","deviceTime":"2024-12-30T08:15:00","isManualEntry":false}"#,
-            #"{"systolic":126,"diastolic":84,"pulse":69,"measuredAt":"2026-11-29T05:36:55Z","deviceTime":"2024-12-31T19:40:00","isManualEntry":false}"#,
-            #"{"systolic":128,"diastolic":82,"pulse":66,"measuredAt":"2026-11-29T10:00:55Z","deviceTime":"2025-01-01T00:04:00","isManualEntry":false}"#,
-            #"{"systolic":128,"diastolic":82,"pulse":66,"measuredAt":"2026-11-29T10:00:55Z","deviceTime":"2025-01-01T00:04:00","isManualEntry":false}"#,
-            #"{"systolic":124,"diastolic":80,"pulse":64,"measuredAt":"2026-11-29T10:02:55Z","deviceTime":"2025-01-01T00:06:00","isManualEntry":false}"#,
+            #"{"systolic":133,"diastolic":86,"pulse":71,"measuredAt":"2026-11-27T18:11:55Z","deviceTime":"2024-12-30T08:15:00","isManualEntry":false,"anchor":{"device":"2025-01-01T00:03:10","phone":"2026-11-29T10:00:05Z"}}"#,
+            #"{"systolic":126,"diastolic":84,"pulse":69,"measuredAt":"2026-11-29T05:36:55Z","deviceTime":"2024-12-31T19:40:00","isManualEntry":false,"anchor":{"device":"2025-01-01T00:03:10","phone":"2026-11-29T10:00:05Z"}}"#,
+            #"{"systolic":128,"diastolic":82,"pulse":66,"measuredAt":"2026-11-29T10:00:55Z","deviceTime":"2025-01-01T00:04:00","isManualEntry":false,"anchor":{"device":"2025-01-01T00:03:10","phone":"2026-11-29T10:00:05Z"}}"#,
+            #"{"systolic":128,"diastolic":82,"pulse":66,"measuredAt":"2026-11-29T10:00:55Z","deviceTime":"2025-01-01T00:04:00","isManualEntry":false,"anchor":{"device":"2025-01-01T00:03:10","phone":"2026-11-29T10:00:05Z"}}"#,
+            #"{"systolic":124,"diastolic":80,"pulse":64,"measuredAt":"2026-11-29T10:02:55Z","deviceTime":"2025-01-01T00:06:00","isManualEntry":false,"anchor":{"device":"2025-01-01T00:03:10","phone":"2026-11-29T10:00:05Z"}}"#,
         ]
         for chunk in [1, 2, 3, 7, 64, 101, 4096] {
             for format in [nil, IngestFormat.jsonl] {
@@ -112,7 +112,7 @@ import Testing
         let (sink, ingester) = try IngestRun.run(text, anchor: Self.anchor, zone: ZoneReader(identifier: "Europe/Berlin")!)
         #expect(sink.lines == [
             #"{"systolic":120,"diastolic":80,"measuredAt":"2026-11-29T10:00:00Z","deviceTime":"2026-11-29T11:00:00","isManualEntry":true}"#,
-            #"{"systolic":120,"diastolic":80,"measuredAt":"2026-11-29T10:00:55Z","deviceTime":"2025-01-01T00:04:00","isManualEntry":false}"#,
+            #"{"systolic":120,"diastolic":80,"measuredAt":"2026-11-29T10:00:55Z","deviceTime":"2025-01-01T00:04:00","isManualEntry":false,"anchor":{"device":"2025-01-01T00:03:10","phone":"2026-11-29T10:00:05Z"}}"#,
         ])
         #expect(ingester.normalizer.usedZone)
     }

@@ -34,6 +34,30 @@ import TestSupport
                          "--now", now] + extra, stdin: setReadings(now, base: base, cuff: cuff))
     }
 
+    /// The certificate of a set (issue 36) says which set of how many, and shows every set
+    /// recorded so far with its means (all readings; readings 2 and 3), instead of "single session".
+    @Test func aSetsCertificateShowsTheSetsAndTheirMeans() async throws {
+        let server = try ServedSimulator(.unix)
+        defer { server.stop() }
+        let state = try E.directory().appendingPathComponent("state.sqlite3").path
+        #expect(try Self.set(server, state: state, now: "2026-11-29T10:00:00Z", base: 120).status == 0)
+        #expect(try Self.set(server, state: state, now: "2026-11-29T11:02:00Z", base: 130).status == 0)
+        let history = try Corsano.run(["history", "--json", "--state", state])
+        // The second set's run: the later of the two.
+        let run = try #require(history.stdout.matches(of: /\{"run":"([0-9a-f]+)"/).last).output.1
+        let path = try E.directory().appendingPathComponent("set.html").path
+        let report = try Corsano.run(["report", "--state", state, "--run", String(run), "--lang", "en", "--output", path])
+        #expect(report.status == 0, "\(report.stderr)")
+        let html = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(html.contains("multi-set calibration (corsano), set 2 of 3"), "\(html)")
+        #expect(!html.contains("single session"))
+        #expect(html.contains("Sets of the calibration"))
+        // Set 1: 121/81, 122/82, 123/83; set 2: 131/91, 132/92, 133/93.
+        for mean in ["122.0/82.0", "122.5/82.5", "132.0/92.0", "132.5/92.5"] { #expect(html.contains(mean), "lacks \(mean)") }
+        let tidy = try Shell.run("tidy", ["-q", "-e", path])
+        #expect(tidy.status == 0, "tidy: \(tidy.stderr)")
+    }
+
     @Test func threeSetsAnHourApartOnAServedSimulator() async throws {
         let server = try ServedSimulator(.unix)
         defer { server.stop() }

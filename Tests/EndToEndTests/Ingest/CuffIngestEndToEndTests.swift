@@ -10,11 +10,11 @@ import Testing
         let r = try Corsano.run(["cuff", "ingest"] + Self.anchor + [Self.fixture("jsonl/session-replay.jsonl")])
         #expect(r.status == 0)
         #expect(r.lines == [
-            #"{"systolic":133,"diastolic":86,"pulse":71,"measuredAt":"2026-11-27T18:11:55Z","deviceTime":"2024-12-30T08:15:00","isManualEntry":false}"#,
-            #"{"systolic":126,"diastolic":84,"pulse":69,"measuredAt":"2026-11-29T05:36:55Z","deviceTime":"2024-12-31T19:40:00","isManualEntry":false}"#,
-            #"{"systolic":128,"diastolic":82,"pulse":66,"measuredAt":"2026-11-29T10:00:55Z","deviceTime":"2025-01-01T00:04:00","isManualEntry":false}"#,
-            #"{"systolic":128,"diastolic":82,"pulse":66,"measuredAt":"2026-11-29T10:00:55Z","deviceTime":"2025-01-01T00:04:00","isManualEntry":false}"#,
-            #"{"systolic":124,"diastolic":80,"pulse":64,"measuredAt":"2026-11-29T10:02:55Z","deviceTime":"2025-01-01T00:06:00","isManualEntry":false}"#,
+            #"{"systolic":133,"diastolic":86,"pulse":71,"measuredAt":"2026-11-27T18:11:55Z","deviceTime":"2024-12-30T08:15:00","isManualEntry":false,"anchor":{"device":"2025-01-01T00:03:10","phone":"2026-11-29T10:00:05Z"}}"#,
+            #"{"systolic":126,"diastolic":84,"pulse":69,"measuredAt":"2026-11-29T05:36:55Z","deviceTime":"2024-12-31T19:40:00","isManualEntry":false,"anchor":{"device":"2025-01-01T00:03:10","phone":"2026-11-29T10:00:05Z"}}"#,
+            #"{"systolic":128,"diastolic":82,"pulse":66,"measuredAt":"2026-11-29T10:00:55Z","deviceTime":"2025-01-01T00:04:00","isManualEntry":false,"anchor":{"device":"2025-01-01T00:03:10","phone":"2026-11-29T10:00:05Z"}}"#,
+            #"{"systolic":128,"diastolic":82,"pulse":66,"measuredAt":"2026-11-29T10:00:55Z","deviceTime":"2025-01-01T00:04:00","isManualEntry":false,"anchor":{"device":"2025-01-01T00:03:10","phone":"2026-11-29T10:00:05Z"}}"#,
+            #"{"systolic":124,"diastolic":80,"pulse":64,"measuredAt":"2026-11-29T10:02:55Z","deviceTime":"2025-01-01T00:06:00","isManualEntry":false,"anchor":{"device":"2025-01-01T00:03:10","phone":"2026-11-29T10:00:05Z"}}"#,
         ])
         #expect(r.stderr == "corsano: cuff ingest: read 5, written 5, skipped 0, rejected 0\n")
     }
@@ -26,7 +26,7 @@ import Testing
             let r = try Corsano.run(["cuff", "ingest", "--anchor-device", "2026-03-08T01:30:00", "--anchor-phone", "2026-03-08T06:30:00Z"],
                                     stdin: line, env: ["TZ": tz])
             #expect(r.status == 0)
-            #expect(r.lines == [#"{"systolic":120,"diastolic":80,"measuredAt":"2026-03-08T08:30:00Z","deviceTime":"2026-03-08T03:30:00","isManualEntry":false}"#], "TZ=\(tz)")
+            #expect(r.lines == [#"{"systolic":120,"diastolic":80,"measuredAt":"2026-03-08T08:30:00Z","deviceTime":"2026-03-08T03:30:00","isManualEntry":false,"anchor":{"device":"2026-03-08T01:30:00","phone":"2026-03-08T06:30:00Z"}}"#], "TZ=\(tz)")
         }
     }
 

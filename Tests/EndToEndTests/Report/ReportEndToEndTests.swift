@@ -123,6 +123,42 @@ import Testing
         try Self.screenshot(html, width: 390)
     }
 
+    /// `validate … --report FILE` (issue 36): the summary's numbers, the criteria verdicts, n
+    /// against the minimum and every subject are in the PDF's text; the Bland–Altman plot (the
+    /// first plot) has its points drawn inside its frame, at a desktop's and a phone's width.
+    @Test func aValidationReportRendersInChromiumWithTheSummaryPlotsAndSubjects() throws {
+        let path = try E.directory().appendingPathComponent("validation.html").path
+        let r = try Corsano.run(["validate", "--json", "--min-subjects", "6", "--report", path, "--lang", "en",
+                                 ValidateEndToEndTests.reference, ValidateEndToEndTests.good])
+        #expect(r.status == 0, "\(r.stderr)")
+        let tidy = try Shell.run("tidy", ["-q", "-e", path])
+        #expect(tidy.status == 0, "tidy: \(tidy.stderr)")
+        let source = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(!source.contains("<script") && !source.contains("src=") && !source.contains("href="))
+        #expect(source.contains(#"<svg class="plot" id="bland-altman-systolic" role="img""#) && source.contains(#"id="scatter-diastolic""#))
+        // The numbers the summary line gives, to one decimal as the standard reports them.
+        let line = try #require(r.lines.first)
+        let summary = try #require(try JSONValue.parse(Array(line.utf8))["summary"])
+        var numbers: [String] = []
+        for variable in ["systolic", "diastolic"] {
+            for field in [["meanDifference"], ["sdDifference"], ["blandAltman", "lower"], ["blandAltman", "upper"], ["meanAbsoluteDifference"]] {
+                var value: JSONValue? = summary[variable]
+                for key in field { value = value?[key] }
+                let x = try #require(value?.doubleValue, "\(variable) \(field)")
+                let rounded = (x * 10).rounded() / 10
+                numbers.append((rounded > 0 && field != ["sdDifference"] && field != ["meanAbsoluteDifference"] ? "+" : "") + String(format: "%.1f", rounded))
+            }
+        }
+        let text = try Self.pdfText(path)
+        for field in ["Validation report", "Page 1 of", "6 subjects, 18 pairs; the minimum is 6 subjects, 18 pairs",
+                      "Pass (ISO 81060-2 criterion 1, ISO 81060-2 criterion 2)", "Criterion 1", "Criterion 2 limit",
+                      "95% limits of agreement", "IEEE 1708 grade", "P01", "P06"] + numbers {
+            #expect(text.contains(field), "PDF text lacks \(field)")
+        }
+        try Self.screenshot(path, width: 1000)
+        try Self.screenshot(path, width: 390)
+    }
+
     @Test func anUnknownRunOrBraceletIs66() throws {
         let (state, _, _, _) = try Self.store()
         let run = try Corsano.run(["report", "--run", "nope", "--state", state])

@@ -40,6 +40,7 @@ enum ValidateCommand {
         let summary = ValidationSummary(paired: paired, pairing: options.pairing, minimum: options.minimum)
         let drift = try statePath.map { try calibrationDrift(summary, path: $0, ctx) }
         write(summary, options, mode, ctx)
+        try writeReport(summary, options, args, ctx)
         if let drift { writeDrift(drift, mode, ctx) }
         return status(summary, inputs, options, ctx)
     }
@@ -57,6 +58,18 @@ enum ValidateCommand {
         return drift
     }
 
+    /// `--report FILE`: the validation report (issue 36), in the `--lang` locale, replaced whole.
+    /// - Throws: `OutputFileError` (74) when FILE cannot be written.
+    static func writeReport(_ summary: ValidationSummary, _ o: Options, _ args: ParsedCommand, _ ctx: CommandContext) throws {
+        guard let path = args.string(.report) else { return }
+        let paper = args.string(.paper).flatMap(PaperSize.init(rawValue:)) ?? .default
+        let html = ValidationReport(summary: summary, criteria: o.criteria, maxGrade: o.maxGrade, paper: paper,
+                                    issued: CommandContext.wallClock(), version: HelpRenderer.version).html(EventSinks.localizer(args, ctx))
+        let file = try OutputFile.createWhole(path)
+        file.writer.write(html)
+        try OutputFile.commit(file)
+    }
+
     /// The drift line (JSON) or its table.
     static func writeDrift(_ drift: CalibrationDrift, _ mode: OutputMode, _ ctx: CommandContext) {
         switch mode {
@@ -72,6 +85,7 @@ enum ValidateCommand {
                                    .bracelet, .seed, .clock, .now, .requestTimeout, .tokenFile].map { .requires($0, .live) }
         rules += [
             .requiresValue(.window, .pairing, ["nearest"]),
+            .requires(.paper, .report),
             .excludesValue(.live, .pairing, ["nearest"], because: "the live sequence pairs sequentially; nearest is for files"),
             .requires(.live, .subjectId, because: "the subject measured"),
             .check { args in

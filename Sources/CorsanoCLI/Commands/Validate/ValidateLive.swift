@@ -91,6 +91,7 @@ enum ValidateLive {
         let paired = ValidationPairs(reference: inputs[0].readings, device: inputs[1].readings, rule: .sequential)
         let summary = ValidationSummary(paired: paired, pairing: .sequential, minimum: options.minimum)
         ValidateCommand.write(summary, options, mode, ctx)
+        try ValidateCommand.writeReport(summary, options, args, ctx)
         return ValidateCommand.status(summary, inputs, options, ctx)
     }
 }
