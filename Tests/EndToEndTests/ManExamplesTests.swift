@@ -202,13 +202,20 @@ import TestSupport
     static func signal(_ group: pid_t, _ signo: Int32) {
         var sent = Set<pid_t>()
         _ = Wait.until(seconds: 10) {
-            let targets = programs(of: group)
+            // corsano first: a person's Control-C reaches a whole pipeline at once, but kills go one
+            // by one, and a writer (cat) killed first would end the REPL's input before its signal.
+            let targets = programs(of: group).sorted { isCorsano($0) && !isCorsano($1) }
             for pid in targets where !sent.contains(pid) {
                 kill(pid, signo)
                 sent.insert(pid)
             }
             return targets.allSatisfy { kill($0, 0) != 0 }
         }
+    }
+
+    /// True when `pid` runs corsano (/proc/PID/comm).
+    static func isCorsano(_ pid: pid_t) -> Bool {
+        (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.hasPrefix("corsano") ?? false
     }
 
     /// The processes of the example's group but its leader while that is still the example's
