@@ -348,7 +348,8 @@ enum CommandTable {
                            "Subjects needed (and 3 pairs each) before the criteria are assessed"),
                 OptionSpec(.pairs, "Also write one line per pair"),
                 OptionSpec(.state, .path, "The audit log (a SQLite file or postgresql:// URI): differences by days since each bracelet's last calibration"),
-                OptionSpec(.live, "Drive the same-arm sequence now: cuff readings and bracelet spot checks, then the summary"),
+                OptionSpec(.live, "Drive the same-arm sequence now: cuff readings and bracelet spot checks, then the summary")
+                    .excluding(.state),
                 OptionSpec(.sequence, .text, placeholder: "R,T,...", default: .rule(ValidationSequence.standard),
                            "With --live: R (cuff) and T (bracelet) alternating from R to R"),
                 OptionSpec(.cuff, .path, default: .rule("- when stdin is not a terminal, else typed"),

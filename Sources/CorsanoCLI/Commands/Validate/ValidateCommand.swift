@@ -92,7 +92,6 @@ enum ValidateCommand {
                 _ = try parse(args)
                 if args.flag(.live) {
                     if let operand = args.operands.first { throw UsageError.unexpectedOperand(operand, command: "validate --live") }
-                    if args.flag(.state) { throw UsageError.conflict("validate --live: --state applies to files (run validate on --reference-out and --device-out)") }
                     if case .failure(let why) = ValidationSequence.parse(args.string(.sequence) ?? ValidationSequence.standard) {
                         throw UsageError.badValue(option: "sequence", value: args.string(.sequence) ?? "", expected: why.description)
                     }
