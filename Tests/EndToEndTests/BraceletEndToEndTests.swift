@@ -69,7 +69,7 @@ import Testing
 
     static let profile = #"{"height":172,"weight":68,"wrist":"left","gender":"female","unit":"metric","birthdate":"1990-04-01","skinTone":3,"hairDensity":"low"}"#
 
-    /// DESIGN "The bracelet port": both flows need 287-2; wearing optimization needs firmware 7.0
+    /// docs/design.md "The bracelet port": both flows need 287-2; wearing optimization needs firmware 7.0
     /// or later compared as numbers. Over the served simulator, so the bridge path is gated too.
     @Test(arguments: [
         ("287-1", "7.4", "bp-init", Int32(69), "bp-init needs a 287-2 bracelet; this bracelet is model 287-1"),

@@ -2,9 +2,9 @@ import CorsanoKit
 import Foundation
 import Testing
 
-/// Output that cannot be written (DESIGN "Exit status"): a full disk is 74 with a message naming
+/// Output that cannot be written (docs/design.md "Exit status"): a full disk is 74 with a message naming
 /// the stream, never 0; a reader closing stdout during a flow cancels it with the plan restored
-/// (DESIGN "Plan safety"), then 141 quietly.
+/// (docs/design.md "Plan safety"), then 141 quietly.
 @Suite struct OutputFailureTests {
     typealias E = BPInitE2E
 

@@ -1,5 +1,5 @@
-/* libpq, the PostgreSQL client library, opened at run time (issue 22; docs/design.md "Optional
-   libraries"): these are corsano's own declarations of the part of libpq it uses, with libpq's
+/* libpq, the PostgreSQL client library, opened at run time (issue 22; docs/design.md
+   "Optional libraries"): these are corsano's own declarations of the part of libpq it uses, with libpq's
    names and types, so `import CPostgres` reads as if libpq-fe.h were included — but no header
    of libpq is needed to build and libpq.so.5 (Debian libpq5) is not linked. The functions
    forward to the library, loaded by soname on the first call or by corsano_libpq_load().

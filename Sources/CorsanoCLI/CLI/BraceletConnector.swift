@@ -6,7 +6,7 @@ import CorsanoKit
 enum BraceletConnector {
     /// Checks the bracelet options without connecting or reading files, so a command can refuse
     /// a bad flag (64) before it opens input files (66), then read the scenario
-    /// (`BraceletConnectOptions.readScenario`) before it opens the state store (74): DESIGN "Exit status".
+    /// (`BraceletConnectOptions.readScenario`) before it opens the state store (74): docs/design.md "Exit status".
     /// `defaultClock` replaces the by-bracelet default when neither `--clock` nor `--now` is given
     /// (a live Bluetooth cuff stamps readings in real time). - Throws: `UsageError` naming the flag.
     static func prepare(_ args: ParsedCommand, _ ctx: CommandContext, defaultClock: String? = nil) throws -> BraceletConnectOptions {

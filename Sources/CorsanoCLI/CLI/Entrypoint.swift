@@ -96,7 +96,7 @@ func report(_ error: any Error, _ ctx: CommandContext, command: String? = nil, l
     return status
 }
 
-/// The status after every stream was flushed (DESIGN "Exit status"): a pipe its reader closed
+/// The status after every stream was flushed (docs/design.md "Exit status"): a pipe its reader closed
 /// during a flow is 141, quietly; a failed write is 74 with `corsano: STREAM: error`, after 64 and
 /// 66 and before a flow's result or 65.
 func finalStatus(_ status: ExitStatus) -> ExitStatus {

@@ -13,7 +13,7 @@ enum InputError: DiagnosticError, Equatable {
     }
 }
 
-/// Maps an error to its exit status and whether its message is printed (DESIGN "Exit status").
+/// Maps an error to its exit status and whether its message is printed (docs/design.md "Exit status").
 /// The message is the error's own (`DiagnosticError`); the translator adds only the command's
 /// name for the errors that cannot know it (a failed read, a decoding error, an unforeseen one).
 enum ErrorTranslator {
@@ -40,7 +40,7 @@ enum ErrorTranslator {
         }
     }
 
-    /// The exit status of `error` (DESIGN "Exit status").
+    /// The exit status of `error` (docs/design.md "Exit status").
     static func status(of error: any Error) -> ExitStatus {
         switch error {
         case is UsageError, is WearingOptError, is NIBPRead.RequestError: return .usage

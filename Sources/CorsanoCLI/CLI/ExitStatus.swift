@@ -1,4 +1,4 @@
-/// The stable exit statuses scripts depend on (DESIGN "Exit status").
+/// The stable exit statuses scripts depend on (docs/design.md "Exit status").
 enum ExitStatus: Int32 {
     case success = 0
     /// The flow ran and ended failedAfterRetries; validate: a chosen criterion fails.

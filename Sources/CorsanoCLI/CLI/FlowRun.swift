@@ -17,7 +17,7 @@ struct FlowRun {
 
 /// The set-up every command that runs on a bracelet under the plan journal repeats (bp-init,
 /// wearing-opt, profile push, bracelet repair; issue 23), after the runner's phases (64, 66) and
-/// its own inputs, in DESIGN's order ("Exit status"): this gateway's claim (`--gateway`,
+/// its own inputs, in the order of docs/design.md "Exit status": this gateway's claim (`--gateway`,
 /// `--lease`), the state store (74), the audit key (74 before the bracelet is touched, issue
 /// 35), the run id the journal, the audit log and the events share.
 struct FlowSetUp {

@@ -5,7 +5,7 @@ import Glibc
 import Darwin
 #endif
 
-/// One input operand opened for reading: a FILE, or stdin for `-` (DESIGN: every command reads
+/// One input operand opened for reading: a FILE, or stdin for `-` (docs/design.md "Commands and options": every command reads
 /// `-` as stdin). Opened up front so a missing file is exit 66 before any output.
 struct InputFile {
     /// The name used in reports: the operand, or `<stdin>`.
@@ -62,7 +62,7 @@ struct InputFile {
     }
 }
 
-/// Creates output files safely (issue 27, docs/design.md "Output files"): each is written to a
+/// Creates output files safely (issue 27, docs/design.md "Privacy"): each is written to a
 /// temporary file made with `O_CREAT|O_EXCL|O_NOFOLLOW` (mode 0600: the records are health data)
 /// beside its target and renamed over it, so a symlink is never followed, a file's other hard
 /// links are never truncated, and only a regular file is ever replaced.

@@ -10,7 +10,7 @@ import Darwin
 /// One buffered writer per output stream: large writes for throughput, `flush()` before every
 /// read that could block and at exit, so a live pipeline sees each line as it happens.
 ///
-/// A failed write is never ignored (DESIGN "Exit status"):
+/// A failed write is never ignored (docs/design.md "Exit status"):
 /// - EPIPE (the reader closed the pipe; SIGPIPE is ignored at start so `write` reports it) ends
 ///   the program quietly with 141 at once, unless a flow runs: then the flow is cancelled like a
 ///   signal would (`whileFlowRuns`) so it restores the bracelet's plan, and the exit is 141 after.
@@ -122,7 +122,7 @@ final class OutputWriter: @unchecked Sendable {
     }
 
     /// Runs `body` (a flow) with EPIPE on any writer calling `cancel` instead of exiting, so the
-    /// flow can restore the bracelet's plan (DESIGN "Plan safety"); output is dropped after it.
+    /// flow can restore the bracelet's plan (docs/design.md "Plan safety"); output is dropped after it.
     static func whileFlowRuns<T>(cancel: @escaping @Sendable () -> Void, _ body: () async -> T) async -> T {
         flowCancel.withLock { $0 = cancel }
         // A flow blocked at a held step or waiting for the cuff writes nothing for a while: the

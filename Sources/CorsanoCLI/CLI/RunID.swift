@@ -1,4 +1,4 @@
-/// The `run` of a flow's events and audit log: one id per process run (DESIGN "Events"; not
+/// The `run` of a flow's events and audit log: one id per process run (docs/design.md "Events"; not
 /// "session", which the SDK uses for one calibration attempt). 64 random bits as 16 hex digits.
 enum RunID {
     static func make() -> String {

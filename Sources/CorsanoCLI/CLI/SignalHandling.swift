@@ -8,7 +8,7 @@ import Glibc
 /// task, so it ends as `cancelledByUser` with the bracelet's plan restored and its closing events
 /// written; a second exits at once (130 / 143 / 129; the plan journal repairs the bracelet at the
 /// next connect). SIGHUP (the terminal closed) also makes failed writes quiet: once the terminal
-/// is gone its write errors are not turned into 74. Source: DESIGN "Exit status" and "Plan safety".
+/// is gone its write errors are not turned into 74. Source: docs/design.md "Exit status" and "Plan safety".
 ///
 /// Usage (one flow per process):
 ///

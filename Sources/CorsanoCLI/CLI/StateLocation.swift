@@ -4,7 +4,7 @@ import Foundation
 import Glibc
 #endif
 
-/// Where a command's state store lives (DESIGN "State store"): `--state PATH|URI`, else env
+/// Where a command's state store lives (docs/design.md "State store"): `--state PATH|URI`, else env
 /// `CORSANO_STATE`, else `$XDG_STATE_HOME/corsano/state.sqlite3` (falling back to
 /// `~/.local/state/corsano/state.sqlite3`); `--no-state` keeps it in memory for the run. A
 /// `postgresql://` or `postgres://` URI puts it on a PostgreSQL server (libpq and its PG* environment).

@@ -1,6 +1,6 @@
 import CorsanoKit
 
-/// How a flow command writes its events: JSON lines or localized text (DESIGN: text when stdout
+/// How a flow command writes its events: JSON lines or localized text (docs/design.md "Events": text when stdout
 /// is a terminal; `--json` / `--text` force either).
 enum OutputMode: Equatable {
     case json

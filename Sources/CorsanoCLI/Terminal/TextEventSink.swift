@@ -2,7 +2,7 @@ import Foundation
 import CorsanoKit
 import Synchronization
 
-/// Writes a flow's events as localized human text (DESIGN: "When stdout is a terminal the same
+/// Writes a flow's events as localized human text (docs/design.md "Events": "When stdout is a terminal the same
 /// run prints localized human text instead").
 ///
 /// What to say comes from the core's `FlowNarrator`; this sink lays it out (`TextLayout`) and

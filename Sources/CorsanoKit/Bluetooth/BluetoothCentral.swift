@@ -2,7 +2,7 @@
 ///
 /// Implementations: `BlueZCentral` (BlueZ on the system D-Bus) and scripted fakes in tests. Ids
 /// are opaque (BlueZ object paths). Events arrive in order through `nextEvent`, one consumer.
-/// Source: DESIGN "Live cuffs"; BlueZ D-Bus API (org.bluez.Adapter1, Device1, GattCharacteristic1).
+/// Source: docs/design.md "Live cuffs"; BlueZ D-Bus API (org.bluez.Adapter1, Device1, GattCharacteristic1).
 public protocol BluetoothCentral: Sendable {
     /// The adapters now present. - Throws: `BluetoothError`.
     func adapters() async throws -> [BluetoothAdapter]

@@ -2,7 +2,7 @@
 ///
 /// Implementations: the in-process simulator (`sim`, `sim:SCENARIO.json`) and the JSON-RPC
 /// bridge client (`unix:`, `tcp:`, `exec:`). A disconnect interrupts any call with
-/// `BraceletError.disconnected`. Source: DESIGN "The bracelet port"; seeds for the SDK calls
+/// `BraceletError.disconnected`. Source: docs/design.md "The bracelet port"; seeds for the SDK calls
 /// (`startSpecialModeCustom(value: 4)`, `getSpecialModeStatus(typeOfParam: 4)`).
 public protocol Bracelet: Sendable {
     /// Model, firmware version and serial. - Throws: `BraceletError`.

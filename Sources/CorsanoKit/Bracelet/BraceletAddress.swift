@@ -1,7 +1,7 @@
 /// Where a bracelet is: the parsed `--bracelet URI` (env `CORSANO_BRACELET`).
 ///
 /// `sim` / `sim:SCENARIO.json` is the in-process simulator; `unix:PATH`, `tcp:HOST:PORT` and
-/// `exec:COMMAND` reach a bridge process. Source: DESIGN "The bracelet port".
+/// `exec:COMMAND` reach a bridge process. Source: docs/design.md "The bracelet port".
 public enum BraceletAddress: Equatable, Sendable {
     /// The in-process simulator, with an optional scenario file.
     case simulator(scenario: String?)

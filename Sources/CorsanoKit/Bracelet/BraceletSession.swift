@@ -1,5 +1,5 @@
 /// Where a bracelet is and how to talk to it, before anything connects: what `--bracelet`,
-/// `--seed`, `--clock`, `--now` and `--request-timeout` say (DESIGN "The bracelet port").
+/// `--seed`, `--clock`, `--now` and `--request-timeout` say (docs/design.md "The bracelet port").
 public struct BraceletTarget: Sendable {
     /// Where the bracelet is.
     public var address: BraceletAddress
@@ -38,7 +38,7 @@ public struct BraceletTarget: Sendable {
 
 /// A bracelet a command reached: the port, the run's clock, and what the bracelet said it is.
 ///
-/// `run` is the protocol every command that reaches a bracelet follows (DESIGN "Plan safety",
+/// `run` is the protocol every command that reaches a bracelet follows (docs/design.md "Plan safety",
 /// seeds "Only available for 287-2 bracelet"): connect → gate → repair the plan journal → the
 /// command's work → close, on every way out.
 public struct BraceletSession: Sendable {
@@ -134,7 +134,7 @@ public struct BraceletSession: Sendable {
         }
     }
 
-    /// A plan guard for a flow on this bracelet, journaled in `store` under `ownership` (DESIGN
+    /// A plan guard for a flow on this bracelet, journaled in `store` under `ownership` (docs/design.md
     /// "Plan safety"): `enter()` where the flow switches to nibpCalibration, `restore()` on every way out.
     public func planGuard(store: any StateStore, ownership: PlanJournal.Ownership = .init(), flow: String) -> PlanGuard {
         PlanGuard(bracelet: bracelet, serial: identity.serial,

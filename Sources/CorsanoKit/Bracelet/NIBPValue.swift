@@ -26,7 +26,7 @@ public struct NIBPValue: Equatable, Sendable {
         self.quality = quality
     }
 
-    /// This value as a reading line (DESIGN "Data on the wire"): the shape `cuff ingest` writes,
+    /// This value as a reading line (docs/design.md "Data on the wire"): the shape `cuff ingest` writes,
     /// with `"source":"bracelet"`, `"bracelet":SERIAL`, `quality` when known and `subject` when named.
     public func reading(serial: String, subject: String?) -> CuffReading {
         var provenance = [ProvenanceField(name: "source", rawJSON: JSONValue.string("bracelet").serialized),

@@ -13,7 +13,7 @@ import Synchronization
 /// abandons it and tells the bridge (`cancel`). Protocol: docs/bridge-protocol.md.
 public final class BridgeClient: Sendable {
     let connection: LineConnection
-    /// Seconds a request may take (DESIGN: `--request-timeout`, default 10).
+    /// Seconds a request may take (docs/design.md "The bracelet port": `--request-timeout`, default 10).
     public let requestTimeout: Double
     /// The request timeout a caller uses when it names none, seconds (`--request-timeout`).
     public static let defaultRequestTimeout: Double = 10

@@ -1,4 +1,4 @@
-/// The bracelet port's values as bridge JSON (field names as in DESIGN and the SDK).
+/// The bracelet port's values as bridge JSON (field names as in docs/design.md "Data on the wire" and the SDK).
 enum BridgeCodec {
     /// `{"run":"...","gateway":"...","pid":N}`: who a request comes from (docs/bridge-protocol.md "Holders").
     static func holder(_ h: BraceletHolder) -> JSONValue {

@@ -1,4 +1,4 @@
-/// The host-side rules 2-4 (seed "Replayed and stale readings"; DESIGN "Host-side cuff rules"),
+/// The host-side rules 2-4 (seed "Replayed and stale readings"; docs/design.md "Host-side cuff rules"),
 /// as configured by `--requested-at`, `--backdate` and `--max-reading-age`.
 public struct HostRules: Equatable, Sendable {
     /// Backdating allowance, seconds (seed rule 2: "allow at least 90 s").
@@ -23,7 +23,7 @@ public struct HostRules: Equatable, Sendable {
 
 /// Why a reading was dropped; the raw value is the word written in reports.
 public enum DropReason: String, CaseIterable, Equatable, Sendable {
-    /// `deviceTime` without `measuredAt`: never went through the clock anchor (DESIGN rule 1).
+    /// `deviceTime` without `measuredAt`: never went through the clock anchor (docs/design.md "Host-side cuff rules", rule 1).
     case unanchored
     /// Measured more than the backdating allowance before the request (seed rule 2).
     case replayed

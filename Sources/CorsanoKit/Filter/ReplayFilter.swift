@@ -1,12 +1,12 @@
 /// Applies the host rules to readings in order, with a seen-set: the core of `replay-filter`,
 /// reused by `bp-init` with a per-run `InMemorySeenSet` and the flow's clock.
 ///
-/// Per reading (DESIGN "Time", seed "Replayed and stale readings"):
+/// Per reading (docs/design.md "Time", seed "Replayed and stale readings"):
 /// `unanchored` → replayed (measuredAt < requestedAt - backdate; exactly the allowance is kept) →
 /// duplicate (key already seen) → `stale`/`future` (|now - measuredAt| > maxReadingAge; exactly
 /// the limit is kept) → kept, and only then does the key enter the seen-set. Unstamped readings
 /// skip replayed, duplicate and age; a stamped manual entry is a record of the past and passes
-/// replayed and duplicate like any other (DESIGN "Host-side cuff rules", rules 2 and 3), and only
+/// replayed and duplicate like any other (docs/design.md "Host-side cuff rules", rules 2 and 3), and only
 /// age keeps the seed's exemption for manual entries ("there is no cuff clock behind them").
 /// A dropped reading never enters the set.
 public final class ReplayFilter {

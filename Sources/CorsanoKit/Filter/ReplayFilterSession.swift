@@ -38,7 +38,7 @@ public protocol FilterBatchReceiver {
     mutating func dropped(_ drop: FilterDrop)
 }
 
-/// The host rules over a stream of reading lines with commit-then-write (DESIGN "State store"):
+/// The host rules over a stream of reading lines with commit-then-write (docs/design.md "State store"):
 /// lines are judged into a batch whose seen-set claims are provisional; `commit` commits the
 /// seen-set and only then hands the caller the kept lines whose claims held, with every drop in
 /// input order. A claim another writer committed first turns its line into a `duplicate` drop,

@@ -15,7 +15,7 @@ public struct SeenKey: Hashable, Sendable {
     }
 
     /// The reading's key; nil for unstamped readings, which are never deduplicated (values alone
-    /// are not a key). A stamped manual entry has one (DESIGN "Host-side cuff rules", rule 3: the
+    /// are not a key). A stamped manual entry has one (docs/design.md "Host-side cuff rules", rule 3: the
     /// same typed entry exported twice is the same record).
     public init?(_ reading: CuffReading) {
         self.init(ReadingEssentials(reading))

@@ -1,6 +1,6 @@
 import Synchronization
 
-/// One event of a flow (DESIGN "Data on the wire: Events"): the envelope (`flow`, `run`, `at`,
+/// One event of a flow (docs/design.md "Events"): the envelope (`flow`, `run`, `at`,
 /// `bracelet`) and a typed payload. `json` is the one encoder: `event`, `flow`, `run`, `at`,
 /// `bracelet` once the bracelet is identified, then the payload's members in the order scripts
 /// have always seen.
@@ -43,7 +43,7 @@ public struct FlowEvent: Equatable, Sendable {
     }
 }
 
-/// Puts the bracelet's serial on every event before passing it on (DESIGN "Events": "once the
+/// Puts the bracelet's serial on every event before passing it on (docs/design.md "Events": "once the
 /// bracelet is identified, `bracelet`"); `BraceletSession.run` wraps a run's sink in one.
 public struct BraceletStampedSink: EventSink {
     /// The serial `identify` reported.
@@ -64,7 +64,7 @@ public struct BraceletStampedSink: EventSink {
     }
 }
 
-/// What a flow event says, one case per event name of DESIGN "Events".
+/// What a flow event says, one case per event name of docs/design.md "Events".
 public enum FlowEventPayload: Equatable, Sendable {
     /// The run began with this effective config.
     case started(FlowConfig)
@@ -107,7 +107,7 @@ public enum FlowEventPayload: Equatable, Sendable {
         }
     }
 
-    /// The payload's JSON members in wire order (DESIGN "Events"; unchanged since scripts
+    /// The payload's JSON members in wire order (docs/design.md "Events"; unchanged since scripts
     /// match on them).
     public var members: [(String, JSONValue)] {
         switch self {
@@ -286,7 +286,7 @@ public struct DroppedCuffItem: Equatable, Sendable {
     /// The `reason` word.
     public enum Reason: String, Equatable, Sendable {
         case unanchored, replayed, duplicate, invalid
-        /// No pulse: the SDK's CuffReading requires one (DESIGN "Data on the wire").
+        /// No pulse: the SDK's CuffReading requires one (docs/design.md "Data on the wire").
         case incomplete
 
         /// The bp-init drop of a host-rule drop; nil for the rules that end the flow instead
@@ -381,7 +381,7 @@ public struct ProfileEvent: Equatable, Sendable {
 public enum PlanRestoreReason: String, Equatable, Sendable {
     /// The flow restored it on its way out.
     case flowEnded
-    /// The journal repair restored what an earlier run left (DESIGN "Plan safety").
+    /// The journal repair restored what an earlier run left (docs/design.md "Plan safety").
     case journal
     /// A person set the plan with `corsano bracelet repair --plan PLAN`: nothing recorded what
     /// the bracelet ran before (issue 25).

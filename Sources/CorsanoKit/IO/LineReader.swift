@@ -11,7 +11,7 @@ import Darwin
 /// A trailing `\r` is dropped (CRLF input); a last line without `\n` is still a line; a line
 /// longer than `maxLineLength` is reported as `.tooLong` with its number and skipped, never
 /// buffered whole. `willRead` runs before every read of the source, the moment where a caller must
-/// flush output and commit pending work (DESIGN: flush before every read that could block).
+/// flush output and commit pending work (docs/design.md "Data on the wire": flush before every read that could block).
 public final class LineReader {
     /// One step of the stream.
     public enum Item {

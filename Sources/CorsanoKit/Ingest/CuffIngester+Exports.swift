@@ -1,5 +1,5 @@
 /// The whole-document formats: Apple Health export.xml / export.zip and Google Fit Takeout JSON
-/// (DESIGN "Cuff input formats").
+/// (docs/design.md "Cuff input formats").
 extension CuffIngester {
     /// The entry of an Apple Health export.zip that holds the records.
     static let appleHealthEntry = "apple_health_export/export.xml"

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Reads cuff records (jsonl, BLE capture lines, CSV) from byte sources and hands every one to
-/// a sink as a reading, a skip, or a reject: nothing is lost silently (DESIGN "Host-side cuff
-/// rules"). Memory stays bounded whatever the input size (one line or record at a time).
+/// a sink as a reading, a skip, or a reject: nothing is lost silently (docs/design.md
+/// "Host-side cuff rules"). Memory stays bounded whatever the input size (one line or record at a time).
 public final class CuffIngester {
     /// Finishing steps shared by all formats (time basis, validation, MAP).
     public private(set) var normalizer: IngestNormalizer

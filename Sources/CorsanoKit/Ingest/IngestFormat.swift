@@ -1,4 +1,4 @@
-/// The cuff input formats of `cuff ingest --from` (DESIGN "Cuff input formats").
+/// The cuff input formats of `cuff ingest --from` (docs/design.md "Cuff input formats").
 public enum IngestFormat: String, CaseIterable, Sendable {
     /// Reading objects, one per line.
     case jsonl

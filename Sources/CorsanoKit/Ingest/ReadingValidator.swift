@@ -22,7 +22,7 @@ public struct ValidationIssue: Error, Equatable, Sendable {
 /// mix-ups (a kPa value read as mmHg, a NaN read as 2047), not clinical extremes. Systolic
 /// 50-300 and diastolic 20-200 cover every reading an oscillometric cuff reports (most cap
 /// at 280-300 mmHg); pulse 20-250 spans the cuffs' usual 30-199/40-180 bpm display ranges
-/// with margin. Source: IEC 80601-2-30 measurement ranges; DESIGN "Cuff input formats".
+/// with margin. Source: IEC 80601-2-30 measurement ranges; docs/design.md "Cuff input formats".
 public struct ReadingValidator: Equatable, Sendable {
     /// Accepted systolic pressures, mmHg.
     public var systolic: ClosedRange<Int>

@@ -1,4 +1,4 @@
-/// Why a reading line was rejected, naming the field and the reason (DESIGN "Data on the wire").
+/// Why a reading line was rejected, naming the field and the reason (docs/design.md "Data on the wire").
 public enum ReadingLineError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The line is not one JSON object (`reason` says what is wrong).
     case malformed(String)

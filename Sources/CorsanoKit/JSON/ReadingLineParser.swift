@@ -1,6 +1,6 @@
 import Foundation
 
-/// Parses one reading line (DESIGN "Data on the wire") into a `ReadingLine`.
+/// Parses one reading line (docs/design.md "Data on the wire") into a `ReadingLine`.
 ///
 /// A hand-written byte scanner handles the shapes `cuff ingest` writes (plain keys, integers,
 /// escape-free ASCII strings, flat provenance values) without allocating; anything else (escapes,

@@ -1,8 +1,8 @@
 import CDBus
 import CPostgres
 
-/// A shared library corsano opens only when a command needs it (docs/design.md "Optional
-/// libraries"; issue 22): libpq for the PostgreSQL store, libdbus-1 for BlueZ. The binary does
+/// A shared library corsano opens only when a command needs it (docs/design.md
+/// "Optional libraries"; issue 22): libpq for the PostgreSQL store, libdbus-1 for BlueZ. The binary does
 /// not link them, so every other command runs on a machine without them; a command that needs
 /// one checks it with `require(for:)` before any connection or bus lookup and fails closed,
 /// naming the Debian package to install.

@@ -6,7 +6,7 @@ import Synchronization
 /// after a disconnect, scan and connect again. Runs until its task is cancelled or a failure
 /// that no reconnect can mend (`Failure`).
 ///
-/// Source: DESIGN "Live cuffs"; seed tip "Resume scanning if the cuff drops" (cuffs connect,
+/// Source: docs/design.md "Live cuffs"; seed tip "Resume scanning if the cuff drops" (cuffs connect,
 /// dump their history and disconnect before START is pressed); Blood Pressure Profile 1.1
 /// (0x1810 service, 0x2A35 indicated, 0x2A36 notified).
 public final class CuffCollector: Sendable {
@@ -51,7 +51,7 @@ public final class CuffCollector: Sendable {
         public var settleDelay: Duration
         /// `--stored`: fetch the cuff's stored records through the Record Access Control Point
         /// on each connect (after a reconnect only those after the last one received); nil: only
-        /// what the cuff indicates by itself (today's cuffs dump at connect). Opt-in (DESIGN
+        /// what the cuff indicates by itself (today's cuffs dump at connect). Opt-in (docs/design.md
         /// "Live cuffs"); never set by `bp-init`, whose host rules would drop them as replayed.
         public var stored: StoredHistory?
 

@@ -1,5 +1,5 @@
 /// How a live cuff's record stamps become real time over a run: host rule 1 with the anchor
-/// pair read from the cuff's own clock at each connect (DESIGN "Host-side cuff rules", rule 1;
+/// pair read from the cuff's own clock at each connect (docs/design.md "Host-side cuff rules", rule 1;
 /// seed "Pass real wall-clock time in measuredAt").
 ///
 /// Two things a per-connect anchor alone gets wrong, handled here:

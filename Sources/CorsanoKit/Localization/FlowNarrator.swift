@@ -1,6 +1,6 @@
 import Foundation
 
-/// Turns a flow's events (DESIGN "Events") into localized screens of text, in order.
+/// Turns a flow's events (docs/design.md "Events") into localized screens of text, in order.
 ///
 /// Keeps the little state a screen needs that a single event does not carry: the effective
 /// config from `started` (preparation on or off, attempt budget, position), which attempt and

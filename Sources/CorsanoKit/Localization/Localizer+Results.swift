@@ -1,5 +1,5 @@
 extension Localizer {
-    /// A flow's `result` object (DESIGN "Events": `finished`) as one localized phrase.
+    /// A flow's `result` object (docs/design.md "Events": `finished`) as one localized phrase.
     ///
     /// Handles both flows' cases as the SDK spells them; an unknown `kind` is named, never dropped.
     public func describe(result: JSONValue) -> String {

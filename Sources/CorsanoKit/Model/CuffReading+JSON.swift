@@ -1,4 +1,4 @@
-/// The reading line of DESIGN "Data on the wire": field order systolic, diastolic, pulse,
+/// The reading line of docs/design.md "Data on the wire": field order systolic, diastolic, pulse,
 /// meanArterialPressure, measuredAt, deviceTime, receivedAt, isManualEntry, then provenance.
 extension CuffReading {
     /// This reading as a JSON object. `includeDerivedMAP` writes the derived MAP when the cuff

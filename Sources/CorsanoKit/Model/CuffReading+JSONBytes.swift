@@ -1,6 +1,6 @@
 /// The reading line written straight into bytes: the same text as `jsonLine()` (a test holds
 /// them equal), without building a `JSONValue` tree or per-field strings, for `cuff ingest`'s
-/// throughput (DESIGN field order: systolic, diastolic, pulse, meanArterialPressure, measuredAt,
+/// throughput (docs/design.md "Readings" field order: systolic, diastolic, pulse, meanArterialPressure, measuredAt,
 /// deviceTime, receivedAt, isManualEntry, provenance).
 extension CuffReading {
     /// Appends this reading as one compact JSON line, without the newline.

@@ -1,5 +1,5 @@
-/// The study participant a reading belongs to: the reading line's `subject` field (DESIGN "Data on
-/// the wire"; issue 33). Any non-empty string naming a participant — distinct from the FHIR
+/// The study participant a reading belongs to: the reading line's `subject` field (docs/design.md
+/// "Data on the wire"; issue 33). Any non-empty string naming a participant — distinct from the FHIR
 /// `--subject Patient/ID` of an export. It is a provenance field, so `replay-filter` passes it
 /// byte for byte; the replay key stays the seed's (time and the three values).
 extension CuffReading {

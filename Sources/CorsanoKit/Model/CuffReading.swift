@@ -1,7 +1,7 @@
 /// One blood-pressure reading from a reference cuff, as the SDK's `CuffReading` plus provenance.
 ///
 /// Pressures in mmHg, pulse in bpm, all integers. Source: seeds/bp-initialization.txt
-/// ("The cuff reading you supply") and DESIGN "Data on the wire".
+/// ("The cuff reading you supply") and docs/design.md "Data on the wire".
 public struct CuffReading: Equatable, Sendable {
     /// Systolic pressure, mmHg.
     public var systolic: Int

@@ -1,6 +1,6 @@
 /// `corsano nibp read`'s work (issue 33): the bracelet's own NIBP values as reading lines — the
 /// stored ones in a range, or one spot measurement now — with `"source":"bracelet"`,
-/// `"bracelet":SERIAL`, `quality` when known and `subject` when named (DESIGN "Data on the wire").
+/// `"bracelet":SERIAL`, `quality` when known and `subject` when named (docs/design.md "Data on the wire").
 public enum NIBPRead {
     /// What to read.
     public enum Request: Equatable, Sendable {

@@ -1,5 +1,5 @@
-/// The audit log in the state store: what each bracelet was calibrated against (DESIGN "State
-/// store"; seed: `didCollectReadings` is "exactly when knowing what was fed to the bracelet matters").
+/// The audit log in the state store: what each bracelet was calibrated against (docs/design.md
+/// "State store"; seed: `didCollectReadings` is "exactly when knowing what was fed to the bracelet matters").
 ///
 /// One row per run (bracelet, gateway, start and end on the run's clock, effective config,
 /// result) and one per reading fed, with its attempt, index, the firmware's verdict and whether
@@ -49,7 +49,7 @@ public final class AuditLog: @unchecked Sendable {
     /// `{"kind":"planRestored","previousPlan":…,"why":…,"restoredRun":RUN|null}`. The run it refers
     /// to is the newest one on that bracelet without a result that no earlier record refers to (the
     /// one whose switch the journal still held); its own rows are never changed: the audit log only
-    /// grows (issue 26; DESIGN "State store"). Returns the run it refers to, nil when none.
+    /// grows (issue 26; docs/design.md "State store"). Returns the run it refers to, nil when none.
     /// - Throws: `StoreError`.
     @discardableResult
     public func recordPlanRestored(bracelet: BraceletIdentity, previousPlan: BraceletPlan, why: PlanRestoreReason,

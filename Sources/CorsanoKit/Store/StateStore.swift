@@ -1,5 +1,5 @@
 /// The state store: replay seen-set, plan journal, audit log and last pushed profiles, one
-/// implementation per engine (DESIGN "State store"): `SQLiteStore` (the embedded default, one
+/// implementation per engine (docs/design.md "State store"): `SQLiteStore` (the embedded default, one
 /// machine) and `PostgresStore` (several gateway PCs sharing one server).
 ///
 /// Both keep the same semantics: a seen key is claimed exactly once across processes (and

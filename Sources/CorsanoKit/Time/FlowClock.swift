@@ -3,7 +3,7 @@ import Synchronization
 /// The time source a flow runs on, injected so a 4-minute flow runs in a test in milliseconds.
 ///
 /// `sleep` waits (real) or jumps (virtual); `advance(to:)` moves a virtual clock forward to a
-/// reading's stamp when later (DESIGN "Time") and is a no-op on a real clock.
+/// reading's stamp when later (docs/design.md "Time") and is a no-op on a real clock.
 public protocol FlowClock: Sendable {
     /// The current instant, UTC.
     func now() -> Instant

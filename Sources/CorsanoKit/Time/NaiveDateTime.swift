@@ -1,7 +1,7 @@
 /// A cuff-clock stamp: a calendar date and time with no zone (`YYYY-MM-DDTHH:MM:SS`).
 ///
 /// Cuff clocks drift and know no zone, so these are only ever compared with each other as
-/// elapsed seconds (DESIGN "Host-side cuff rules", rule 1): no host time zone or DST applies.
+/// elapsed seconds (docs/design.md "Host-side cuff rules", rule 1): no host time zone or DST applies.
 public struct NaiveDateTime: Hashable, Comparable, Sendable, CustomStringConvertible {
     public let year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int
 

@@ -1,4 +1,4 @@
-/// Reading lines (DESIGN "Data on the wire") read for a validation: the readings, and every line
+/// Reading lines (docs/design.md "Data on the wire") read for a validation: the readings, and every line
 /// that could not be used, each named `FILE:LINE: reason` (nothing is dropped silently).
 public struct ValidationInput: Sendable {
     /// The usable readings, in input order.

@@ -17,7 +17,7 @@ public struct ValidationReading: Equatable, Sendable {
     /// The bracelet's serial (`bracelet` on the line, as `nibp read` writes it); nil when absent.
     public var bracelet: String?
 
-    /// The subject name of readings without one (DESIGN "validate").
+    /// The subject name of readings without one (docs/design.md "Validation").
     public static let anonymousSubject = "-"
 
     /// Creates a reading.

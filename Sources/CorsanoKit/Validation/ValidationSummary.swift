@@ -54,7 +54,7 @@ public struct SubjectAgreement: Equatable, Sendable {
     public var diastolicMeanDifference: Double?
 }
 
-/// The outcome that decides the status (DESIGN "validate").
+/// The outcome that decides the status (docs/design.md "Validation").
 public enum ValidationVerdict: Equatable, Sendable {
     /// Every chosen criterion is met.
     case pass
@@ -129,7 +129,7 @@ public struct ValidationSummary: Equatable, Sendable {
         return failed.isEmpty ? .pass : .fail(failed)
     }
 
-    // MARK: JSON (DESIGN "validate")
+    // MARK: JSON (docs/design.md "Validation")
 
     /// `122` or `121.5`: a reference pressure (a mean of two integers) as text.
     public static func mmHg(_ x: Double) -> String {

@@ -2,7 +2,7 @@ import CorsanoKit
 import Testing
 
 /// The host rules bp-init applies to the cuff stream (seed "Replayed and stale readings",
-/// DESIGN "Host-side cuff rules"): unanchored → replayed → duplicate → stale, then the clock moves.
+/// docs/design.md "Host-side cuff rules"): unanchored → replayed → duplicate → stale, then the clock moves.
 @Suite struct BPInitHostRuleTests {
     typealias F = BPInitFixture
 

@@ -129,7 +129,7 @@ import Testing
     }
 }
 
-/// The plan switch is journaled before it happens and cleared after the restore (DESIGN "Plan safety").
+/// The plan switch is journaled before it happens and cleared after the restore (docs/design.md "Plan safety").
 @Suite struct BPInitPlanJournalTests {
     typealias F = BPInitFixture
 

@@ -5,7 +5,7 @@ import TestSupport
 /// Shared inputs and readers of the bp-init end-to-end tests.
 enum BPInitE2E {
     /// jsonl/session-replay.jsonl as `cuff ingest --anchor-device 2025-01-01T00:03:10
-    /// --anchor-phone 2026-11-29T10:00:05Z` writes it (DESIGN reading lines).
+    /// --anchor-phone 2026-11-29T10:00:05Z` writes it (docs/design.md "Readings").
     static let ingestedSession = """
         {"systolic":133,"diastolic":86,"pulse":71,"measuredAt":"2026-11-27T18:11:55Z","deviceTime":"2024-12-30T08:15:00","isManualEntry":false}
         {"systolic":126,"diastolic":84,"pulse":69,"measuredAt":"2026-11-29T05:36:55Z","deviceTime":"2024-12-31T19:40:00","isManualEntry":false}

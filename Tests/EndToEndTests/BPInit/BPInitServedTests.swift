@@ -38,7 +38,7 @@ import TestSupport
 }
 
 /// A second signal exits at once even while the first one's clean-up hangs; the plan journal
-/// then repairs the bracelet at the next command that reaches it (DESIGN "Plan safety").
+/// then repairs the bracelet at the next command that reaches it (docs/design.md "Plan safety").
 @Suite struct BPInitSecondSignalTests {
     typealias E = BPInitE2E
 

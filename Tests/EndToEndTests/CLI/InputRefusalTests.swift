@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Inputs refused with the right status and a message naming what failed (DESIGN "Exit status"):
+/// Inputs refused with the right status and a message naming what failed (docs/design.md "Exit status"):
 /// directories as inputs, 66 before 74, read-only history, messages with no Swift dumps.
 @Suite struct InputRefusalTests {
     static func temporaryDirectory() throws -> URL {

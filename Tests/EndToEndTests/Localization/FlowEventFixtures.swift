@@ -3,7 +3,7 @@ import Synchronization
 
 /// Both flows' events as the flows emit them: each fixture is a real run of the core's flow on
 /// the in-process simulator and a virtual clock, with a scripted cuff and scripted answers
-/// (DESIGN "Events"). Nothing here is a hand-written copy of an event.
+/// (docs/design.md "Events"). Nothing here is a hand-written copy of an event.
 enum FlowEventFixtures {
     static let start = Instant(secondsSinceEpoch: 1_795_946_400) // 2026-11-29T10:00:00Z
 

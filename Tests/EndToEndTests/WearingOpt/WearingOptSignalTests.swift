@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// SIGINT / SIGTERM during wearing-opt: the flow ends as cancelledByUser with its closing events
-/// and exits 130 / 143 (DESIGN "Exit status"; the same SignalHandling as bp-init).
+/// and exits 130 / 143 (docs/design.md "Exit status"; the same SignalHandling as bp-init).
 @Suite struct WearingOptSignalTests {
     @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
     func signalWhileHeldAtRunningIsCancelledByUser(_ signo: Int32, _ status: Int32) throws {

@@ -1,9 +1,9 @@
 import CorsanoKit
 
 /// `corsano bp-init`: NIBP calibration of a bracelet against a reference cuff (issue 5; seed
-/// bp-initialization; DESIGN "Events", "Exit status", "Time", "Host-side cuff rules").
+/// bp-initialization; docs/design.md "Events", "Exit status", "Time", "Host-side cuff rules").
 ///
-/// Order of checks follows DESIGN's precedence: flags (64), the cuff file and the scenario (66),
+/// Order of checks follows the precedence of docs/design.md "Exit status": flags (64), the cuff file and the scenario (66),
 /// the state store (74), then the bracelet (69), then the flow's result.
 enum BPInitCommand {
     static let flow = BPInitializationStep.flowName
@@ -44,7 +44,7 @@ enum BPInitCommand {
                                 timeout: timeout, session: session, sink: sink)
         }
         if case .failure(is MultiSetAbandoned) = outcome { return .success }
-        // The result is written; a store lost meanwhile still makes the run 74 (DESIGN "Exit status").
+        // The result is written; a store lost meanwhile still makes the run 74 (docs/design.md "Exit status").
         if let failure = audit?.failure ?? journalFailure { throw failure }
         let result = try outcome.get()
         // Each bracelet failure names its cause (issue 25), never a bare exit 4.
@@ -143,7 +143,7 @@ enum BPInitCommand {
         return (outcome, signals.exitStatus, planGuard.storeFailure, leftSwitched, cause)
     }
 
-    /// DESIGN "Exit status": 0, 1 failedAfterRetries, 3 cuffError, 4 braceletDisconnected,
+    /// docs/design.md "Exit status": 0, 1 failedAfterRetries, 3 cuffError, 4 braceletDisconnected,
     /// 130 / 143 / 129 cancelledByUser (SIGTERM is 143, SIGHUP 129; SIGINT and a declined retry 130).
     static func status(of result: BPInitializationResult, signal: ExitStatus?) -> ExitStatus {
         switch result {
@@ -217,7 +217,7 @@ final class CuffCountsLine: EventSink, @unchecked Sendable {
     }
 }
 
-/// Names each malformed cuff line on stderr with its source, line and field (DESIGN: "Bad
+/// Names each malformed cuff line on stderr with its source, line and field (docs/design.md "Cuff input formats": "Bad
 /// input: clear error naming file, line and field"); the `cuffReadingDropped` event carries it too.
 ///
 /// A line that is a CSV header or a BLE capture (a cuff dump fed as is) says once, first, that

@@ -6,7 +6,7 @@ import Synchronization
 import Glibc
 #endif
 
-/// Runs a user's command with `sh -c` (DESIGN: `--cuff-cmd`, `--cuff-paired-cmd`, `--pair-cmd`):
+/// Runs a user's command with `sh -c` (docs/design.md "Subcommands": `--cuff-cmd`, `--cuff-paired-cmd`, `--pair-cmd`):
 /// stdin from /dev/null, stdout captured, stderr passed through. Cancellable, with an optional
 /// real-time limit; either ends the wait at once and terminates the command.
 ///

@@ -37,7 +37,7 @@ struct TerminalInteraction: BPInitInteraction {
 }
 
 /// Readings typed at the terminal, `120/80 72`: manual entries with `enteredAt`, the wall-clock
-/// instant they were typed, and no `measuredAt` (DESIGN: exempt from the time rules and deduplication). A typo is named and asked again;
+/// instant they were typed, and no `measuredAt` (docs/design.md "Host-side cuff rules": exempt from the time rules and deduplication). A typo is named and asked again;
 /// the `--cuff-timeout` limit is `noReading`; end of input (Ctrl-D) is `cancelledByUser`.
 struct TypedCuffSource: CuffSource {
     let lines: TerminalLines

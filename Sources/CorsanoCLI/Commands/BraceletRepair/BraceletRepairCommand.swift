@@ -1,7 +1,7 @@
 import CorsanoKit
 
 /// `corsano bracelet repair`: restores the plan a run left switched when that run's owner cannot
-/// be confirmed gone (issue 18, DESIGN "Plan safety"). Every command that reaches a bracelet
+/// be confirmed gone (issue 18, docs/design.md "Plan safety"). Every command that reaches a bracelet
 /// repairs an entry whose owner (pid + start time + boot id) is gone; this one also repairs an
 /// entry whose owner cannot be confirmed either way, and with `--force` one whose owner still runs.
 ///

@@ -55,7 +55,7 @@ struct CompletionTree {
         option.value == .uri && option.name == "listen" ? .uri(["unix:", "tcp:"]) : values(of: option.value)
     }
 
-    /// The bracelet URI schemes (DESIGN "The bracelet port"): `sim` alone, or a prefix to go on from.
+    /// The bracelet URI schemes (docs/design.md "The bracelet port"): `sim` alone, or a prefix to go on from.
     static let uriStarts = ["sim", "sim:", "unix:", "tcp:", "exec:"]
 
     /// What a value of `kind` completes to.

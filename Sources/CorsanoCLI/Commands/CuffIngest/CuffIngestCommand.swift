@@ -3,7 +3,7 @@ import Foundation
 
 /// `corsano cuff ingest [FILE...]`: cuff dumps in, one normalized reading line per record out.
 ///
-/// Exit status (DESIGN "Exit status"): 64 usage or undetectable format, 66 when an input is
+/// Exit status (docs/design.md "Exit status"): 64 usage or undetectable format, 66 when an input is
 /// missing (before any output) or fails while read, 65 when any record was rejected (after
 /// writing every good one; `--strict` stops at the first), 0 otherwise.
 enum CuffIngestCommand {

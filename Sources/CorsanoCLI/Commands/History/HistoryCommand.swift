@@ -3,7 +3,7 @@ import Foundation
 
 /// `corsano history`: the audit log — each run's bracelet, start and end (whole seconds), config,
 /// every reading fed with its attempt, index, verdict and whether it was typed in, and the
-/// result (DESIGN "State store"); text on a terminal, JSON lines otherwise. `--due DAYS` lists
+/// result (docs/design.md "State store"); text on a terminal, JSON lines otherwise. `--due DAYS` lists
 /// the bracelets due for recalibration and exits 1 when any is, for a lab's cron job.
 enum HistoryCommand {
     static func run(_ args: ParsedCommand, _ ctx: CommandContext) async throws -> ExitStatus {

@@ -1,10 +1,10 @@
 import CorsanoKit
 
 /// `corsano profile push`: validate a user profile and push it to the bracelet, skipping the
-/// push when the bracelet already holds the same one unless `--force` (issue 6; DESIGN
+/// push when the bracelet already holds the same one unless `--force` (issue 6; docs/design.md
 /// "Subcommands", "Events": `profile`).
 ///
-/// Order follows DESIGN's precedence: flags (64), the `--from` file (66, then its content 65),
+/// Order follows the precedence of docs/design.md "Exit status": flags (64), the `--from` file (66, then its content 65),
 /// the state store (74), then the bracelet (69).
 enum ProfilePushCommand {
     static let flow = "profile-push"

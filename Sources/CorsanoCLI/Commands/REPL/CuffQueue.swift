@@ -18,7 +18,7 @@ final class CuffQueue: @unchecked Sendable {
 
     /// Parses the operands of `cuff add`: `SYS/DIA PULSE [at TIME]` (also `SYS/DIA/PULSE`-free
     /// spacing like `120 / 80 72`). Without `at` the reading is a manual entry (never
-    /// deduplicated or age-checked, DESIGN rule 3/4); with it, a cuff reading measured at TIME.
+    /// deduplicated or age-checked, docs/design.md "Host-side cuff rules" 3/4); with it, a cuff reading measured at TIME.
     /// A manual entry records `enteredAt`, the wall-clock instant it was typed (issue 26).
     /// - Throws: `UsageError` naming what is wrong.
     static func reading(_ operands: [String], enteredAt: Instant) throws -> CuffReading {

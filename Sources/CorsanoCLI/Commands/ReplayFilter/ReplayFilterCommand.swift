@@ -3,8 +3,8 @@ import CorsanoKit
 import Glibc
 #endif
 
-/// `corsano replay-filter [FILE...]`: the host rules 2-4 as a pipeline stage (DESIGN "Host-side
-/// cuff rules"; issue 3). Kept lines go to stdout byte for byte; drops are reported on stderr.
+/// `corsano replay-filter [FILE...]`: the host rules 2-4 as a pipeline stage (docs/design.md
+/// "Host-side cuff rules"; issue 3). Kept lines go to stdout byte for byte; drops are reported on stderr.
 enum ReplayFilterCommand {
     static func run(_ args: ParsedCommand, _ ctx: CommandContext) async throws -> ExitStatus {
         // SIGINT/SIGTERM/SIGHUP: stop reading, commit, write what is decided and the counts (issue 18).
@@ -13,7 +13,7 @@ enum ReplayFilterCommand {
         let interrupt = ReadInterrupt()
         signals.onSignal { interrupt.fire() }
         let options = try ReplayFilterOptions(args)
-        // Precedence (DESIGN "Exit status"): usage 64, then missing input 66, then I/O 74.
+        // Precedence (docs/design.md "Exit status"): usage 64, then missing input 66, then I/O 74.
         let inputs = try InputFile.openAll(args.operands)
         defer { inputs.forEach { $0.close() } }
         let seen: any SeenSet

@@ -6,7 +6,7 @@ import Glibc
 /// One run of `replay-filter` over its inputs: read lines, judge them in the core's
 /// `ReplayFilterSession`, and write what each committed batch hands back.
 ///
-/// Batching (DESIGN "State store"): claims go into the session's batch while a buffered input
+/// Batching (docs/design.md "State store"): claims go into the session's batch while a buffered input
 /// chunk is parsed; before every read that could block the batch commits, then its kept lines
 /// (minus claims lost to another writer), drop reports and rejects are written and flushed, so
 /// a live feed sees each line at once. A value type: the per-line state needs no runtime

@@ -35,7 +35,7 @@ struct ReplayFilterReport {
         return JSONValue.object(members).serialized
     }
 
-    /// Whole seconds, truncated toward zero (DESIGN: ages in whole seconds).
+    /// Whole seconds, truncated toward zero (docs/design.md "Events": ages in whole seconds).
     static func wholeSeconds(_ age: Double) -> Int {
         Int(exactly: age.rounded(.towardZero)) ?? (age < 0 ? Int.min : Int.max)
     }

@@ -1,9 +1,9 @@
 import CorsanoKit
 
 /// `corsano wearing-opt`: PPG wearing optimization on the bracelet (issue 6; seed
-/// wearing-optimization; DESIGN "Events", "Exit status", "Time").
+/// wearing-optimization; docs/design.md "Events", "Exit status", "Time").
 ///
-/// Order of checks follows DESIGN's precedence: flags (64), the scenario and `--profile` file
+/// Order of checks follows the precedence of docs/design.md "Exit status": flags (64), the scenario and `--profile` file
 /// (66, its content 65), the state store (74), then the bracelet (69: model 287-2, firmware
 /// >= 7.0), then the profile (64 naming every missing field, before `started`), then the
 /// flow's result. The profile: `--profile`, else the one last pushed to this bracelet (state
@@ -121,7 +121,7 @@ enum WearingOptCommand {
         return config
     }
 
-    /// DESIGN "Exit status": 0, 1 failedAfterRetries, 4 braceletDisconnected, 130 / 143
+    /// docs/design.md "Exit status": 0, 1 failedAfterRetries, 4 braceletDisconnected, 130 / 143
     /// cancelledByUser (SIGTERM 143; SIGINT and a declined retry 130).
     static func status(of result: WearingOptimizationResult, signal: ExitStatus?) -> ExitStatus {
         switch result {

@@ -10,7 +10,7 @@ import Synchronization
 /// another gateway leaves the entry alone; a store that fails meanwhile (connection lost) does
 /// not stop the flow: the error is kept in `storeFailure` for the command's exit status (74).
 /// Source: seeds/bp-initialization.txt ("switches to the NIBP-calibration plan for the duration of
-/// the flow and restores the previous plan when it ends"), DESIGN "The bracelet port".
+/// the flow and restores the previous plan when it ends"), docs/design.md "The bracelet port".
 public final class PlanGuard: Sendable {
     let bracelet: any Bracelet
     let serial: String

@@ -13,7 +13,7 @@ import Darwin
 /// on the store's clock that the run renews: another gateway cannot see the owner's processes, so
 /// it repairs an entry only once its lease ran out. Use it with no seen-set batch open on the same
 /// store: entries are committed at once.
-/// Source: DESIGN "The bracelet port" (plan safety) and "State store".
+/// Source: docs/design.md "The bracelet port" (plan safety) and "State store".
 public struct PlanJournal: Sendable {
     /// Seconds a lease lasts unless `--lease` says otherwise; the run renews it every third of that.
     public static let defaultLeaseSeconds: Double = 60

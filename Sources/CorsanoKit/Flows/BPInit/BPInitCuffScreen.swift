@@ -1,6 +1,6 @@
 /// The host rules bp-init applies to each cuff reading: `replay-filter`'s `ReplayFilter` with a
 /// seen-set for this run only, so running the same command twice, or after `replay-filter`,
-/// does not starve the flow (DESIGN "Host-side cuff rules", rule 3).
+/// does not starve the flow (docs/design.md "Host-side cuff rules", rule 3).
 final class BPInitCuffScreen: @unchecked Sendable {
     /// What to do with one reading.
     enum Verdict: Equatable {

@@ -2,7 +2,7 @@
 /// rules `bp-init` applies to the cuff stream.
 ///
 /// Source: seeds/bp-initialization.txt ("Configuration", "Replayed and stale readings") and
-/// DESIGN "Host-side cuff rules". Branding is the SDK's UI concern and has no counterpart here.
+/// docs/design.md "Host-side cuff rules". Branding is the SDK's UI concern and has no counterpart here.
 public struct BPInitializationConfig: Equatable, Sendable {
     /// A 3rd measurement is taken when the first two differ by MORE than this on systolic or
     /// diastolic, mmHg (seed default 10, "matches the Corsano patient app").

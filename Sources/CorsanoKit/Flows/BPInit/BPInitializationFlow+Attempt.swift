@@ -31,7 +31,7 @@ extension BPInitializationFlow {
 
     /// Asks the cuff until an item passes the host rules: drops are reported and the wait goes
     /// on; a cuff failure or a stale reading ends the flow. Accepting moves a virtual clock to
-    /// the reading's stamp when later (DESIGN "Time"), after its age was judged.
+    /// the reading's stamp when later (docs/design.md "Time"), after its age was judged.
     /// - Throws: `BPInitFlowEnd`, `CancellationError`.
     func acquireReading(_ request: CuffRequest, _ state: BPInitRunState) async throws -> CuffReading {
         while true {
@@ -47,7 +47,7 @@ extension BPInitializationFlow {
                     continue
                 }
                 guard reading.pulse != nil else {
-                    // The SDK's CuffReading requires a pulse (DESIGN "Data on the wire").
+                    // The SDK's CuffReading requires a pulse (docs/design.md "Data on the wire").
                     emit(.cuffReadingDropped(DroppedCuffItem(.incomplete, .reading(reading, problem: nil))))
                     continue
                 }

@@ -1,6 +1,6 @@
 extension BPInitializationFlow {
     /// Switches the bracelet to the NIBP-calibration plan through the plan guard: journaled
-    /// first, so a killed run is repaired at the next connect (DESIGN "Plan safety").
+    /// first, so a killed run is repaired at the next connect (docs/design.md "Plan safety").
     /// - Throws: `BraceletError`, `StoreError` (journal), `CancellationError`.
     func switchPlan() async throws {
         try await planGuard.enter()

@@ -7,7 +7,7 @@ import Synchronization
 /// measurementRecorded → (retryPrompt) → finalSuccess / finalFailure. The bracelet is switched to
 /// the NIBP-calibration plan before the first measurement and its previous plan restored on every
 /// way out. Source: seeds/bp-initialization.txt ("Flow reference", "The two-measurement rule",
-/// "Result handling"); DESIGN "Events", "Time", "Host-side cuff rules".
+/// "Result handling"); docs/design.md "Events", "Time", "Host-side cuff rules".
 public struct BPInitializationFlow: Sendable {
     public var config: BPInitializationConfig
     public var bracelet: any Bracelet
@@ -76,7 +76,7 @@ public struct BPInitializationFlow: Sendable {
             await restorePlan()
             throw error
         } catch let error as BraceletError {
-            // DESIGN "The bracelet port": a dropped link or a request that timed out.
+            // docs/design.md "The bracelet port": a dropped link or a request that timed out.
             braceletFailure.value.withLock { $0 = error }
             result = .braceletDisconnected
         } catch {

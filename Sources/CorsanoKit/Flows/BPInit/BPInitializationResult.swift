@@ -1,6 +1,6 @@
 /// How an NIBP calibration run ended, as the SDK's `BPInitializationResult`.
 ///
-/// Source: seeds/bp-initialization.txt ("Result handling"); the JSON is DESIGN's `result` object.
+/// Source: seeds/bp-initialization.txt ("Result handling"); the JSON is the `result` object of docs/design.md "Events".
 public enum BPInitializationResult: Equatable, Sendable {
     /// The firmware accepted an attempt; how many cuff measurements it took (2 or 3).
     case success(measurementCount: Int)

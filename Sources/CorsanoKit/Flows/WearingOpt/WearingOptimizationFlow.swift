@@ -145,7 +145,7 @@ public enum WearingOptError: Error, Equatable, Sendable {
 
 extension BraceletError {
     /// Disconnects, unreachable links and timeouts of requests other than status polls end the
-    /// flow as `braceletDisconnected` (DESIGN "The bracelet port").
+    /// flow as `braceletDisconnected` (docs/design.md "The bracelet port").
     var endsFlowAsDisconnect: Bool {
         switch self {
         case .disconnected, .unavailable, .timeout, .held: return true

@@ -1,6 +1,6 @@
 /// How a wearing-optimization run ended (seed: `WearingOptimizationResult`).
 ///
-/// The SDK's misspelled `bracelect...` cases are spelled `bracelet...` here (DESIGN).
+/// The SDK's misspelled `bracelect...` cases are spelled `bracelet...` here (docs/design.md "Events").
 public enum WearingOptimizationResult: Equatable, Sendable {
     /// A poll reported isSuccess AND quality >= 50; the raw 0-100 quality at that poll and the
     /// position inferred from the gravity vector at that poll.
@@ -12,7 +12,7 @@ public enum WearingOptimizationResult: Equatable, Sendable {
     /// Every allowed attempt failed; with the last attempt's reason.
     case failedAfterRetries(attemptCount: Int, lastReason: FailureReason)
 
-    /// `{"kind":"success","spo2Quality":72,"position":"seated"}` and so on (DESIGN "Events").
+    /// `{"kind":"success","spo2Quality":72,"position":"seated"}` and so on (docs/design.md "Events").
     public var json: JSONValue {
         switch self {
         case .success(let quality, let position):

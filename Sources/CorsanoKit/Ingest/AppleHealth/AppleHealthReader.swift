@@ -1,4 +1,4 @@
-/// Reads the blood pressure of an Apple Health export.xml (DESIGN "Cuff input formats",
+/// Reads the blood pressure of an Apple Health export.xml (docs/design.md "Cuff input formats",
 /// `applehealth`; the export's own DTD: "Any Records that appear as children of a correlation
 /// also appear as top-level records in this document").
 ///

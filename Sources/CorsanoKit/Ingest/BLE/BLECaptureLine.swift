@@ -2,7 +2,7 @@
 ///
 /// TIME is when the capture received the payload (RFC 3339, else the line is rejected naming
 /// `receivedAt`): kept as `receivedAt` as written, never as `measuredAt`
-/// (a history dump arrives "now"; DESIGN "Data on the wire"). UUID is the characteristic, as
+/// (a history dump arrives "now"; docs/design.md "Data on the wire"). UUID is the characteristic, as
 /// `2A35`, `0x2A35` or the 128-bit Bluetooth base form; a 16-bit token is only read as a UUID
 /// when it names 0x2A35, 0x2A36, 0x2B34 or 0x2B36, so a payload grouped in 4-digit words still
 /// reads as hex. HEX may carry `0x` prefixes and space, `-` or `:` separators.

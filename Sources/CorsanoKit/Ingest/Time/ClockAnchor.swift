@@ -2,7 +2,7 @@
 ///
 /// A naive cuff stamp becomes real time as `phone + (record - device)`, the difference taken as
 /// elapsed seconds between two naive values: no host time zone or DST enters, and it is right
-/// whatever year the cuff believes it is. Source: DESIGN "Host-side cuff rules", rule 1.
+/// whatever year the cuff believes it is. Source: docs/design.md "Host-side cuff rules", rule 1.
 public struct ClockAnchor: Equatable, Sendable {
     /// The cuff clock at connect (naive).
     public var device: NaiveDateTime

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// The state store on a PostgreSQL server, shared by several gateway PCs (DESIGN "State store"):
+/// The state store on a PostgreSQL server, shared by several gateway PCs (docs/design.md "State store"):
 /// one seen-set, one plan journal and one audit log for the lab, with `SQLiteStore`'s semantics.
 ///
 /// Claims are committed before a line is written (`PostgresSeenSet`); leases are judged on the

@@ -8,7 +8,7 @@ import Foundation
 /// One file shared safely by several `corsano` processes on one machine: WAL mode and a busy
 /// timeout. Schema changes are forward migrations in `SQLiteSchema.migrations`, applied in order
 /// at open. The connection is opened without SQLite's own mutex, so every use holds `lock`.
-/// Source: DESIGN "State store".
+/// Source: docs/design.md "State store".
 public final class SQLiteStore: StateStore, @unchecked Sendable {
     /// The file path, or `:memory:` for `--no-state`.
     public let path: String

@@ -6,7 +6,7 @@ import CSQLite
 /// for a key already claimed in it); `commitPending()` runs the batch's `INSERT OR IGNORE`s in one
 /// write transaction, and a key is the caller's exactly when its insert changed a row, so two
 /// writers never both own a record (the insert decides, no read-then-write). A caller writes a
-/// batch's lines only after that commit (DESIGN "State store"). The write lock is held only for
+/// batch's lines only after that commit (docs/design.md "State store"). The write lock is held only for
 /// the inserts, not while input is parsed, so concurrent writers take turns instead of one
 /// starving the other past the busy timeout.
 public final class StoreSeenSet: SeenSet {

@@ -3,7 +3,7 @@ import Synchronization
 
 /// Cuff readings from JSON lines (`bp-init --cuff FILE|-`): reading lines as `cuff ingest`
 /// writes them, and `{"error":...}` lines for a cuff that failed. End of input, or no item
-/// within `timeout` of a request (real time, DESIGN "Time"), is `noReading`.
+/// within `timeout` of a request (real time, docs/design.md "Time"), is `noReading`.
 ///
 /// A dedicated thread does the blocking reads, so a run waiting on a live pipe stays
 /// cancellable; it reads ahead at most `capacity` items. Blank lines carry nothing and are

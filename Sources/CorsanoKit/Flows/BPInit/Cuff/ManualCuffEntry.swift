@@ -18,8 +18,8 @@ public enum ManualCuffEntry {
 
     /// Parses `120/80 72` (spaces around `/` allowed) into a manual reading typed at `enteredAt`
     /// (wall-clock time, never the run's virtual clock): `enteredAt` is recorded, `measuredAt`
-    /// stays absent — a manual entry is never age-checked or deduplicated (docs/design.md "Data on
-    /// the wire", rules 3 and 4; issue 26). - Throws: `Problem` naming what is wrong.
+    /// stays absent — a manual entry is never age-checked or deduplicated (docs/design.md
+    /// "Host-side cuff rules", rules 3 and 4; issue 26). - Throws: `Problem` naming what is wrong.
     public static func parse(_ text: String, enteredAt: Instant) throws(Problem) -> CuffReading {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
         let shown = text.split(whereSeparator: isSpace).joined(separator: " ")
