@@ -123,10 +123,13 @@ struct ExitCase: Sendable, Equatable {
 
 extension CommandSpec {
     /// The command's exit statuses, each once, lowest first, with what each means for it: its
-    /// causes in the list's order, joined (`--help`'s "Exit status" section).
+    /// causes in the list's order, joined (`--help`'s "Exit status" section). A status's plain
+    /// meaning is left out where the command gives it causes of its own (a shared group's `4`
+    /// beside bp-init's).
     var exitRows: [(status: ExitStatus, text: String)] {
         var texts: [ExitStatus: [String]] = [:]
-        for entry in exits where !(texts[entry.status] ?? []).contains(entry.text) {
+        let caused = Set(exits.filter { $0.reason != nil }.map(\.status))
+        for entry in exits where !(texts[entry.status] ?? []).contains(entry.text) && (entry.reason != nil || !caused.contains(entry.status)) {
             texts[entry.status, default: []].append(entry.text)
         }
         return texts.keys.sorted { $0.rawValue < $1.rawValue }.map { ($0, texts[$0]!.joined(separator: "; ")) }
