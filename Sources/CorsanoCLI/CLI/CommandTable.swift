@@ -110,7 +110,14 @@ enum CommandTable {
         CommandSpec(
             words: ["bp-init"], summary: "Run NIBP calibration against a reference cuff.",
             operands: "", operandKind: nil,
-            details: "Switches the bracelet to the NIBP-calibration plan, feeds 2 (or 3) cuff readings per attempt, retries up to --max-attempts, and restores the previous plan on every way out. Cuff readings: JSON lines from --cuff FILE or stdin (-), a Bluetooth cuff read live through BlueZ (--cuff ble:MAC; the run's clock is then real by default), one per --cuff-cmd run, typed at the terminal (SYS/DIA PULSE), or measured by a simulated cuff on a scenario subject (--cuff sim: or sim:SCENARIO.json, with --subject-id). SIGINT (130), SIGTERM (143) and SIGHUP (129) cancel the run and restore the plan. Exit: 0 success, 1 failedAfterRetries, 3 cuffError, 4 braceletDisconnected, 64 usage, 66 cuff or scenario file unreadable, 69 bracelet unavailable, 74 state store or output, 141 stdout closed.",
+            details: "Switches the bracelet to the NIBP-calibration plan, feeds 2 (or 3) cuff readings per attempt, retries up to --max-attempts, and restores the previous plan on every way out. Cuff readings: JSON lines from --cuff FILE or stdin (-), a Bluetooth cuff read live through BlueZ (--cuff ble:MAC; the run's clock is then real by default), one per --cuff-cmd run, typed at the terminal (SYS/DIA PULSE), or measured by a simulated cuff on a scenario subject (--cuff sim: or sim:SCENARIO.json, with --subject-id). SIGINT, SIGTERM and SIGHUP cancel the run and restore the plan.",
+            exits: [ExitCase(.success, "calibrated"), .failedAfterRetries, .cuffError,
+                    ExitCase(.braceletDisconnected, "braceletDisconnected, or the previous plan could not be restored (planRestoreFailed)"),
+                    ExitCase(.usage, "usage error (also a multi-set protocol with --no-state or the in-process sim)"),
+                    ExitCase(.noInput, "the --cuff file is missing or unreadable"),
+                    ExitCase(.unavailable, "the bracelet is in nibpCalibration with nothing to record its plan, or an open multi-set calibration is in the way"),
+                    ExitCase(.notYet, "the next set of a multi-set calibration is not due yet (the message says when)")]
+                + ExitCase.bracelet + ExitCase.bluetooth + ExitCase.state + [.auditKey] + ExitCase.stdout + ExitCase.stopSignals,
             options: [
                 OptionSpec(.cuff, .path, default: .rule("- when stdin is not a terminal"), "Cuff readings as JSON lines, ble:MAC for a Bluetooth cuff, or sim: / sim:SCENARIO.json for a simulated one")
                     .excluding(.cuffCmd).input(.cuffSource),
@@ -146,6 +153,10 @@ enum CommandTable {
             words: ["wearing-opt"], summary: "Run PPG wearing optimization.",
             operands: "", operandKind: nil,
             details: "Runs special mode 4 on the bracelet, polling its status every 5 s until success (isSuccess and quality >= 50) or failure, with retries.",
+            exits: [.success, .failedAfterRetries, ExitCase(.usage, "usage error, or no profile to start from"),
+                    ExitCase(.dataError, "the --profile file is invalid"), ExitCase(.noInput, "the --profile file is missing"),
+                    ExitCase(.unavailable, "the bracelet's firmware is older than 7.0")]
+                + ExitCase.bracelet + ExitCase.state + [.auditKey] + ExitCase.stdout + ExitCase.stopSignals,
             options: [
                 OptionSpec(.maxAttempts, .integer(1...20), default: .integer(WearingOptimizationConfig.default.maxAttempts),
                            note: "1 disables retry", "Optimization attempts"),
@@ -160,7 +171,11 @@ enum CommandTable {
         CommandSpec(
             words: ["cuff", "ingest"], summary: "Parse cuff dumps and app exports into reading lines.",
             operands: "[FILE...]", operandKind: .path,
-            details: "Reads each FILE (or stdin, or -) and writes one normalized reading per line. Naive cuff stamps are mapped to real time with the clock anchor (phone + (record - device), elapsed seconds, no zone or DST), else read in --tz. Plausible ranges: \(IngestHelp.ranges), systolic above diastolic; a reported MAP outside diastolic-systolic is dropped with a note. Every bad record is reported as FILE:LINE: reason; exit 65 when any was rejected, 66 when a FILE cannot be read.",
+            details: "Reads each FILE (or stdin, or -) and writes one normalized reading per line. Naive cuff stamps are mapped to real time with the clock anchor (phone + (record - device), elapsed seconds, no zone or DST), else read in --tz. Plausible ranges: \(IngestHelp.ranges), systolic above diastolic; a reported MAP outside diastolic-systolic is dropped with a note. Every bad record is reported as FILE:LINE: reason.",
+            exits: [ExitCase(.success, "every record written (skipped lines are no error)"),
+                    ExitCase(.usage, "usage error, or an input whose format cannot be told at all"),
+                    ExitCase(.dataError, "some record rejected (after every good record is written), a CSV header refused, or input that is not text"),
+                    ExitCase(.noInput, "a FILE is missing, unreadable or a directory")] + ExitCase.stdout + ExitCase.stopSignals,
             options: [
                 OptionSpec(.from, .choice([CuffIngestCommand.autoDetect] + IngestFormat.allCases.map(\.rawValue)
                                            + CSVLayout.all.map { "csv:" + $0.name }),
@@ -196,7 +211,12 @@ enum CommandTable {
         CommandSpec(
             words: ["cuff", "listen"], summary: "Read a Bluetooth cuff live through BlueZ into reading lines.",
             operands: "", operandKind: nil,
-            details: "Scans until the cuff at --device appears, connects (pairing first with --pair), reads its Current Time (0x2A2B) or Date Time (0x2A08) as the clock anchor (else naive stamps are read in --tz), enables Blood Pressure Measurement (0x2A35) indications and writes each as a reading line, as 'cuff ingest' would, plus source (the cuff's address); what the cuff dumps at connect included. With --stored (Blood Pressure Service 1.1 cuffs) it first fetches the stored records through the Record Access Control Point (0x2A52; Report Stored Records, never Delete), each with its sequence, then listens for live measurements (0x2B34 when the cuff has it); after a reconnect only records after the last one received. After a disconnect it scans and connects again, until --count readings or --timeout. Connection events go to stderr. Talks to org.bluez on the system bus (\(EnvironmentVariable.dbusSystemBus.rawValue)). Exit: 0 after --count readings, 3 when --timeout passes with fewer, 65 when a payload did not decode, 69 adapter absent or off or cuff never seen, 74 D-Bus failure, 77 BlueZ's policy refuses this user, 130/143 on SIGINT/SIGTERM.",
+            details: "Scans until the cuff at --device appears, connects (pairing first with --pair), reads its Current Time (0x2A2B) or Date Time (0x2A08) as the clock anchor (else naive stamps are read in --tz), enables Blood Pressure Measurement (0x2A35) indications and writes each as a reading line, as 'cuff ingest' would, plus source (the cuff's address); what the cuff dumps at connect included. With --stored (Blood Pressure Service 1.1 cuffs) it first fetches the stored records through the Record Access Control Point (0x2A52; Report Stored Records, never Delete), each with its sequence, then listens for live measurements (0x2B34 when the cuff has it); after a reconnect only records after the last one received. After a disconnect it scans and connects again, until --count readings or --timeout. Connection events go to stderr. Talks to org.bluez on the system bus (\(EnvironmentVariable.dbusSystemBus.rawValue)).",
+            exits: [ExitCase(.success, "--count readings written, or --timeout passed without --count"),
+                    ExitCase(.cuffError, "--timeout passed with fewer than --count readings"), .usage,
+                    ExitCase(.dataError, "a payload was not a reading (the other readings are written)"),
+                    ExitCase(.unavailable, "the cuff is not a blood pressure cuff, or libdbus-1-3 is not installed")]
+                + ExitCase.bluetooth + ExitCase.stdout + [ExitCase(.interrupted), ExitCase(.terminated)],
             options: [
                 OptionSpec(.device, .text, placeholder: "MAC", required: true, "The cuff's Bluetooth address, e.g. A0:9E:1A:12:34:56"),
                 adapter,
@@ -215,6 +235,10 @@ enum CommandTable {
             words: ["replay-filter"], summary: "Drop replayed, duplicate and stale readings.",
             operands: "[FILE...]", operandKind: .path,
             details: "Applies the host rules: unanchored, replayed (before --requested-at minus --backdate), duplicate (seen-set), stale (--max-reading-age). Kept lines are written byte for byte.",
+            exits: [ExitCase(.success, "success, dropped readings included"), ExitCase(.cuffError, "--first with nothing kept"), .usage,
+                    ExitCase(.dataError, "a malformed line (after every good line is written)"),
+                    ExitCase(.noInput, "a FILE is missing, unreadable or a directory")]
+                + ExitCase.state + ExitCase.stdout + ExitCase.stopSignals,
             options: [
                 OptionSpec(.requestedAt, .time, "When the measurement was requested"),
                 backdate, maxReadingAge,
@@ -228,6 +252,10 @@ enum CommandTable {
             words: ["profile", "push"], summary: "Validate a user profile and push it to the bracelet.",
             operands: "", operandKind: nil,
             details: "Skips the push when the bracelet already holds the same profile, unless --force.",
+            exits: [ExitCase(.success, "pushed, or skipped as the same"), ExitCase(.usage, "usage error, including an invalid profile field given as a flag"),
+                    ExitCase(.dataError, "a bad or missing field in the --from file (file, line and field named)"),
+                    ExitCase(.noInput, "the --from file is missing")]
+                + ExitCase.bracelet + ExitCase.state + [.auditKey] + ExitCase.stdout,
             options: [
                 OptionSpec(.from, .path, "Profile as a JSON file (same field names); flags override its fields").input(),
             ] + profileFields.map { var field = $0; field.required = true; field.requiredUnless = .from; return field } + [
@@ -238,6 +266,11 @@ enum CommandTable {
             words: ["bracelet", "serve"], summary: "Serve the bracelet simulator over the bridge protocol.",
             operands: "", operandKind: nil,
             details: "Speaks JSON-RPC 2.0 lines on a socket (or stdin/stdout with --stdio); each simulated bracelet keeps its state across connections.",
+            exits: [ExitCase(.success, "after SIGINT, SIGTERM, SIGHUP or the end of a --stdio connection"), .usage,
+                    ExitCase(.dataError, "the --scenario file is invalid (file and field named)"),
+                    ExitCase(.noInput, "the --scenario file is missing"),
+                    ExitCase(.ioError, "the --listen address cannot be bound or listened on (named, with why)"),
+                    ExitCase(.notPermitted, "the token file cannot be used (readable by others, not this user's, too short)"), .brokenPipe],
             options: [
                 OptionSpec(.listen, .uri, "unix:PATH or tcp:HOST:PORT").excluding(.stdio),
                 OptionSpec(.stdio, "Serve one connection on stdin/stdout"),
@@ -251,7 +284,11 @@ enum CommandTable {
         CommandSpec(
             words: ["bracelet", "repair"], summary: "Restore a plan a run left switched (journal repair).",
             operands: "", operandKind: nil,
-            details: "Every command that reaches a bracelet restores the plan a run left switched once that run (pid, start time and boot id) is gone; this one also does so when the run cannot be confirmed gone or running, and with --force even when it still runs. A bracelet left in nibpCalibration that no journal knows (a run killed without a state store, a failed restore) is set to the plan --plan names, and only so. Exit: 0 repaired or nothing to do, 64 --plan nibpCalibration, 69 a live run still holds the bracelet (without --force), it is in nibpCalibration and nothing records its plan (without --plan), or bracelet unavailable, 74 state store.",
+            details: "Every command that reaches a bracelet restores the plan a run left switched once that run (pid, start time and boot id) is gone; this one also does so when the run cannot be confirmed gone or running, and with --force even when it still runs. A bracelet left in nibpCalibration that no journal knows (a run killed without a state store, a failed restore) is set to the plan --plan names, and only so.",
+            exits: [ExitCase(.success, "the plan was restored or set, or nothing was left switched"),
+                    ExitCase(.usage, "usage error (also --plan nibpCalibration)"),
+                    ExitCase(.unavailable, "the run that switched still runs (without --force), or the bracelet is in nibpCalibration and nothing records its plan (without --plan)")]
+                + ExitCase.bracelet + ExitCase.state + [.auditKey] + ExitCase.stdout,
             options: [OptionSpec(.plan, .text, placeholder: "PLAN",
                                  "Set this plan (e.g. monitoring) when nothing records what the bracelet ran before"),
                       OptionSpec(.force, "Restore even when the run that switched still runs")] + bracelet + output + state + journal + [help],
@@ -259,7 +296,10 @@ enum CommandTable {
         CommandSpec(
             words: ["nibp", "read"], summary: "Read the bracelet's own NIBP values as reading lines.",
             operands: "", operandKind: nil,
-            details: "Writes the bracelet's stored cuffless blood-pressure values (a 287-2 measures every 30 minutes in plans with NIBP on) measured between --since and --until, all of them when neither is given, or with --spot one measurement taken now (about 2 minutes; the bridge says it is working meanwhile), as reading lines with source bracelet and the bracelet's serial: JSON lines when stdout is not a terminal, a table on one. Exit: 0, 4 bracelet disconnected, 64 usage, 65 or 66 scenario, 69 bracelet unavailable or refusing (a bridge without readNIBP or measureNIBP, named), 74 output.",
+            details: "Writes the bracelet's stored cuffless blood-pressure values (a 287-2 measures every 30 minutes in plans with NIBP on) measured between --since and --until, all of them when neither is given, or with --spot one measurement taken now (about 2 minutes; the bridge says it is working meanwhile), as reading lines with source bracelet and the bracelet's serial: JSON lines when stdout is not a terminal, a table on one.",
+            exits: [ExitCase(.success, "the values were written (none is not an error)"), .usage,
+                    ExitCase(.unavailable, "the bracelet refuses (a spot measurement before or during a calibration), or its bridge lacks readNIBP or measureNIBP (named)")]
+                + ExitCase.bracelet + ExitCase.stdout,
             options: [
                 OptionSpec(.since, .time, default: .rule("the first stored value"), "Only values measured at or after TIME"),
                 OptionSpec(.until, .time, default: .rule("now"), "Only values measured at or before TIME"),
@@ -270,7 +310,14 @@ enum CommandTable {
         CommandSpec(
             words: ["history"], summary: "Print the audit log of calibration runs.",
             operands: "[sign]", operandKind: .choice(["sign"]),
-            details: "Each run: bracelet, time, config, every reading fed with its verdict, its signatures, and the result. 'history sign --run ID --name NAME --meaning MEANING' appends a signature record (exit 66 no such run, 75 a run not ended); --verify checks the audit log's hash chain.",
+            details: "Each run: bracelet, time, config, every reading fed with its verdict, its signatures, and the result. 'history sign --run ID --name NAME --meaning MEANING' appends a signature record; --verify checks the audit log's hash chain.",
+            exits: [ExitCase(.success, "success, also when no run is recorded (stderr says so)"),
+                    ExitCase(.failedAfterRetries, "--due: some bracelet is due; --verify: a record does not match (named)"), .usage,
+                    ExitCase(.dataError, "a stored run cannot be read back for FHIR (named)"),
+                    ExitCase(.noInput, "sign: no such run; --due: the store does not exist or has no corsano tables"),
+                    ExitCase(.notYet, "sign: the run has not ended (sign it when it ends)"),
+                    ExitCase(.ioError, "a FHIR bulk file cannot be written")]
+                + ExitCase.state + [.auditKey] + ExitCase.stdout,
             options: output + [
                 OptionSpec(.format, .choice(["text", "json", "fhir"]), default: .rule("text on a terminal, else json"),
                            "Text, JSON lines, or FHIR R4 resources"),
@@ -302,7 +349,10 @@ enum CommandTable {
         CommandSpec(
             words: ["report"], summary: "Write a calibration certificate or bracelet history as HTML.",
             operands: "", operandKind: nil,
-            details: "One self-contained HTML document (inline CSS and SVG, no script, nothing fetched) from the audit log, in the --lang locale, with print styles: Chromium's Print to PDF gives an A4 or Letter document with a header and 'page x of y' on every page. A certificate shows one run (--run ID, or --bracelet SERIAL: its last run): bracelet, gateway, operator, cuff, clock anchor, every reading with its verdict and category, the result, a plot, the audit chain head and the signatures. A history shows every run on --bracelet SERIAL and when the next calibration is due. Exit: 0 written, 64 usage, 66 no such run or bracelet, or no store, 74 output or store.",
+            details: "One self-contained HTML document (inline CSS and SVG, no script, nothing fetched) from the audit log, in the --lang locale, with print styles: Chromium's Print to PDF gives an A4 or Letter document with a header and 'page x of y' on every page. A certificate shows one run (--run ID, or --bracelet SERIAL: its last run): bracelet, gateway, operator, cuff, clock anchor, every reading with its verdict and category, the result, a plot, the audit chain head and the signatures. A history shows every run on --bracelet SERIAL and when the next calibration is due.",
+            exits: [ExitCase(.success, "written"), .usage,
+                    ExitCase(.noInput, "the store holds no such run or no run on that bracelet, or there is no store"),
+                    ExitCase(.ioError, "the output file cannot be written")] + ExitCase.state + ExitCase.stdout,
             options: [
                 OptionSpec(.kind, .choice(ReportKind.allCases.map(\.rawValue)), default: .value(ReportKind.certificate.rawValue),
                            "certificate (one run) or history (one bracelet)"),
@@ -323,7 +373,13 @@ enum CommandTable {
         CommandSpec(
             words: ["state", "migrate"], summary: "Copy a state store (SQLite to PostgreSQL).",
             operands: "", operandKind: nil,
-            details: "Copies the seen-set (every scope), open plan-journal entries, the audit log and stored profiles from --from into --to; rows --to already holds are kept, so running it twice changes nothing. Exit: 0 copied, 64 usage, 66 --from missing, 74 either store.",
+            details: "Copies the seen-set (every scope), open plan-journal entries, the audit log and stored profiles from --from into --to; rows --to already holds are kept, so running it twice changes nothing.",
+            exits: [ExitCase(.success, "copied, and the target's audit chain verified"),
+                    ExitCase(.usage, "usage error (also --from and --to naming the same store)"),
+                    ExitCase(.dataError, "the source's audit chain does not verify (nothing copied), or the target's does not after the copy"),
+                    ExitCase(.noInput, "the --from file is missing or a directory"),
+                    ExitCase(.ioError, "either store cannot be opened, read or written (named, never with a password)"),
+                    .libraryMissing, .auditKey],
             options: [
                 OptionSpec(.from, .path, required: true, "The store to copy: a SQLite file (or a postgresql:// URI)"),
                 OptionSpec(.to, .uri, required: true, "The store to copy into: a postgresql:// URI (or a SQLite file)"),
@@ -334,7 +390,14 @@ enum CommandTable {
         CommandSpec(
             words: ["validate"], summary: "Check a device against a reference cuff: ISO 81060-2, Bland-Altman, IEEE 1708.",
             operands: "REFERENCE DEVICE", operandKind: .path,
-            details: "Reads reference and device reading lines (files, or - for one of them), each with its subject (readings without one form the subject -), pairs each device value with the reference readings of its subject (sequential: the mean of the reference readings just before and after it, as ISO 81060-2's same-arm sequential method; nearest: each reference reading with the closest device value within --window), and reports for systolic and diastolic the pairs, subjects, mean difference (device - reference) and SD with criterion 1 (|mean| <= 5 mmHg, SD <= 8 mmHg), the SD of the per-subject means against criterion 2's limit, Bland-Altman bias and 95% limits with the SD for repeated measures, and the mean absolute difference with its IEEE 1708 grade. JSON lines when stdout is not a terminal (a summary, one line per subject, with --pairs one per pair), else a table. Exit: 0 the criteria pass, 1 one fails, 2 fewer subjects or pairs than the minimum (85 and 255, or --min-subjects and three pairs each), 65 a bad line, or a device value or subject without a pair (the summary is still written), 66 an input unreadable, 64 usage.",
+            details: "Reads reference and device reading lines (files, or - for one of them), each with its subject (readings without one form the subject -), pairs each device value with the reference readings of its subject (sequential: the mean of the reference readings just before and after it, as ISO 81060-2's same-arm sequential method; nearest: each reference reading with the closest device value within --window), and reports for systolic and diastolic the pairs, subjects, mean difference (device - reference) and SD with criterion 1 (|mean| <= 5 mmHg, SD <= 8 mmHg), the SD of the per-subject means against criterion 2's limit, Bland-Altman bias and 95% limits with the SD for repeated measures, and the mean absolute difference with its IEEE 1708 grade. JSON lines when stdout is not a terminal (a summary, one line per subject, with --pairs one per pair), else a table.",
+            exits: [ExitCase(.success, "every chosen criterion passes"), ExitCase(.failedAfterRetries, "a chosen criterion fails"),
+                    ExitCase(.notAssessable, "fewer subjects or pairs than the minimum: the criteria cannot be assessed"),
+                    ExitCase(.cuffError, "--live: the reference cuff gave no reading"),
+                    ExitCase(.usage, "usage error (an option of --live without it, among others)"),
+                    ExitCase(.dataError, "a malformed line, or a device value or subject without a pair (the summary is still written)"),
+                    ExitCase(.noInput, "an input, the --state store or the --cuff file cannot be read")]
+                + ExitCase.bracelet + ExitCase.bluetooth + ExitCase.state + ExitCase.stdout,
             options: [
                 OptionSpec(.pairing, .choice(["sequential", "nearest"]), default: .value(ValidationPairing.sequential.name),
                            "How device values meet reference readings"),
@@ -370,6 +433,9 @@ enum CommandTable {
             words: ["repl"], summary: "Interactive shell over the same commands.",
             operands: "", operandKind: nil,
             details: "GNU readline line editing, history and completion; reads commands line by line when stdin is not a terminal.",
+            exits: [ExitCase(.success, "every line succeeded, or quit or end of input on a terminal"),
+                    ExitCase(.failedAfterRetries, "standard input is not a terminal and some line failed; with --bail, the first failing line's own status instead"),
+                    .usage, ExitCase(.noInput, "the --bracelet scenario is missing")] + ExitCase.state + ExitCase.stdout,
             options: [
                 OptionSpec(.bail, "Stop at the first failing command with its exit status"),
                 OptionSpec(.bracelet, .uri, default: .value(BraceletAddress.defaultURI), environment: .bracelet,
@@ -379,12 +445,15 @@ enum CommandTable {
         CommandSpec(
             words: ["completion"], summary: "Print a shell completion script.",
             operands: "bash|zsh|fish", operandKind: .choice(["bash", "zsh", "fish"]),
-            details: "Generated from the command table.", options: [help],
+            details: "Generated from the command table.",
+            exits: [.success, ExitCase(.usage, "no shell, or an unknown one")] + ExitCase.stdout,
+            options: [help],
             action: .command(CompletionCommand.run)),
         CommandSpec(
             words: ["help"], summary: "Show help for a command.",
             operands: "[COMMAND]", operandKind: nil,
             details: "Without COMMAND, lists every command; with a group word (cuff, profile, bracelet, nibp), lists its subcommands. Same text as 'corsano COMMAND --help'.",
+            exits: [.success, ExitCase(.usage, "an unknown command")] + ExitCase.stdout,
             options: [help],
             action: .command(HelpCommand.run)),
     ])

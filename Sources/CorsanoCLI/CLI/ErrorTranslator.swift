@@ -13,9 +13,12 @@ enum InputError: DiagnosticError, Equatable {
     }
 }
 
-/// Maps an error to its exit status and whether its message is printed (docs/design.md "Exit status").
-/// The message is the error's own (`DiagnosticError`); the translator adds only the command's
-/// name for the errors that cannot know it (a failed read, a decoding error, an unforeseen one).
+/// Maps an error to its exit status and whether its message is printed (docs/design.md "Exit
+/// status"). The status is the error's own (`ExitStatusProviding`), the message is the error's own
+/// (`DiagnosticError`); the translator adds only the command's name for the errors that cannot
+/// know it (a failed read, a decoding error). There is no default: an error that declares no
+/// status is a defect, said loudly as `internal error` with 70 (`ErrorStatusTests` keeps every
+/// error type in the sources declaring one).
 enum ErrorTranslator {
     /// What to print (on stderr, prefixed `corsano: `; nil for nothing) and which status to exit
     /// with. `command` names what failed where the error does not; `inREPL` words usage hints
@@ -32,51 +35,25 @@ enum ErrorTranslator {
             return ("\(command ?? "input"): read failed: \(e)", status)
         case let e as DecodingError:
             return ("\(command ?? "input"): \(e.fieldMessage)", status)
-        case let e as any DiagnosticError:
+        case let e as any DiagnosticError where error is any ExitStatusProviding:
             return (localizer.map(e.message(in:)) ?? e.message, status)
-        default:
+        case is any ExitStatusProviding:
             // No Swift case dump without saying which command failed and with what kind of error.
             return ("\(command ?? "corsano") failed: \(String(describing: type(of: error))): \(error)", status)
+        default:
+            return (internalErrorMessage(error, command: command), status)
         }
     }
 
-    /// The exit status of `error` (docs/design.md "Exit status").
+    /// The exit status of `error`: the one its type declares; `internalError` (70) when its type
+    /// declares none (docs/design.md "Exit status").
     static func status(of error: any Error) -> ExitStatus {
-        switch error {
-        case is UsageError, is WearingOptError, is NIBPRead.RequestError: return .usage
-        case is InputError, is ByteSourceError: return .noInput
-        case is OutputFileError, is OutputFailure, is StoreError, is ListenError, is AuditKeyMismatch, is AuditKeyError: return .ioError
-        case AuditSignError.unknownRun: return .noInput
-        case AuditSignError.unfinished, is MultiSetNotDue: return .notYet
-        case is ReportError: return .noInput
-        case let e as IngestError:
-            switch e {
-            case .unknownFormat: return .usage
-            case .undecodable, .notText, .malformed: return .dataError
-            case .unreadable: return .noInput
-            }
-        case let e as BraceletError:
-            switch e {
-            case .unavailable, .refused, .held: return .unavailable
-            case .disconnected, .timeout: return .braceletDisconnected
-            }
-        case is BraceletGateError, is OptionalLibraryError: return .unavailable
-        case is BridgeAuthError: return .notPermitted
-        case let e as CuffCollector.Failure:
-            if case .bluetooth(let b) = e { return status(of: b) }
-            return .unavailable
-        case let e as BluetoothError:
-            switch e {
-            case .accessDenied: return .notPermitted
-            case .serviceAbsent, .notReady: return .unavailable
-            case .bus, .failed: return .ioError
-            }
-        case let e as ScenarioError:
-            if case .unreadable = e { return .noInput }
-            return .dataError
-        case is ProfileFileError, is DecodingError: return .dataError
-        case is CancellationError: return .interrupted
-        default: return .ioError
-        }
+        (error as? any ExitStatusProviding)?.exitStatus ?? .internalError
+    }
+
+    /// `internal error: TYPE: …` naming the command: what an error without a status says.
+    static func internalErrorMessage(_ error: any Error, command: String?) -> String {
+        "internal error: \(command.map { $0 + ": " } ?? "")\(String(reflecting: type(of: error))): \(error)"
+            + " (an error that declares no exit status; please report it)"
     }
 }

@@ -27,6 +27,9 @@ enum HelpRenderer {
                 return (option.helpUsage, help)
             }, column: min(30, (spec.options.map(\.helpUsage.count).max() ?? 0) + 4), layout)
         }
+        if !spec.exits.isEmpty {
+            out += "\nExit status:\n" + table(spec.exitRows.map { (String($0.status.rawValue), $0.text) }, column: 8, layout)
+        }
         return out
     }
 

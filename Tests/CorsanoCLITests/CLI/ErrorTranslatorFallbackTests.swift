@@ -26,10 +26,13 @@ import Testing
         }
     }
 
+    /// An error that declares no status is a defect: said as one, naming the command and its
+    /// type, with 70 — never passed off as an I/O error (issue 24).
     @Test func anUnknownErrorNamesTheCommandAndTheErrorsType() {
         let (message, status) = ErrorTranslator.translate(Unforeseen(), command: "history")
-        #expect(message == "history failed: Unforeseen: Unforeseen()")
-        #expect(status == .ioError)
+        #expect(message == "internal error: history: CorsanoCLITests.ErrorTranslatorFallbackTests.Unforeseen: Unforeseen()"
+                + " (an error that declares no exit status; please report it)")
+        #expect(status == .internalError)
     }
 
     @Test func theREPLHintsAtItsOwnHelp() {

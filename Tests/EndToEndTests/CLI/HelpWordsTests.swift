@@ -70,8 +70,11 @@ import Testing
         let r = try Corsano.run(["bp-init", "--help"])
         #expect(r.status == 0)
         let text = r.stdout.replacingOccurrences(of: "\n", with: " ")
-        for phrase in ["--cuff FILE or stdin (-)", "--cuff-cmd", "typed at the terminal", "SIGINT (130)", "SIGTERM (143)",
-                       "3 cuffError", "4 braceletDisconnected", "66 cuff or scenario file unreadable", "141 stdout closed"] {
+        // The statuses are the table's exit list (issue 24), shown one row each.
+        for phrase in ["--cuff FILE or stdin (-)", "--cuff-cmd", "typed at the terminal", "SIGINT, SIGTERM and SIGHUP cancel the run",
+                       " Exit status: ", "  3     cuffError", "  4     braceletDisconnected", "  65    the --bracelet scenario is invalid",
+                       "  66    the --cuff file is missing", "  77    a tcp: bridge refuses the token", "  130   SIGINT",
+                       "  143   SIGTERM", "  141   stdout closed"] {
             #expect(text.contains(phrase), "\(phrase)")
         }
     }

@@ -59,7 +59,7 @@ enum ShellCommand {
         }
     }
 
-    private struct SpawnError: Error { let message: String }
+    private struct SpawnError: ExitStatusProviding { let message: String; var exitStatus: ExitStatus { .cuffError } }
 
     /// Starts `sh -c command` in a new process group; its pid and the read end of its stdout.
     private static func spawn(_ command: String) -> Result<(pid_t, Int32), SpawnError> {
