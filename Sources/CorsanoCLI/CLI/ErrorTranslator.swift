@@ -13,8 +13,8 @@ enum InputError: DiagnosticError, Equatable {
     }
 }
 
-/// Maps an error to its exit status and whether its message is printed (docs/design.md "Exit
-/// status"). The status is the error's own (`ExitStatusProviding`), the message is the error's own
+/// Maps an error to its exit status and whether its message is printed (docs/design.md
+/// "Exit status"). The status is the error's own (`ExitStatusProviding`), the message is the error's own
 /// (`DiagnosticError`); the translator adds only the command's name for the errors that cannot
 /// know it (a failed read, a decoding error). There is no default: an error that declares no
 /// status is a defect, said loudly as `internal error` with 70 (`ErrorStatusTests` keeps every
