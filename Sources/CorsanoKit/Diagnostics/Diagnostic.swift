@@ -85,10 +85,12 @@ public struct Diagnostics: Sendable {
         return milliseconds(ms)
     }
 
-    /// `ms` milliseconds for a `-vv` line (two significant decimals under 10 ms).
+    /// `ms` milliseconds for a `-vv` line: `0.042 ms`, `3.17 ms`, `12.3 ms`, `1520 ms`.
     public static func milliseconds(_ ms: Double) -> String {
         let text: String
-        if ms < 10 {
+        if ms < 1 {
+            text = String(Double((ms * 1000).rounded()) / 1000)
+        } else if ms < 10 {
             text = String(Double((ms * 100).rounded()) / 100)
         } else if ms < 100 {
             text = String(Double((ms * 10).rounded()) / 10)

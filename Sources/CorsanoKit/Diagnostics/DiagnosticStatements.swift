@@ -19,12 +19,16 @@ enum StatementText {
     }
 }
 
-/// SQLite's profile hook on one connection (`sqlite3_trace_v2`, SQLITE_TRACE_PROFILE): SQLite
-/// itself measures each statement (nanoseconds, its own clock) and hands its unexpanded text, so
-/// `-vv` sees every statement — those `sqlite3_exec` runs and the migrations too — with no
-/// parameter value (SQLite "sqlite3_trace_v2").
+/// SQLite's statement hooks on one connection (`sqlite3_trace_v2`): SQLITE_TRACE_STMT when a
+/// statement starts, SQLITE_TRACE_PROFILE when it ends, with its unexpanded text — so `-vv` sees
+/// every statement, those `sqlite3_exec` runs and the migrations too, with no parameter value
+/// (SQLite "sqlite3_trace_v2"). The duration is measured here on the monotonic clock: SQLite's
+/// own profile time has millisecond resolution on Unix, which says 0 for most statements.
+/// Used only under the store's lock (the connection is serialized), like the connection itself.
 final class SQLiteStatementTrace {
     let diagnostics: Diagnostics
+    /// When each running statement started.
+    var started: [OpaquePointer: ContinuousClock.Instant] = [:]
 
     private init(_ diagnostics: Diagnostics) { self.diagnostics = diagnostics }
 
@@ -33,12 +37,18 @@ final class SQLiteStatementTrace {
     static func install(on db: OpaquePointer, _ diagnostics: Diagnostics) -> SQLiteStatementTrace? {
         guard diagnostics.wants(.debug) else { return nil }
         let trace = SQLiteStatementTrace(diagnostics)
-        sqlite3_trace_v2(db, UInt32(SQLITE_TRACE_PROFILE), { _, context, statement, nanoseconds in
-            guard let context, let statement, let nanoseconds else { return 0 }
+        sqlite3_trace_v2(db, UInt32(SQLITE_TRACE_STMT | SQLITE_TRACE_PROFILE), { event, context, statement, _ in
+            guard let context, let statement else { return 0 }
             let trace = Unmanaged<SQLiteStatementTrace>.fromOpaque(context).takeUnretainedValue()
-            let sql = sqlite3_sql(OpaquePointer(statement)).map { String(cString: $0) } ?? "?"
-            let ns = nanoseconds.assumingMemoryBound(to: Int64.self).pointee
-            StatementText.say(trace.diagnostics, sql, Diagnostics.milliseconds(Double(ns) / 1e6))
+            let stmt = OpaquePointer(statement)
+            if event == UInt32(SQLITE_TRACE_STMT) {
+                // Also called at each trigger's start: the statement's own start is kept.
+                if trace.started[stmt] == nil { trace.started[stmt] = .now }
+                return 0
+            }
+            let start = trace.started.removeValue(forKey: stmt) ?? .now
+            let sql = sqlite3_sql(stmt).map { String(cString: $0) } ?? "?"
+            StatementText.say(trace.diagnostics, sql, Diagnostics.milliseconds(start.duration(to: .now)))
             return 0
         }, Unmanaged.passUnretained(trace).toOpaque())
         return trace

@@ -121,6 +121,7 @@ enum BPInitCommand {
             planGuard: planGuard, runID: runID)
         built.multiSet = open.map { MultiSetRun(calibration: $0, cuff: cuffID, store: store) }
         built.multiSetCuffAllowed = multiSet.force
+        built.diagnostics = ctx.diagnostics
         let calibration = built
 
         let outcome = await signals.run { () -> Result<BPInitializationResult, any Error> in
