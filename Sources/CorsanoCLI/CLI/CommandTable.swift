@@ -391,7 +391,6 @@ enum CommandTable {
 
     /// `--quiet`, which every command takes (issue 15): no closing counts or notes on stderr.
     static let quiet = OptionSpec(.quiet, "No closing counts or notes on stderr; errors and rejected or dropped records are still reported")
-        .excluding(.verbose)
     /// `-v`/`--verbose` (issue 24): what corsano decided and why; `-vv`, every bridge exchange and
     /// store statement too (docs/design.md "Diagnostics"). `--quiet` on the line overrides the variable.
     static let verbose = OptionSpec(.verbose, environment: .verbose, repeatable: true,
@@ -444,7 +443,8 @@ enum CommandTable {
             var options = Set<String>()
             for option in spec.options {
                 if !options.insert(option.name).inserted { problems.append("\(spec.name): --\(option.name) is listed twice") }
-                if option.value == nil, option.defaultValue != nil || option.required || option.environment != nil {
+                // (A repeatable flag is a count, which its variable may give: -v and CORSANO_VERBOSE.)
+                if option.value == nil, option.defaultValue != nil || option.required || (option.environment != nil && !option.repeatable) {
                     problems.append("\(spec.name): --\(option.name) takes no value but has a default, an environment variable or is required")
                 }
                 if case .value(let text)? = option.defaultValue, let kind = option.value, !kind.accepts(text) {
