@@ -1,4 +1,5 @@
 import CSQLite
+import Synchronization
 
 /// `-vv`'s line for one store statement: its text on one line (whitespace runs made one space,
 /// cut at `limit` characters), never its parameters — a parameter may hold a profile or a
@@ -24,11 +25,10 @@ enum StatementText {
 /// every statement, those `sqlite3_exec` runs and the migrations too, with no parameter value
 /// (SQLite "sqlite3_trace_v2"). The duration is measured here on the monotonic clock: SQLite's
 /// own profile time has millisecond resolution on Unix, which says 0 for most statements.
-/// Used only under the store's lock (the connection is serialized), like the connection itself.
 final class SQLiteStatementTrace {
     let diagnostics: Diagnostics
-    /// When each running statement started.
-    var started: [OpaquePointer: ContinuousClock.Instant] = [:]
+    /// When each running statement started (a lock: the hook runs on whichever thread steps one).
+    let started = Mutex<[Int: ContinuousClock.Instant]>([:])  // by statement address
 
     private init(_ diagnostics: Diagnostics) { self.diagnostics = diagnostics }
 
@@ -40,13 +40,13 @@ final class SQLiteStatementTrace {
         sqlite3_trace_v2(db, UInt32(SQLITE_TRACE_STMT | SQLITE_TRACE_PROFILE), { event, context, statement, _ in
             guard let context, let statement else { return 0 }
             let trace = Unmanaged<SQLiteStatementTrace>.fromOpaque(context).takeUnretainedValue()
-            let stmt = OpaquePointer(statement)
+            let stmt = OpaquePointer(statement), key = Int(bitPattern: statement)
             if event == UInt32(SQLITE_TRACE_STMT) {
                 // Also called at each trigger's start: the statement's own start is kept.
-                if trace.started[stmt] == nil { trace.started[stmt] = .now }
+                trace.started.withLock { if $0[key] == nil { $0[key] = .now } }
                 return 0
             }
-            let start = trace.started.removeValue(forKey: stmt) ?? .now
+            let start = trace.started.withLock { $0.removeValue(forKey: key) } ?? .now
             let sql = sqlite3_sql(stmt).map { String(cString: $0) } ?? "?"
             StatementText.say(trace.diagnostics, sql, Diagnostics.milliseconds(start.duration(to: .now)))
             return 0
