@@ -29,13 +29,17 @@ import Testing
         line.wholeMatch(of: /corsano: store: statement [0-9]+(\.[0-9]+)? ms( failed \(SQLSTATE [0-9A-Z]+\))?: .+/) != nil
     }
 
-    @Test func bpInitOverAServedBraceletSaysWhatItDecidedAtV() throws {
+    /// `bp-init` against a served simulator with a new SQLite store: its arguments and where it listens.
+    static func withServedBPInit(_ body: (_ args: [String], _ server: ServedSimulator, _ state: String) throws -> Void) throws {
         let server = try ServedSimulator(.unix)
         defer { server.stop() }
         let dir = try E.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let state = dir.appendingPathComponent("state.sqlite3").path
-        let args = ["bp-init", "--bracelet", server.listening, "--state", state] + E.now
+        try body(["bp-init", "--bracelet", server.listening, "--state", state] + E.now, server, state)
+    }
+
+    @Test func bpInitOverAServedBraceletSaysWhatItDecidedAtV() throws { try Self.withServedBPInit { args, server, state in
         let plain = try Corsano.run(args, stdin: E.ingestedSession)
         let verbose = try Corsano.run(args + ["-v"], stdin: E.ingestedSession)
         #expect(plain.status == 0 && verbose.status == 0, "\(verbose.stderr)")
@@ -59,15 +63,10 @@ import Testing
         #expect(Self.withoutDiagnostics(verbose.stderr) == Self.withoutDiagnostics(plain.stderr).filter { !$0.contains("creating a new store") })
         #expect(E.events(verbose.lines).map { $0["event"] as? String } == E.events(plain.lines).map { $0["event"] as? String })
         #expect(!verbose.stderr.contains("bridge: request"), "exchanges are -vv's")
-    }
+    } }
 
-    @Test func bpInitOverAServedBraceletSaysEveryExchangeAtVV() throws {
-        let server = try ServedSimulator(.unix)
-        defer { server.stop() }
-        let dir = try E.directory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let state = dir.appendingPathComponent("state.sqlite3").path
-        let r = try Corsano.run(["bp-init", "-vv", "--bracelet", server.listening, "--state", state] + E.now, stdin: E.ingestedSession)
+    @Test func bpInitOverAServedBraceletSaysEveryExchangeAtVV() throws { try Self.withServedBPInit { args, _, _ in
+        let r = try Corsano.run(args + ["-vv"], stdin: E.ingestedSession)
         #expect(r.status == 0, "\(r.stderr)")
         let lines = Self.diagnosticLines(r.stderr)
         // Every request is answered, by id, with its duration.
@@ -88,7 +87,7 @@ import Testing
         }
         // -vv says what -v says too.
         #expect(lines.contains { $0.hasPrefix("corsano: plan: restored plan monitoring") })
-    }
+    } }
 
     /// A profile push at -vv names the methods, never the profile (a person's height, birthdate).
     @Test func vvNeverPrintsAProfilesContents() throws {
