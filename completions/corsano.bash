@@ -92,7 +92,7 @@ _corsano_reply() {
                 --clock) _corsano_words 'real virtual'; return 0 ;;
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
             esac
-            _corsano_words '--cuff --cuff-cmd --cuff-timeout --adapter --cuff-paired-cmd --pair-cmd --threshold --max-attempts --no-preparation --max-reading-age --backdate --no-replay-filter --subject-id --protocol --sets --readings-per-set --set-interval --max-set-gap --abandon --force --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --state --no-state --audit-key --gateway --lease --operator --quiet --columns --help'; return 0 ;;
+            _corsano_words '--cuff --cuff-cmd --cuff-timeout --adapter --cuff-paired-cmd --pair-cmd --threshold --max-attempts --no-preparation --max-reading-age --backdate --no-replay-filter --subject-id --protocol --sets --readings-per-set --set-interval --max-set-gap --abandon --force --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --state --no-state --audit-key --gateway --lease --operator --quiet --verbose --columns --help'; return 0 ;;
         'wearing-opt')
             case "$prev" in
                 --max-attempts|--skin-tone|--seed|--now|--request-timeout|--gateway|--lease|--operator|--columns) return 0 ;;
@@ -104,7 +104,7 @@ _corsano_reply() {
                 --clock) _corsano_words 'real virtual'; return 0 ;;
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
             esac
-            _corsano_words '--max-attempts --no-preparation --profile --position --skin-tone --hair-density --wrist --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --state --no-state --audit-key --gateway --lease --operator --quiet --columns --help'; return 0 ;;
+            _corsano_words '--max-attempts --no-preparation --profile --position --skin-tone --hair-density --wrist --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --state --no-state --audit-key --gateway --lease --operator --quiet --verbose --columns --help'; return 0 ;;
         'cuff ingest')
             case "$prev" in
                 --from) _corsano_words 'auto jsonl ble csv applehealth googlefit csv:omron-connect-email csv:omron-connect csv:omron-connect-report csv:samsung-health csv:healthforyou csv:health-auto-export csv:withings csv:omblepy csv:sbm69 csv:bpm-app csv:beurer-bm58'; return 0 ;;
@@ -115,20 +115,20 @@ _corsano_reply() {
                 --rejects) _corsano_files; return 0 ;;
                 --output-dir) _corsano_dirs; return 0 ;;
             esac
-            if [[ $cur == -* ]]; then _corsano_words '--from --encoding --header-line --date-order --column --anchor-device --anchor-phone --tz --derive-map --cuff-id --format --subject-id --strict --rejects --output-dir --bundle --subject --subject-identifier --quiet --columns --help'; return 0; fi
+            if [[ $cur == -* ]]; then _corsano_words '--from --encoding --header-line --date-order --column --anchor-device --anchor-phone --tz --derive-map --cuff-id --format --subject-id --strict --rejects --output-dir --bundle --subject --subject-identifier --quiet --verbose --columns --help'; return 0; fi
             _corsano_files; return 0 ;;
         'cuff listen')
             case "$prev" in
                 --device|--adapter|--count|--timeout|--tz|--stored-from|--columns) return 0 ;;
             esac
-            _corsano_words '--device --adapter --count --timeout --pair --tz --set-clock --stored --stored-from --quiet --columns --help'; return 0 ;;
+            _corsano_words '--device --adapter --count --timeout --pair --tz --set-clock --stored --stored-from --quiet --verbose --columns --help'; return 0 ;;
         'replay-filter')
             case "$prev" in
                 --requested-at|--backdate|--now|--scope|--columns) return 0 ;;
                 --max-reading-age) _corsano_words 'none'; return 0 ;;
                 --rejects|--state) _corsano_files; return 0 ;;
             esac
-            if [[ $cur == -* ]]; then _corsano_words '--requested-at --backdate --max-reading-age --now --first --scope --strict --rejects --state --no-state --quiet --columns --help'; return 0; fi
+            if [[ $cur == -* ]]; then _corsano_words '--requested-at --backdate --max-reading-age --now --first --scope --strict --rejects --state --no-state --quiet --verbose --columns --help'; return 0; fi
             _corsano_files; return 0 ;;
         'profile push')
             case "$prev" in
@@ -142,14 +142,14 @@ _corsano_reply() {
                 --clock) _corsano_words 'real virtual'; return 0 ;;
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
             esac
-            _corsano_words '--from --height --weight --wrist --gender --unit --birthdate --skin-tone --hair-density --force --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --state --no-state --audit-key --gateway --lease --operator --quiet --columns --help'; return 0 ;;
+            _corsano_words '--from --height --weight --wrist --gender --unit --birthdate --skin-tone --hair-density --force --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --state --no-state --audit-key --gateway --lease --operator --quiet --verbose --columns --help'; return 0 ;;
         'bracelet serve')
             case "$prev" in
                 --listen) _corsano_uri 'unix: tcp:'; return 0 ;;
                 --scenario|--token-file) _corsano_files; return 0 ;;
                 --seed|--columns) return 0 ;;
             esac
-            _corsano_words '--listen --stdio --scenario --seed --token-file --quiet --columns --help'; return 0 ;;
+            _corsano_words '--listen --stdio --scenario --seed --token-file --quiet --verbose --columns --help'; return 0 ;;
         'bracelet repair')
             case "$prev" in
                 --plan|--seed|--now|--request-timeout|--gateway|--lease|--operator|--columns) return 0 ;;
@@ -158,7 +158,7 @@ _corsano_reply() {
                 --token-file|--state|--audit-key) _corsano_files; return 0 ;;
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
             esac
-            _corsano_words '--plan --force --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --state --no-state --audit-key --gateway --lease --operator --quiet --columns --help'; return 0 ;;
+            _corsano_words '--plan --force --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --state --no-state --audit-key --gateway --lease --operator --quiet --verbose --columns --help'; return 0 ;;
         'nibp read')
             case "$prev" in
                 --since|--until|--subject-id|--seed|--now|--request-timeout|--columns) return 0 ;;
@@ -167,7 +167,7 @@ _corsano_reply() {
                 --token-file) _corsano_files; return 0 ;;
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
             esac
-            _corsano_words '--since --until --spot --subject-id --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --quiet --columns --help'; return 0 ;;
+            _corsano_words '--since --until --spot --subject-id --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --quiet --verbose --columns --help'; return 0 ;;
         'history')
             case "$prev" in
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
@@ -177,7 +177,7 @@ _corsano_reply() {
                 --audit-key|--state) _corsano_files; return 0 ;;
                 --output-dir) _corsano_dirs; return 0 ;;
             esac
-            if [[ $cur == -* ]]; then _corsano_words '--json --text --lang --format --since --bracelet --gateway --limit --due --now --verify --expect --run --name --meaning --audit-key --output-dir --bundle --subject --subject-identifier --state --no-state --quiet --columns --help'; return 0; fi
+            if [[ $cur == -* ]]; then _corsano_words '--json --text --lang --format --since --bracelet --gateway --limit --due --now --verify --expect --run --name --meaning --audit-key --output-dir --bundle --subject --subject-identifier --state --no-state --quiet --verbose --columns --help'; return 0; fi
             _corsano_words 'sign'; return 0 ;;
         'report')
             case "$prev" in
@@ -188,14 +188,14 @@ _corsano_reply() {
                 --paper) _corsano_words 'a4 letter'; return 0 ;;
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
             esac
-            _corsano_words '--kind --run --bracelet --output --categories --paper --due --lang --state --quiet --columns --help'; return 0 ;;
+            _corsano_words '--kind --run --bracelet --output --categories --paper --due --lang --state --quiet --verbose --columns --help'; return 0 ;;
         'state migrate')
             case "$prev" in
                 --from|--audit-key) _corsano_files; return 0 ;;
                 --to) _corsano_uri 'sim sim: unix: tcp: exec:'; return 0 ;;
                 --columns) return 0 ;;
             esac
-            _corsano_words '--from --to --audit-key --quiet --columns --help'; return 0 ;;
+            _corsano_words '--from --to --audit-key --quiet --verbose --columns --help'; return 0 ;;
         'validate')
             case "$prev" in
                 --pairing) _corsano_words 'sequential nearest'; return 0 ;;
@@ -207,7 +207,7 @@ _corsano_reply() {
                 --clock) _corsano_words 'real virtual'; return 0 ;;
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
             esac
-            if [[ $cur == -* ]]; then _corsano_words '--pairing --window --criteria --ieee1708-grade --min-subjects --pairs --state --live --sequence --cuff --cuff-cmd --cuff-timeout --adapter --tz --subject-id --reference-out --device-out --report --paper --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --quiet --columns --help'; return 0; fi
+            if [[ $cur == -* ]]; then _corsano_words '--pairing --window --criteria --ieee1708-grade --min-subjects --pairs --state --live --sequence --cuff --cuff-cmd --cuff-timeout --adapter --tz --subject-id --reference-out --device-out --report --paper --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --quiet --verbose --columns --help'; return 0; fi
             _corsano_files; return 0 ;;
         'repl')
             case "$prev" in
@@ -215,7 +215,7 @@ _corsano_reply() {
                 --state) _corsano_files; return 0 ;;
                 --columns) return 0 ;;
             esac
-            _corsano_words '--bail --bracelet --state --no-state --quiet --columns --help'; return 0 ;;
+            _corsano_words '--bail --bracelet --state --no-state --quiet --verbose --columns --help'; return 0 ;;
         'completion')
             if [[ $cur == -* ]]; then _corsano_words '--help'; return 0; fi
             _corsano_words 'bash zsh fish'; return 0 ;;

@@ -32,7 +32,7 @@ import Testing
         let (bracelet, planInBody, openInBody) = try await BraceletSession.run(
             target(Scenario(plan: BraceletPlan.nibpCalibration.name), asked: asked), flow: "wearing-opt", store: store, run: "r1",
             events: { session in sinkFor = session.identity.serial; return events },
-            notice: { notices.lines.append($0) }
+            diagnostics: notices.diagnostics
         ) { session, sink in
             // The run's sink stamps each event with the serial, then hands it to `events`.
             #expect((sink as? BraceletStampedSink)?.next as? EventRecorder === events)
@@ -59,7 +59,7 @@ import Testing
         nonisolated(unsafe) var bracelet: SimulatedBracelet?
         await #expect(throws: Failed.self) {
             try await BraceletSession.run(target(), flow: "bp-init", store: store, run: "r1",
-                                          events: { _ in EventRecorder() }, notice: { held.lines.append($0) }) { session, _ in
+                                          events: { _ in EventRecorder() }, diagnostics: held.diagnostics) { session, _ in
                 bracelet = session.bracelet as? SimulatedBracelet
                 throw Failed()
             }
@@ -73,7 +73,7 @@ import Testing
         var reached = false
         await #expect(throws: BraceletGateError.firmwareTooOld(flow: "wearing-opt", found: "6.9", required: "7.0")) {
             try await BraceletSession.run(target(Scenario(firmware: "6.9")), flow: "wearing-opt", store: store, run: "r1",
-                                          events: { _ in reached = true; return EventRecorder() }, notice: { _ in }) { _, _ in
+                                          events: { _ in reached = true; return EventRecorder() }, diagnostics: .none) { _, _ in
                 reached = true
             }
         }
@@ -81,7 +81,7 @@ import Testing
         #expect(try PlanJournal(store: store).openEntries().count == 1, "the entry waits for a bracelet that may run")
         // A command without requirements (profile-push) is not gated, and repairs.
         try await BraceletSession.run(target(Scenario(firmware: "6.9")), flow: "profile-push", store: store, run: "r2",
-                                      events: { _ in EventRecorder() }, notice: { _ in }) { _, _ in }
+                                      events: { _ in EventRecorder() }, diagnostics: .none) { _, _ in }
         #expect(try PlanJournal(store: store).openEntries() == [])
     }
 }

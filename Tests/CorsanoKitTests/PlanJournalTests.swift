@@ -57,7 +57,7 @@ import TestSupport
         clock.advance(to: Instant(secondsSinceEpoch: 1_795_000_600))
         let repair = try await journal.repairOpenEntries(
             bracelet: next, identity: try await next.identify(), sink: events, flow: "wearing-opt", run: "r2",
-            clock: clock, notice: { notices.lines.append($0) }, probe: .gone)
+            clock: clock, diagnostics: notices.diagnostics, probe: .gone)
         let entry = PlanJournal.Entry(serial: "SIM-287-0001", previousPlan: BraceletPlan("monitoring"), flow: "bp-init",
                                       owner: PlanJournal.Owner(gateway: "", pid: 999_999, startTime: 5, bootID: "b1"), openedAt: Instant(secondsSinceEpoch: 1_795_000_000))
         #expect(repair == .restored(entry))
@@ -217,7 +217,7 @@ extension PlanJournalTests {
         let notices = NoticeBox()
         let repair = try await journal.repairOpenEntries(bracelet: sim, identity: try await sim.identify(), sink: EventRecorder(),
                                                          flow: "wearing-opt", run: "r", clock: clock,
-                                                         notice: { notices.lines.append($0) }, probe: .fake(running: [31337: 9]))
+                                                         diagnostics: notices.diagnostics, probe: .fake(running: [31337: 9]))
         guard case .ownerUnconfirmed(_, let why) = repair else { Issue.record("\(repair)"); return }
         #expect(why == "pid 31337 runs, and the entry has no start time to tell it from a reused pid")
         #expect(sim.state.plan == .nibpCalibration)
@@ -279,6 +279,8 @@ extension OwnerProbe {
 /// Lines collected by a test's notice closure.
 final class NoticeBox: @unchecked Sendable {
     var lines: [String] = []
+    /// A sink keeping the notices' messages in `lines` (the level the executable prints without `-v`).
+    var diagnostics: Diagnostics { Diagnostics(level: .notice) { self.lines.append($0.message) } }
 }
 
 /// A run killed but not yet reaped by its parent (a zombie) runs no more: its journal entry is

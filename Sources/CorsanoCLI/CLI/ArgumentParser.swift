@@ -18,6 +18,9 @@ struct ParsedCommand {
         case environment(EnvironmentVariable)
     }
 
+    /// How many times the flag `name` was given (`-vv` counts two).
+    func count(_ name: OptionKey) -> Int { values[name]?.count ?? 0 }
+
     /// True when the flag `name` was given.
     func flag(_ name: OptionKey) -> Bool { values[name] != nil }
 
@@ -126,6 +129,11 @@ enum ArgumentParser {
                 parsed.set(option.key, "")  // one-letter spellings are flags (-h)
                 continue
             }
+            // A repeatable one-letter flag doubled in one word: `-vv` is `-v -v`.
+            if let (option, times) = cluster(word, of: spec) {
+                for _ in 0..<times { parsed.set(option.key, "") }
+                continue
+            }
             // The global `-V`/`--version` after the command (issue 23: global options anywhere).
             if CommandTable.versionSpellings.contains(word), spec.option(.version) == nil {
                 parsed.set(.version, "")
@@ -217,9 +225,18 @@ extension ArgumentParser {
     /// starting with `--` (`--` itself included), or a one-letter spelling of an option of `spec`
     /// or of a global option (`-h`, `-V`). `-` (stdin) and negative numbers stay values.
     static func isOptionWord(_ word: String, of spec: CommandSpec) -> Bool {
-        if word.hasPrefix("--") { return true }
+        if word.hasPrefix("--") || cluster(word, of: spec) != nil { return true }
         guard word.count == 2, word.first == "-", let letter = word.last else { return false }
         return spec.options.contains { $0.short == letter } || CommandTable.global.contains { $0.short == letter }
+    }
+}
+
+extension ArgumentParser {
+    /// The repeatable flag of `spec` that `word` spells several times in one word (`-vv`), and how often.
+    static func cluster(_ word: String, of spec: CommandSpec) -> (OptionSpec, Int)? {
+        guard word.count > 2, word.first == "-", let letter = word.last, word.dropFirst().allSatisfy({ $0 == letter }),
+              let option = spec.options.first(where: { $0.short == letter && $0.repeatable && $0.value == nil }) else { return nil }
+        return (option, word.count - 1)
     }
 }
 

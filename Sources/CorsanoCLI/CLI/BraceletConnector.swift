@@ -17,7 +17,7 @@ enum BraceletConnector {
         var options = BraceletConnectOptions(address: address, clockChoice: choice, start: start,
                                              seed: try args.integer(.seed).map(UInt64.init) ?? SimulatedBracelet.defaultSeed,
                                              requestTimeout: try requestTimeout(args),
-                                             notice: { ctx.note($0) })
+                                             diagnostics: ctx.diagnostics)
         if case .tcp = address { options.token = try BridgeToken.load(path: tokenPath(args, ctx)) }
         return options
     }
@@ -74,15 +74,16 @@ struct BraceletConnectOptions {
     let requestTimeout: Double
     /// The token of a `tcp:` bridge, read from its file by `prepare`.
     var token: BridgeToken?
-    /// Where the simulator's notices go (stderr, `corsano: ...`).
-    let notice: @Sendable (String) -> Void
+    /// Where the core's diagnostics go (stderr, `corsano: ...`): the simulator's holds, the
+    /// bracelet reached, the bridge's exchanges at `-vv`.
+    let diagnostics: Diagnostics
     /// The simulator's scenario once read (nil for a bridge, or before `readScenario`).
     private(set) var scenario: Scenario?
 
     init(address: BraceletAddress, clockChoice: String?, start: Instant?, seed: UInt64, requestTimeout: Double,
-         notice: @escaping @Sendable (String) -> Void = { _ in }) {
+         diagnostics: Diagnostics = .none) {
         (self.address, self.clockChoice, self.start, self.seed, self.requestTimeout) = (address, clockChoice, start, seed, requestTimeout)
-        self.notice = notice
+        self.diagnostics = diagnostics
     }
 
     /// Reads `sim:SCENARIO.json` (the built-in scenario for plain `sim`; nothing for a bridge).
@@ -96,7 +97,7 @@ struct BraceletConnectOptions {
     var target: BraceletTarget {
         let (choice, start) = (clockChoice, self.start)
         return BraceletTarget(address: address, scenario: scenario ?? Scenario(), seed: seed, requestTimeout: requestTimeout,
-                              token: token, notice: notice) { simulated in
+                              token: token, diagnostics: diagnostics) { simulated in
             try BraceletConnector.makeClock(choice ?? (simulated ? "virtual" : "real"), start: start)
         }
     }

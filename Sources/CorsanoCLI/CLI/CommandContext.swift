@@ -34,6 +34,20 @@ struct CommandContext: @unchecked Sendable {
     /// rejected or dropped records still are.
     var quiet = false
 
+    /// `-v`/`--verbose` (or `CORSANO_VERBOSE`): the most detailed diagnostic printed —
+    /// `.notice` by default, `.info` at `-v`, `.debug` at `-vv` (docs/design.md "Diagnostics").
+    var verbosity: DiagnosticLevel = .notice
+
+    /// The core's sink for this run: notices as `note` (not at `--quiet`), decisions (`-v`) and
+    /// exchanges (`-vv`) as `corsano: CATEGORY: message`, all on stderr through `diagnose`.
+    var diagnostics: Diagnostics {
+        let ctx = self
+        return Diagnostics(level: quiet ? nil : verbosity) { diagnostic in
+            if diagnostic.level == .notice { return ctx.note(diagnostic.message) }
+            ctx.diagnose(diagnostic.category.rawValue + ": " + diagnostic.message)
+        }
+    }
+
     /// Prints `message` on stderr as `corsano: message` unless `--quiet`: what a run did
     /// (counts), what it assumed, what it repaired, what it waits for.
     func note(_ message: String) {

@@ -10,9 +10,25 @@ enum CommandRunner {
     static func context(for parsed: ParsedCommand, _ ctx: CommandContext) -> CommandContext {
         var ctx = ctx
         ctx.quiet = ctx.quiet || parsed.flag(.quiet)
+        // (its value was checked by the common rule)
+        if let level = try? verbosity(parsed) { ctx.verbosity = level }
         // (its range was checked by the parser's validate phase)
         if let columns = try? parsed.integer(.columns) { ctx.environment[EnvironmentVariable.columns.rawValue] = String(columns) }
         return ctx
+    }
+
+    /// The diagnostics level `parsed` asks for: `-v` once `.info`, twice or more (`-vv`, `-v -v`)
+    /// `.debug`; else `.notice` with `--quiet`; else `CORSANO_VERBOSE` (0, 1, 2); nil when none
+    /// says (the REPL's own level stays). - Throws: `UsageError.badEnvironment` for another value.
+    static func verbosity(_ parsed: ParsedCommand) throws -> DiagnosticLevel? {
+        let count = parsed.count(.verbose)
+        if count > 0 { return count == 1 ? .info : .debug }
+        if parsed.flag(.quiet) { return .notice }
+        guard let raw = parsed.string(.verbose) else { return nil }
+        guard let n = Int(raw), let level = DiagnosticLevel(rawValue: n) else {
+            throw UsageError.badEnvironment(variable: EnvironmentVariable.verbose.rawValue, value: raw, expected: "0, 1 or 2")
+        }
+        return level
     }
 
     /// `--help` or `--version` answered on `ctx.stdout` (0); nil when the command is to run.

@@ -118,6 +118,8 @@ enum EnvironmentVariable: String, CaseIterable, Sendable {
     case term = "TERM"
     case tz = "TZ"
     case columns = "COLUMNS"
+    /// `-v`'s level when the command line gives neither `-v` nor `--quiet`: 1 or 2 (0: none).
+    case verbose = "CORSANO_VERBOSE"
     /// The system bus BlueZ is reached on (libdbus's own variable; corsano reads it to pass the
     /// address on, default `BlueZCentral.defaultSystemBus`).
     case dbusSystemBus = "DBUS_SYSTEM_BUS_ADDRESS"
@@ -130,7 +132,7 @@ enum EnvironmentVariable: String, CaseIterable, Sendable {
     var manPage: String? {
         switch self {
         case .pgHost, .pgPort, .pgUser, .pgPassword, .pgService, .pgSSLMode: return "corsano.1"
-        case .state, .bracelet, .gateway, .bridgeTokenFile, .xdgStateHome, .xdgConfigHome, .lcAll, .lcMessages, .lang, .noColor, .columns, .dbusSystemBus: return "corsano.1"
+        case .state, .bracelet, .gateway, .bridgeTokenFile, .xdgStateHome, .xdgConfigHome, .lcAll, .lcMessages, .lang, .noColor, .columns, .verbose, .dbusSystemBus: return "corsano.1"
         case .home, .term, .tz: return nil
         }
     }

@@ -460,12 +460,23 @@ enum CommandTable {
 
     /// `--quiet`, which every command takes (issue 15): no closing counts or notes on stderr.
     static let quiet = OptionSpec(.quiet, "No closing counts or notes on stderr; errors and rejected or dropped records are still reported")
+    /// `-v`/`--verbose` (issue 24): what corsano decided and why; `-vv`, every bridge exchange and
+    /// store statement too (docs/design.md "Diagnostics"). `--quiet` on the line overrides the variable.
+    static let verbose = OptionSpec(.verbose, environment: .verbose, repeatable: true,
+                                    "Say on stderr what corsano decided and why; -vv also every bridge request and store statement")
+        .short("v").excluding(.quiet)
 
     /// The options every command takes but `help` and `completion` (which write no notes: an
     /// option that does nothing for a command is not offered by it). Described once, in corsano(1)
     /// "Options every command takes"; `CommandRunner` applies them before the command runs.
     /// A new one costs this list, the runner, corsano(1), a test and the regenerated completions.
-    static let common: [OptionSpec] = [quiet, columns]
+    static let common: [OptionSpec] = [quiet, verbose, columns]
+    /// True for `-v`, `-vv` (any number of v) and `--verbose`.
+    static func isVerbose(_ word: String) -> Bool {
+        word == "--verbose" || (word.count > 1 && word.first == "-" && word.dropFirst().allSatisfy { $0 == "v" })
+    }
+    /// The common options' own rule: `CORSANO_VERBOSE` must name a level (64 before anything opens).
+    static let commonRules: [OptionRule] = [.check { args in _ = try CommandRunner.verbosity(args) }]
     /// The width help, diagnostics and text are laid out for, as `COLUMNS` gives it (which it overrides).
     static let columns = OptionSpec(.columns, .integer(20...1000), default: .rule("COLUMNS, else the terminal's width, else 80"),
                                     "Lay out help, diagnostics and human text for N columns")
@@ -477,6 +488,7 @@ enum CommandTable {
             if spec.words == ["help"] || spec.words == ["completion"] { return spec }
             let at = spec.options.firstIndex { $0.name == help.name } ?? spec.options.endIndex
             spec.options.insert(contentsOf: common, at: at)
+            spec.rules += commonRules
             return spec
         }
     }
@@ -500,7 +512,8 @@ enum CommandTable {
             var options = Set<String>()
             for option in spec.options {
                 if !options.insert(option.name).inserted { problems.append("\(spec.name): --\(option.name) is listed twice") }
-                if option.value == nil, option.defaultValue != nil || option.required || option.environment != nil {
+                // (A repeatable flag is a count, which its variable may give: -v and CORSANO_VERBOSE.)
+                if option.value == nil, option.defaultValue != nil || option.required || (option.environment != nil && !option.repeatable) {
                     problems.append("\(spec.name): --\(option.name) takes no value but has a default, an environment variable or is required")
                 }
                 if case .value(let text)? = option.defaultValue, let kind = option.value, !kind.accepts(text) {

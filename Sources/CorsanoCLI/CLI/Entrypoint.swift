@@ -33,8 +33,13 @@ func runMain(_ argv: [String]) async -> ExitStatus {
     // Global flags before the command (issue 23: global options anywhere): alone, in any mix,
     // --help wins over --version (as with most GNU tools' help); before a command, --help is
     // that command's help (`corsano --help bp-init`) and --version prints the version.
-    let globals = argv.prefix { CommandTable.globalSpellings.contains($0) }
-    var argv = Array(argv.dropFirst(globals.count))
+    // `-v`/`--verbose` before a command is that command's (`corsano -v bp-init`): it moves after
+    // the command's words; alone it stays an option where a command belongs.
+    let leading = argv.prefix { CommandTable.globalSpellings.contains($0) || CommandTable.isVerbose($0) }
+    let verbose = leading.count < argv.count ? leading.filter(CommandTable.isVerbose) : []
+    let argvWithoutVerbose = leading.count < argv.count ? leading.filter { !CommandTable.isVerbose($0) } + argv.dropFirst(leading.count) : argv
+    let globals = argvWithoutVerbose.prefix { CommandTable.globalSpellings.contains($0) }
+    var argv = Array(argvWithoutVerbose.dropFirst(globals.count))
     let wantsHelp = globals.contains(where: CommandTable.helpSpellings.contains)
     if argv == ["version"] || argv.isEmpty || (!wantsHelp && !globals.isEmpty) {
         if wantsHelp {
@@ -51,6 +56,7 @@ func runMain(_ argv: [String]) async -> ExitStatus {
         return report(UsageError.optionForCommand(argv[0], example: example), ctx)
     }
     if wantsHelp { argv.append("--help") }
+    if !verbose.isEmpty, let (_, used) = CommandTable.lookup(argv) { argv.insert(contentsOf: verbose, at: used) }
     // A group word (`cuff`, `profile`, `bracelet`) alone lists its subcommands: on stderr with
     // 64 (a command is missing), or on stdout with 0 when --help asked for it.
     if let group = HelpRenderer.group(argv[0], layout: HelpRenderer.layout(for: argv.count == 1 ? ctx.stderr : ctx.stdout, ctx)), argv.count == 1 || (argv.count == 2 && CommandTable.helpSpellings.contains(argv[1])) {

@@ -104,6 +104,7 @@ enum OptionKey: String, CaseIterable, Sendable {
     case tz
     case until
     case unit
+    case verbose
     case verify
     case version
     case weight

@@ -43,7 +43,7 @@ enum StateLocation {
     /// - Throws: `UsageError` (flags), `StoreError` naming the path (exit 74) when the directory
     ///   cannot be made or the store cannot be opened, is locked too long or is corrupt.
     static func open(_ args: ParsedCommand, _ ctx: CommandContext) throws -> any StateStore {
-        guard let path = try path(args, environment: ctx.environment) else { return try SQLiteStore(path: nil) }
+        guard let path = try path(args, environment: ctx.environment) else { return try SQLiteStore(path: nil, diagnostics: ctx.diagnostics) }
         return try open(path: path, ctx)
     }
 
@@ -51,14 +51,14 @@ enum StateLocation {
     /// store is said once on stderr (a store that went missing starts over: issue 28).
     /// - Throws: `StoreError` naming the path or the server (never its password).
     static func open(path: String, _ ctx: CommandContext) throws -> any StateStore {
-        let store = try openStore(path: path)
+        let store = try openStore(path: path, ctx.diagnostics)
         if let file = store as? SQLiteStore, file.created { ctx.note("state store \(path): creating a new store") }
         return store
     }
 
-    private static func openStore(path: String) throws -> any StateStore {
+    private static func openStore(path: String, _ diagnostics: Diagnostics) throws -> any StateStore {
         let path = try checked(path)
-        if PostgresURI.isPostgres(path) { return try PostgresStore(uri: path) }
+        if PostgresURI.isPostgres(path) { return try PostgresStore(uri: path, diagnostics: diagnostics) }
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty {
             do {
@@ -67,7 +67,7 @@ enum StateLocation {
                 throw StoreError.cannotOpen(path: path, message: "cannot create directory \(directory)")
             }
         }
-        return try SQLiteStore(path: path)
+        return try SQLiteStore(path: path, diagnostics: diagnostics)
     }
 
     /// Opens the store for a command that only reads it: nil when the file does not exist (or the
@@ -80,24 +80,28 @@ enum StateLocation {
     /// writer makes meanwhile are not seen.
     /// - Throws: `UsageError` (flags), `StoreError` naming the path (exit 74).
     static func openExisting(_ args: ParsedCommand, environment: [String: String],
-                             note: (String) -> Void = { _ in }) throws -> (store: (any StateStore)?, path: String?) {
-        guard let path = try path(args, environment: environment) else { return (try SQLiteStore(path: nil), nil) }
-        return try openExisting(path: path, note: note)
+                             note: (String) -> Void = { _ in }, diagnostics: Diagnostics = .none) throws -> (store: (any StateStore)?, path: String?) {
+        guard let path = try path(args, environment: environment) else { return (try SQLiteStore(path: nil, diagnostics: diagnostics), nil) }
+        return try openExisting(path: path, note: note, diagnostics: diagnostics)
     }
 
     /// `openExisting` for a store named by `path` (a file or a PostgreSQL URI, already checked).
-    static func openExisting(path: String, note: (String) -> Void = { _ in }) throws -> (store: (any StateStore)?, path: String?) {
+    static func openExisting(path: String, note: (String) -> Void = { _ in },
+                             diagnostics: Diagnostics = .none) throws -> (store: (any StateStore)?, path: String?) {
         if PostgresURI.isPostgres(path) {
-            return (try PostgresStore.openExisting(uri: path), PostgresURI.redacted(path))
+            return (try PostgresStore.openExisting(uri: path, diagnostics: diagnostics), PostgresURI.redacted(path))
         }
-        guard FileManager.default.fileExists(atPath: path) else { return (nil, path) }
+        guard FileManager.default.fileExists(atPath: path) else {
+            diagnostics.info(.store, "no store at \(path): nothing to read (a read never creates one)")
+            return (nil, path)
+        }
         let directory = (path as NSString).deletingLastPathComponent
         if access(directory.isEmpty ? "." : directory, W_OK) != 0 {
             note("\(path): its directory cannot be written: reading the store as an immutable snapshot "
                  + "(changes a writer makes meanwhile are not seen)")
-            return (try SQLiteStore(readingOnly: path, mode: .immutable), path)
+            return (try SQLiteStore(readingOnly: path, mode: .immutable, diagnostics: diagnostics), path)
         }
-        if access(path, W_OK) != 0 { return (try SQLiteStore(readingOnly: path, mode: .readOnly), path) }
-        return (try SQLiteStore(path: path), path)
+        if access(path, W_OK) != 0 { return (try SQLiteStore(readingOnly: path, mode: .readOnly, diagnostics: diagnostics), path) }
+        return (try SQLiteStore(path: path, diagnostics: diagnostics), path)
     }
 }

@@ -15,6 +15,16 @@ public enum BraceletAddress: Equatable, Sendable {
     /// The URI a caller uses when it names none: the in-process simulator.
     public static let defaultURI = "sim"
 
+    /// The address as a `--bracelet` URI, for messages.
+    public var described: String {
+        switch self {
+        case .simulator(let scenario): return scenario.map { "sim:" + $0 } ?? "sim"
+        case .unix(let path): return "unix:" + path
+        case .tcp(let host, let port): return "tcp:" + (host.contains(":") ? "[\(host)]" : host) + ":\(port)"
+        case .exec(let command): return "exec:" + command
+        }
+    }
+
     /// Parses `uri`. - Throws: `BraceletAddressError` saying what is expected.
     public init(_ uri: String) throws {
         if uri == "sim" { self = .simulator(scenario: nil); return }

@@ -17,21 +17,21 @@ public struct BraceletTarget: Sendable {
     /// - Throws: the caller's error when its clock options cannot apply (e.g. a start time
     ///   for a real clock).
     public var clock: @Sendable (_ simulated: Bool) throws -> any FlowClock
-    /// Where the in-process simulator says what it is doing that a person would otherwise wait
-    /// on (a hold at a step); the executable prints it on stderr.
-    public var notice: @Sendable (String) -> Void
+    /// Where the core says what it decided and did (docs/design.md "Diagnostics"): the
+    /// in-process simulator's holds, the bracelet reached, every bridge exchange at `.debug`.
+    public var diagnostics: Diagnostics
 
     /// Creates a target.
     public init(address: BraceletAddress, scenario: Scenario = Scenario(), seed: UInt64 = SimulatedBracelet.defaultSeed,
                 requestTimeout: Double = BridgeClient.defaultRequestTimeout, token: BridgeToken? = nil,
-                notice: @escaping @Sendable (String) -> Void = { _ in },
+                diagnostics: Diagnostics = .none,
                 clock: @escaping @Sendable (_ simulated: Bool) throws -> any FlowClock) {
         self.address = address
         self.scenario = scenario
         self.seed = seed
         self.requestTimeout = requestTimeout
         self.token = token
-        self.notice = notice
+        self.diagnostics = diagnostics
         self.clock = clock
     }
 }
@@ -51,6 +51,8 @@ public struct BraceletSession: Sendable {
     public let identity: BraceletIdentity
     /// Where it is.
     public let address: BraceletAddress
+    /// Where what the run decides is said (the target's; docs/design.md "Diagnostics").
+    public var diagnostics: Diagnostics = .none
 
     /// Connects to `target`, identifies the bracelet and checks it can run `flow`
     /// (`BraceletGate`; a flow without requirements, or nil, is not gated). The bracelet is
@@ -63,9 +65,10 @@ public struct BraceletSession: Sendable {
         switch target.address {
         case .simulator:
             clock = try target.clock(true)
-            bracelet = SimulatedBracelet(scenario: target.scenario, seed: target.seed, clock: clock, notice: target.notice)
+            bracelet = SimulatedBracelet(scenario: target.scenario, seed: target.seed, clock: clock, diagnostics: target.diagnostics)
         case .unix, .tcp, .exec:
-            let client = try BridgeClient.connect(target.address, requestTimeout: target.requestTimeout, token: target.token)
+            let client = try BridgeClient.connect(target.address, requestTimeout: target.requestTimeout, token: target.token,
+                                                  diagnostics: target.diagnostics)
             do {
                 // A served simulator says so; its default clock is virtual like the in-process one.
                 let (identity, simulated) = try await client.hello()
@@ -82,7 +85,11 @@ public struct BraceletSession: Sendable {
             let identity: BraceletIdentity
             if let known { identity = known } else { identity = try await bracelet.identify() }
             if let flow { try BraceletGate.check(identity, flow: flow) }
-            return BraceletSession(bracelet: bracelet, clock: clock, identity: identity, address: target.address)
+            target.diagnostics.info(.bracelet, "reached bracelet \(identity.serial) (model \(identity.model), firmware "
+                                    + "\(identity.firmware)) at \(target.address.described); \(clock is VirtualClock ? "virtual" : "real") clock"
+                                    + (flow.map { "; it can run \($0)" } ?? ""))
+            return BraceletSession(bracelet: bracelet, clock: clock, identity: identity, address: target.address,
+                                   diagnostics: target.diagnostics)
         } catch {
             await bracelet.close()
             throw error
@@ -91,7 +98,7 @@ public struct BraceletSession: Sendable {
 
     /// The protocol of a command on a bracelet: connects and gates for `flow`, makes the
     /// command's event sink for the bracelet it found, repairs an earlier run's open journal
-    /// entry in `store` (a restore goes to `notice` and as `planRestored` to the sink), runs
+    /// entry in `store` (a restore goes to `diagnostics` as a notice and as `planRestored` to the sink), runs
     /// `body`, and closes the bracelet on every way out.
     /// - Parameters:
     ///   - flow: the flow or command name (`bp-init`, `wearing-opt`, `profile-push`, `repl`):
@@ -106,7 +113,7 @@ public struct BraceletSession: Sendable {
     ///   `StoreError`), `events` or `body` throws.
     public static func run<Result>(
         _ target: BraceletTarget, flow: String, store: any StateStore, ownership: PlanJournal.Ownership = .init(),
-        run: String, events: (BraceletSession) throws -> any EventSink, notice: (String) -> Void,
+        run: String, events: (BraceletSession) throws -> any EventSink, diagnostics: Diagnostics,
         _ body: (BraceletSession, any EventSink) async throws -> Result
     ) async throws -> Result {
         let session = try await connect(target, flow: flow)
@@ -116,7 +123,7 @@ public struct BraceletSession: Sendable {
             let sink = BraceletStampedSink(serial: session.identity.serial, next: try events(session))
             let repair = try await PlanJournal(store: store, leaseSeconds: ownership.leaseSeconds).repairOpenEntries(
                 bracelet: session.bracelet, identity: session.identity, sink: sink, flow: flow, run: run,
-                clock: session.clock, notice: notice, me: ownership.owner)
+                clock: session.clock, diagnostics: diagnostics, me: ownership.owner)
             switch repair {
             case .heldByLiveProcess(let entry):
                 throw BraceletError.unavailable(PlanJournal.heldMessage(entry, me: ownership.owner))
@@ -139,6 +146,6 @@ public struct BraceletSession: Sendable {
     public func planGuard(store: any StateStore, ownership: PlanJournal.Ownership = .init(), flow: String) -> PlanGuard {
         PlanGuard(bracelet: bracelet, serial: identity.serial,
                   journal: PlanJournal(store: store, leaseSeconds: ownership.leaseSeconds), flow: flow, clock: clock,
-                  owner: ownership.owner)
+                  owner: ownership.owner, diagnostics: diagnostics)
     }
 }

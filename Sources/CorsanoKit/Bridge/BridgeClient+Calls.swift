@@ -9,6 +9,37 @@ extension BridgeClient {
     ///   - cap: a long method's own cap, seconds (default `workingCap`).
     func call(_ method: String, _ params: [(String, JSONValue)] = [], timeout: Double?,
               onTimeout: BraceletError = .disconnected, long: Bool = false, cap capSeconds: Double? = nil) async throws -> BridgeParams {
+        guard diagnostics.wants(.debug) else {
+            return try await exchange(method, params, timeout: timeout, onTimeout: onTimeout, long: long, cap: capSeconds) { _ in }
+        }
+        var sentID = 0
+        let start = ContinuousClock.now
+        do {
+            let answer = try await exchange(method, params, timeout: timeout, onTimeout: onTimeout, long: long, cap: capSeconds) { id in
+                sentID = id
+                diagnostics.debug(.bridge, "request \(method) id \(id)")
+            }
+            diagnostics.debug(.bridge, "answer \(method) id \(sentID): ok, \(Diagnostics.milliseconds(start.duration(to: .now)))")
+            return answer
+        } catch {
+            diagnostics.debug(.bridge, "answer \(method) id \(sentID): \(Self.outcome(error)), \(Diagnostics.milliseconds(start.duration(to: .now)))")
+            throw error
+        }
+    }
+
+    /// What became of a call, for `-vv`: the error's kind, never a parameter.
+    private static func outcome(_ error: any Error) -> String {
+        switch error {
+        case is CancellationError: return "cancelled"
+        case let error as BraceletError: return "failed (\(error))"
+        case let error as BridgeProtocolError: return "malformed (\(error))"
+        default: return "failed (\(type(of: error)))"
+        }
+    }
+
+    /// `call` without its diagnostics: sends the request (`sending` hears its id) and waits.
+    private func exchange(_ method: String, _ params: [(String, JSONValue)], timeout: Double?, onTimeout: BraceletError,
+                          long: Bool, cap capSeconds: Double?, sending: (Int) -> Void) async throws -> BridgeParams {
         var params = params
         if let clock = clock.withLock({ $0 }) { params.append(("at", .string(RFC3339.format(clock.now())))) }
         if let holder = holder.withLock({ $0 }) { params.append(("holder", BridgeCodec.holder(holder))) }
@@ -18,6 +49,7 @@ extension BridgeClient {
             return s.nextID
         }
         let line = BridgeMessage.request(id: id, method: method, params: params)
+        sending(id)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (c: CheckedContinuation<BridgeParams, any Error>) in
                 let refusal = state.withLock { s -> (any Error)? in

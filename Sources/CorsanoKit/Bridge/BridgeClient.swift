@@ -27,6 +27,9 @@ public final class BridgeClient: Sendable {
     /// hard cap however often it says it still works (issue 25, "every wait has a bound").
     public static let workingCap: Double = 3600
     let state = Mutex(State())
+    /// Hears every request and answer at `.debug`: method, id, outcome and duration, never the
+    /// parameters (a profile push carries a person's profile; docs/design.md "Diagnostics").
+    let diagnostics: Diagnostics
     /// Told once, at the next `working` notice (`onFirstWorking`).
     let workingObserver = Mutex<(@Sendable () -> Void)?>(nil)
 
@@ -47,9 +50,10 @@ public final class BridgeClient: Sendable {
     }
 
     /// Wraps an open connection and starts reading it.
-    public init(connection: LineConnection, requestTimeout: Double) {
+    public init(connection: LineConnection, requestTimeout: Double, diagnostics: Diagnostics = .none) {
         self.connection = connection
         self.requestTimeout = requestTimeout
+        self.diagnostics = diagnostics
         connection.start(onInbound: { [weak self] in self?.receive($0) }, onClose: { [weak self] in self?.linkDown() })
     }
 
@@ -60,7 +64,8 @@ public final class BridgeClient: Sendable {
     /// nothing else is sent to a server that did not prove it holds the token.
     /// - Throws: `BraceletError.unavailable` when it cannot be reached; `BridgeAuthError` (exit
     ///   77) when a TCP bridge refuses our token, fails to prove its own, or no token is given.
-    public static func connect(_ address: BraceletAddress, requestTimeout: Double, token: BridgeToken? = nil) throws -> BridgeClient {
+    public static func connect(_ address: BraceletAddress, requestTimeout: Double, token: BridgeToken? = nil,
+                               diagnostics: Diagnostics = .none) throws -> BridgeClient {
         let connection: LineConnection
         switch address {
         case .exec(let command): connection = try LineConnection.spawn(command: command)
@@ -79,7 +84,8 @@ public final class BridgeClient: Sendable {
             connection = LineConnection(socket: fd)
         case .simulator: throw BraceletError.unavailable("the in-process simulator is not a bridge")
         }
-        return BridgeClient(connection: connection, requestTimeout: requestTimeout)
+        diagnostics.info(.bridge, "connected to the bridge at \(address.described)" + (token == nil ? "" : " (token proven both ways)"))
+        return BridgeClient(connection: connection, requestTimeout: requestTimeout, diagnostics: diagnostics)
     }
 
     /// The first exchange: who the bracelet is and whether the bridge serves a simulator (which

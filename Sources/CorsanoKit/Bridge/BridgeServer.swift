@@ -13,13 +13,13 @@ public final class BridgeServer: Sendable {
     public let seed: UInt64
     private let states = Mutex<[String: SimulatedBraceletState]>([:])
     /// Where the simulators' notices go (the server's stderr): a hold says so.
-    private let notice: @Sendable (String) -> Void
+    private let diagnostics: Diagnostics
 
-    /// A server of `scenario` with PRNG `seed`; `notice` hears what the simulators say.
-    public init(scenario: Scenario, seed: UInt64, notice: @escaping @Sendable (String) -> Void = { _ in }) {
+    /// A server of `scenario` with PRNG `seed`; `diagnostics` hears what the simulators say.
+    public init(scenario: Scenario, seed: UInt64, diagnostics: Diagnostics = .none) {
         self.scenario = scenario
         self.seed = seed
-        self.notice = notice
+        self.diagnostics = diagnostics
     }
 
     /// The kept state of bracelet `serial` (created from the scenario on first use).
@@ -37,7 +37,7 @@ public final class BridgeServer: Sendable {
         let session = BridgeSession(
             connection: connection,
             bracelet: SimulatedBracelet(scenario: scenario, seed: seed, clock: VirtualClock(start: Instant(secondsSinceEpoch: 0)),
-                                        state: state(serial: scenario.serial), notice: notice))
+                                        state: state(serial: scenario.serial), diagnostics: diagnostics))
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             connection.start(onInbound: { session.receive($0) }, onClose: {
                 Task {

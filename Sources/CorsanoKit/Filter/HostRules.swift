@@ -44,3 +44,27 @@ public enum FilterDecision: Equatable, Sendable {
     /// Drop it; `age` (seconds, negative when future-dated) is set for `stale` and `future`.
     case drop(DropReason, age: Double? = nil)
 }
+
+extension DropReason {
+    /// The rule that drops a reading for this reason, for `-v` (docs/design.md "Host-side cuff
+    /// rules", "Diagnostics"); the run's values are said once by `HostRules.described`.
+    public var rule: String {
+        switch self {
+        case .unanchored: return "a deviceTime without measuredAt: its cuff clock was never anchored to real time (host rule 1)"
+        case .replayed: return "measured more than the backdating allowance before the request: history the cuff sent again (host rule 2)"
+        case .duplicate: return "the same instant and values as a reading already handed on: the seen-set holds its key (host rule 3)"
+        case .stale: return "measured longer ago than the maximum reading age (host rule 4)"
+        case .future: return "dated further ahead than the maximum reading age: a cuff clock set wrong (host rule 4)"
+        case .invalid: return "implausible values (the plausibility ranges)"
+        }
+    }
+}
+
+extension HostRules {
+    /// The rules' values for `-v`: `requested at 2026-11-29T10:00:30Z, backdate 90 s, maximum reading age 900 s`.
+    public var described: String {
+        (requestedAt.map { "requested at \(RFC3339.format($0)), backdate \(CuffError.wholeSeconds(backdate)) s" }
+            ?? "no request time (host rule 2 off)")
+            + ", maximum reading age " + (maxReadingAge.map { "\(CuffError.wholeSeconds($0)) s" } ?? "none (host rule 4 off)")
+    }
+}

@@ -12,6 +12,9 @@ public final class CuffIngester {
     public internal(set) var counts = IngestCounts()
     let sink: any IngestSink
     var stopped = false
+    /// Where the ingester says what it decided at `-v`: each input's format and CSV layout, the
+    /// time basis (docs/design.md "Diagnostics").
+    public var diagnostics: Diagnostics = .none
 
     /// Creates an ingester writing to `sink`.
     public init(normalizer: IngestNormalizer, strict: Bool = false, sink: any IngestSink) {
@@ -54,6 +57,9 @@ public final class CuffIngester {
     public func ingest(_ source: any ByteSource, name: String, format: IngestFormat?, options: Options = Options(),
                        file: (any RandomAccessSource)? = nil) throws {
         guard !stopped else { return }
+        diagnostics.info(.ingest, "\(name): naive cuff stamps read " + (normalizer.basis.anchor.map {
+            "with the clock anchor (cuff \($0.device) = \(RFC3339.format($0.phone))); manual entries in zone "
+        } ?? "in zone ") + normalizer.basis.zone.identifier)
         do {
             var input: any ByteSource = source
             let head = try readHead(&input)
@@ -93,6 +99,8 @@ public final class CuffIngester {
                     chosen = detected
                 }
             }
+            diagnostics.info(.ingest, "\(name): format \((chosen ?? .jsonl).rawValue) "
+                             + (format == nil ? "(detected from its first bytes)" : "(as given)"))
             switch chosen ?? .jsonl {
             case .jsonl, .ble: try ingestLines(input, name: name, ble: chosen == .ble)
             case .applehealth: try ingestAppleHealth(input, name: name, file: file)
@@ -308,6 +316,9 @@ public final class CuffIngester {
             counts.skipped[reason, default: 0] += count
             try sink.skipped(source: source, lines: lines, message: "\(count) \(count == 1 ? "line" : "lines") \(reason.rawValue) (\(detail))")
         case .header(let table):
+            diagnostics.info(.ingest, "\(source):\(table.line): CSV header; layout \(table.layout)"
+                             + (table.layout == CSVLayout.genericName ? " (no vendor layout's signature columns are all present)"
+                                : " (its header carries every signature column of that layout)"))
             if !table.ignored.isEmpty {
                 try sink.note(source: source, line: table.line, message: "columns ignored: " + table.ignored.joined(separator: ", "))
             }

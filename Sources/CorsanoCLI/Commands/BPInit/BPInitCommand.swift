@@ -37,7 +37,7 @@ enum BPInitCommand {
                 return EventFanOut([try EventSinks.stdout(args, ctx), log, DroppedLineDiagnostics(ctx: ctx, cuffName: cuffName),
                                     CuffCountsLine(ctx: ctx)])
             },
-            notice: { ctx.note($0) }
+            diagnostics: ctx.diagnostics
         ) { session, sink in
             try await calibrate(setUp.flowRun(args, ctx, mode: mode, signals: signals),
                                 config: config, multiSet: multiSet, auditKey: auditKey, choice: choice, simulatedCuff: simulatedCuff,
@@ -96,7 +96,7 @@ enum BPInitCommand {
             return (.failure(MultiSetAbandoned()), nil, nil, nil, nil)
         }
         let open = try MultiSetStart.prepare(store: store, asked: multiSet.parameters, serial: serial, run: runID,
-                                             now: session.clock.now(), note: { ctx.note($0) })
+                                             now: session.clock.now(), diagnostics: ctx.diagnostics)
         var cuffID: String?
         if case .bluetooth(let address) = choice { cuffID = address }
         if let open, !multiSet.force, let conflict = MultiSetPlanner.cuffConflict(open, cuff: cuffID) {
@@ -121,6 +121,7 @@ enum BPInitCommand {
             planGuard: planGuard, runID: runID)
         built.multiSet = open.map { MultiSetRun(calibration: $0, cuff: cuffID, store: store) }
         built.multiSetCuffAllowed = multiSet.force
+        built.diagnostics = ctx.diagnostics
         let calibration = built
 
         let outcome = await signals.run { () -> Result<BPInitializationResult, any Error> in

@@ -43,7 +43,7 @@ enum BraceletRepairCommand {
                 sink: BraceletStampedSink(serial: session.identity.serial, next: EventFanOut([
                     try EventSinks.stdout(args, ctx), audit,
                 ])), flow: flow,
-                run: runID, clock: session.clock, notice: { ctx.note($0) }, me: ownership.owner,
+                run: runID, clock: session.clock, diagnostics: ctx.diagnostics, me: ownership.owner,
                 policy: args.flag(.force) ? .always : .unlessRunning)
         } catch {
             await session.bracelet.close()

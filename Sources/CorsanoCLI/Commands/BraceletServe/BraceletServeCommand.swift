@@ -14,7 +14,7 @@ enum BraceletServeCommand {
         let listen = args.string(.listen)  // --listen or --stdio, not both: the table's rules
         let scenario = try args.string(.scenario).map { try Scenario.load(path: $0) } ?? Scenario()
         let server = BridgeServer(scenario: scenario, seed: try args.integer(.seed).map(UInt64.init) ?? SimulatedBracelet.defaultSeed,
-                                  notice: { ctx.note($0) })
+                                  diagnostics: ctx.diagnostics)
         guard let listen else {
             ProcessSignals.shared.dieOnUnroutedSignals()  // one connection on stdio: a signal ends it
             await server.serve(.standardStreams())

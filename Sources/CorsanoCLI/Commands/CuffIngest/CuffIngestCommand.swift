@@ -28,6 +28,7 @@ enum CuffIngestCommand {
         var normalizer = IngestNormalizer(basis: basis, deriveMAP: args.flag(.deriveMap), subject: try SubjectOption.value(args))
         normalizer.cuffID = args.string(.cuffId)  // issue 32: one cuff per calibration
         let ingester = CuffIngester(normalizer: normalizer, strict: args.flag(.strict), sink: output)
+        ingester.diagnostics = ctx.diagnostics
         var status: ExitStatus?
         InputFile.announceTerminalInput(inputs, command: "cuff ingest", ctx)
         for input in inputs where !ingester.stoppedAtReject {

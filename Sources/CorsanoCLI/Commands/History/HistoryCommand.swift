@@ -17,7 +17,8 @@ enum HistoryCommand {
         // --output-dir is made before the store is read.
         let fhir = format == "fhir" ? try FHIROutput(args) : nil
         if args.flag(.verify) { return try verify(args, ctx, format: format) }
-        let (opened, path) = try StateLocation.openExisting(args, environment: ctx.environment, note: { ctx.note("history: " + $0) })
+        let (opened, path) = try StateLocation.openExisting(args, environment: ctx.environment, note: { ctx.note("history: " + $0) },
+                                                            diagnostics: ctx.diagnostics)
         var runs: [AuditRun] = []
         if let store = opened {
             runs = try AuditLog(store: store).runs(since: since, serial: args.string(.bracelet), gateway: args.string(.gateway))
@@ -205,7 +206,8 @@ enum HistoryCommand {
             throw UsageError.badValue(option: "expect", value: expect, expected: "the chain head or at least its first 12 hex digits")
         }
         let key = try AuditKeyFile.forVerifying(args, ctx)
-        let (opened, path) = try StateLocation.openExisting(args, environment: ctx.environment, note: { ctx.note("history: " + $0) })
+        let (opened, path) = try StateLocation.openExisting(args, environment: ctx.environment, note: { ctx.note("history: " + $0) },
+                                                            diagnostics: ctx.diagnostics)
         guard let store = opened else {
             throw InputError.cannotOpen(path: path ?? "?", reason: "no state store there; --verify has nothing to check (check --state or CORSANO_STATE)")
         }

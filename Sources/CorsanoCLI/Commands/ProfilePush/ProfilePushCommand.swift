@@ -22,7 +22,7 @@ enum ProfilePushCommand {
                                           // The audit log records a journal repair this command makes (issue 26).
                                           EventFanOut([try EventSinks.stdout(args, ctx),
                                                        setUp.auditSink(bracelet: session.identity, operatorName: GatewayOptions.operatorName(args))])
-                                      }, notice: { ctx.note($0) }) { session, sink in
+                                      }, diagnostics: ctx.diagnostics) { session, sink in
             let push = ProfilePush(bracelet: session.bracelet, clock: session.clock, events: sink,
                                    profileStore: ProfileStore(store: setUp.store), run: setUp.run)
             _ = try await push.push(profile, serial: session.identity.serial, force: args.flag(.force))

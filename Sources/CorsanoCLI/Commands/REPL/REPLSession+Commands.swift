@@ -89,7 +89,7 @@ extension REPLSession {
         try options.readScenario()
         return try await BraceletSession.run(options.target, flow: Self.flow, store: try stateStore(ctx),
                                              ownership: try GatewayOptions.ownership(nil, environment: ctx.environment), run: RunID.make(),
-                                             events: { _ in EventFanOut([]) }, notice: { ctx.note($0) }) { session, _ in
+                                             events: { _ in EventFanOut([]) }, diagnostics: ctx.diagnostics) { session, _ in
             if sessions { self.serial = session.identity.serial }
             return try await body(session)
         }

@@ -26,6 +26,7 @@ enum ReplayFilterCommand {
         // gone quiet): the running statement is cancelled, and its batch is neither written nor claimed.
         let stopWaiting = seen.interrupter
         if let stopWaiting { signals.onSignal(stopWaiting) }
+        ctx.diagnostics.info(.filter, "host rules: \(options.rules.described); seen-set scope \(options.scope)")
         let rejects = try options.rejectsPath.map(OutputFile.create)
         var pass = ReplayFilterPass(filter: ReplayFilter(rules: options.rules, seen: seen),
                                     options: options, ctx: ctx, rejects: rejects, interrupt: interrupt)

@@ -203,7 +203,9 @@ struct ReplayFilterOutput: FilterBatchReceiver {
 
     mutating func dropped(_ drop: FilterDrop) {
         switch drop.why {
-        case .rule(let reason): counts.dropped[reason, default: 0] += 1
+        case .rule(let reason):
+            counts.dropped[reason, default: 0] += 1
+            ctx.diagnostics.info(.filter, "\(source):\(drop.line): dropped as \(reason.rawValue): \(reason.rule)")
         case .malformed: counts.malformed += 1
         }
         let report = ReplayFilterReport(source: source, line: drop.line, reason: drop.word, detail: drop.detail, age: drop.age)

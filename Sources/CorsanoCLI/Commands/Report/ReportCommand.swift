@@ -26,7 +26,8 @@ enum ReportCommand {
         let categories = BPCategories(rawValue: args.string(.categories) ?? "") ?? .default
         let paper = PaperSize(rawValue: args.string(.paper) ?? "") ?? .default
         let due = try args.integer(.due)
-        let (opened, path) = try StateLocation.openExisting(args, environment: ctx.environment, note: { ctx.note("report: " + $0) })
+        let (opened, path) = try StateLocation.openExisting(args, environment: ctx.environment, note: { ctx.note("report: " + $0) },
+                                                            diagnostics: ctx.diagnostics)
         guard let store = opened else {
             throw InputError.cannotOpen(path: path ?? "?", reason: "no state store there; a report needs the audit log (check --state or CORSANO_STATE)")
         }

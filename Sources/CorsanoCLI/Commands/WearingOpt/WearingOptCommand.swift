@@ -36,7 +36,7 @@ enum WearingOptCommand {
                     audit = log
                     return EventFanOut([try EventSinks.stdout(args, ctx), log])
                 },
-                notice: { ctx.note($0) }
+                diagnostics: ctx.diagnostics
             ) { session, sink in
                 await optimize(setUp.flowRun(args, ctx, mode: mode, signals: signals),
                                config: config, session: session, sink: sink, given: given)

@@ -18,6 +18,8 @@ public final class PlanGuard: Sendable {
     let flow: String
     let clock: any FlowClock
     let owner: PlanJournal.Owner
+    /// Hears each plan switch and restore with its reason (`.info`, docs/design.md "Diagnostics").
+    let diagnostics: Diagnostics
     private let state = Mutex<State>(.idle)
     private let renewal = Mutex<Task<Void, Never>?>(nil)
     private let firstStoreError = Mutex<StoreError?>(nil)
@@ -36,7 +38,8 @@ public final class PlanGuard: Sendable {
 
     /// A guard for bracelet `serial` owned by `owner`; `journal` nil runs without one (no state store).
     public init(bracelet: any Bracelet, serial: String, journal: PlanJournal?, flow: String, clock: any FlowClock,
-                owner: PlanJournal.Owner = .current(gateway: "")) {
+                owner: PlanJournal.Owner = .current(gateway: ""), diagnostics: Diagnostics = .none) {
+        self.diagnostics = diagnostics
         self.bracelet = bracelet
         self.serial = serial
         self.journal = journal
@@ -85,6 +88,8 @@ public final class PlanGuard: Sendable {
             throw BraceletError.unavailable(Self.unrecordedMessage(serial: serial))
         }
         state.withLock { $0 = .claimed(previous: previous) }
+        diagnostics.info(.plan, "claimed bracelet \(serial) for \(flow): plan \(previous) will be restored"
+                         + (journal == nil ? " (no state store: not journaled)" : " (journaled)"))
         return previous
     }
 
@@ -111,6 +116,8 @@ public final class PlanGuard: Sendable {
                                             + "(now \(status.plan), was \(previous)); left alone")
         }
         state.withLock { $0 = .entered(previous: previous) }
+        diagnostics.info(.plan, "switching bracelet \(serial) from plan \(previous) to \(BraceletPlan.nibpCalibration) "
+                         + "for \(flow) (seeds bp-initialization: the calibration runs in that plan)")
         do {
             try await bracelet.setPlan(.nibpCalibration)
         } catch BraceletError.held(let holder) {
@@ -140,6 +147,7 @@ public final class PlanGuard: Sendable {
         }
         restoreError.withLock { $0 = nil }
         state.withLock { $0 = .restored(previous: previous) }
+        diagnostics.info(.plan, "restored plan \(previous) on bracelet \(serial) (\(flow) ended)")
         // The plan is back; a store error leaves the entry for the next repair (which finds the plan left).
         try closeEntry()
     }

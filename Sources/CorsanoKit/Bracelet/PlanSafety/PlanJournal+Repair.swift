@@ -33,7 +33,7 @@ extension PlanJournal {
     /// reaches a bracelet, before anything else touches the plan.
     ///
     /// When the bracelet is still in the NIBP-calibration plan, switches it back to the journaled
-    /// previous plan, clears the entry, calls `notice` with a line for stderr, and emits
+    /// previous plan, clears the entry, says so as a notice to `diagnostics`, and emits
     /// `planRestored` (`previousPlan`, `why: "journal"`) to `sink` with this run's `flow`, `run`
     /// and `clock`. An entry of a run that still lives is left alone (`isHeld`).
     /// - Parameter me: this run (its gateway decides whose processes this machine can see).
@@ -42,7 +42,7 @@ extension PlanJournal {
     @discardableResult
     public func repairOpenEntries(
         bracelet: any Bracelet, identity: BraceletIdentity, sink: any EventSink, flow: String, run: String,
-        clock: any FlowClock, notice: (String) -> Void = { _ in }, me: Owner = .current(gateway: ""),
+        clock: any FlowClock, diagnostics: Diagnostics = .none, me: Owner = .current(gateway: ""),
         probe: OwnerProbe = .system, policy: RepairPolicy = .ownerGone
     ) async throws -> Repair {
         guard let entry = try entry(serial: identity.serial) else { return .nothingOpen }
@@ -59,7 +59,7 @@ extension PlanJournal {
             // A wearing optimization journals special mode 4 as bp-init journals the plan: a
             // killed one left it running (issue 25).
             try await bracelet.stopSpecialMode()
-            notice("bracelet \(entry.serial) was left in special mode 4 by \(entry.flow) "
+            diagnostics.notice(.plan, "bracelet \(entry.serial) was left in special mode 4 by \(entry.flow) "
                    + "(\(Self.describe(entry.owner, me: me)), \(RFC3339.format(entry.openedAt))); stopped it")
         }
         let current = try await bracelet.currentPlan()
@@ -69,7 +69,7 @@ extension PlanJournal {
         }
         try await bracelet.setPlan(entry.previousPlan)
         try close(serial: entry.serial)
-        notice("bracelet \(entry.serial) was left in plan \(BraceletPlan.nibpCalibration) by \(entry.flow) "
+        diagnostics.notice(.plan, "bracelet \(entry.serial) was left in plan \(BraceletPlan.nibpCalibration) by \(entry.flow) "
                + "(\(Self.describe(entry.owner, me: me)), \(RFC3339.format(entry.openedAt))); restored plan \(entry.previousPlan)")
         sink.emit(FlowEvent(flow: flow, run: run, at: clock.now(), .planRestored(previousPlan: entry.previousPlan, why: .journal)))
         return .restored(entry)

@@ -14,8 +14,8 @@ public final class SimulatedBracelet: Bracelet {
     /// The PRNG seed (`--seed`): also the seed of the NIBP model's noise.
     let seed: UInt64
     let link = SimulatedLink()
-    /// Tells the person what a fault does that they would otherwise wait on (a hold).
-    let notice: @Sendable (String) -> Void
+    /// Tells the person what a fault does that they would otherwise wait on (a hold: a notice).
+    let diagnostics: Diagnostics
     let session: Mutex<Session>
     /// This connection's number, which a hold of the calibration plan names.
     let connection = SimulatedBracelet.connections.add(1, ordering: .relaxed).newValue
@@ -41,13 +41,13 @@ public final class SimulatedBracelet: Bracelet {
     /// Creates a simulator for `scenario` with PRNG `seed`, reading time from `clock`.
     /// - Parameters:
     ///   - state: the bracelet's persistent state (a fresh one from the scenario when nil).
-    ///   - notice: hears, as one line, when a call starts being held and until what.
+    ///   - diagnostics: hears, as a notice, when a call starts being held and until what.
     public init(scenario: Scenario = Scenario(), seed: UInt64 = defaultSeed, clock: any FlowClock,
-                state: SimulatedBraceletState? = nil, notice: @escaping @Sendable (String) -> Void = { _ in }) {
+                state: SimulatedBraceletState? = nil, diagnostics: Diagnostics = .none) {
         self.scenario = scenario
         self.clock = clock
         self.seed = seed
-        self.notice = notice
+        self.diagnostics = diagnostics
         self.state = state ?? SimulatedBraceletState(scenario: scenario)
         session = Mutex(Session(rng: SplitMix64(seed: seed)))
     }
@@ -106,7 +106,7 @@ public final class SimulatedBracelet: Bracelet {
             throw disconnect()
         }
         if let hold = scenario.faults.holdAtStep, hold.matches(flow: flow, step: step, occurrence: n) {
-            notice(hold.notice(flow: flow, occurrence: n))
+            diagnostics.notice(.simulator, hold.notice(flow: flow, occurrence: n))
             try await link.hold(step: step, signal: state.holds, for: hold.seconds.map { .seconds($0) })
         }
         if scenario.faults.silentAtStep?.matches(flow: flow, step: step, occurrence: n) == true {

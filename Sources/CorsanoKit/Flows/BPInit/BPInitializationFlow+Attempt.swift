@@ -39,20 +39,25 @@ extension BPInitializationFlow {
             case .failed(let error):
                 throw BPInitFlowEnd(result: .cuffError(error))
             case .invalid(let line, let problem):
+                diagnostics.info(.flow, "dropped a cuff line that is no reading: \(problem)")
                 emit(.cuffReadingDropped(DroppedCuffItem(.invalid, .line(line, problem: problem))))
             case .reading(let reading):
                 if let issue = ReadingValidator.standard.validate(reading) {
                     // Implausible values (a decoding error, a unit mix-up) are never fed.
+                    sayDropped(reading, "invalid", issue.reason)
                     emit(.cuffReadingDropped(DroppedCuffItem(.invalid, .reading(reading, problem: issue.reason))))
                     continue
                 }
                 guard reading.pulse != nil else {
                     // The SDK's CuffReading requires a pulse (docs/design.md "Data on the wire").
+                    sayDropped(reading, "incomplete", "no pulse (the SDK's CuffReading requires one)")
                     emit(.cuffReadingDropped(DroppedCuffItem(.incomplete, .reading(reading, problem: nil))))
                     continue
                 }
                 switch state.screen.judge(reading, requestedAt: request.requestedAt, now: clock.now()) {
                 case .drop(let reason):
+                    sayDropped(reading, reason.rawValue, (DropReason(rawValue: reason.rawValue)?.rule ?? reason.rawValue) + "; " + HostRules(backdate: config.backdateSeconds,
+                               maxReadingAge: config.maxReadingAge, requestedAt: request.requestedAt).described)
                     emit(.cuffReadingDropped(DroppedCuffItem(reason, .reading(reading, problem: nil))))
                 case .stale(let age):
                     throw BPInitFlowEnd(result: .cuffError(.staleReading(age: age)))
@@ -62,5 +67,11 @@ extension BPInitializationFlow {
                 }
             }
         }
+    }
+
+    /// `-v`: a reading not fed, and why (the event says the same for a script; this says the rule).
+    private func sayDropped(_ reading: CuffReading, _ word: String, _ why: String) {
+        diagnostics.info(.flow, "dropped the reading measured at \(reading.measuredAt.map(RFC3339.format) ?? "(no time)"): "
+                         + "\(word): \(why)")
     }
 }

@@ -23,6 +23,8 @@ public struct BPInitializationFlow: Sendable {
     /// The set of a multi-set calibration this run takes (issue 32); nil: the seed's single session.
     public var multiSet: MultiSetRun?
     /// `--force`: a set may name another cuff than the calibration's earlier sets.
+    /// Where the flow says what it decided and why at `-v` (a reading dropped: docs/design.md "Diagnostics").
+    public var diagnostics: Diagnostics = .none
     public var multiSetCuffAllowed = false
     /// The bracelet error that ended the run as `braceletDisconnected`, for the command to name
     /// on stderr (issue 25: a refused switch or a malformed answer is not a silent "disconnected").

@@ -16,11 +16,17 @@ final class PostgresConnection {
     private let secrets: [String]
     /// Cancels the statement running on this connection, from any thread.
     let canceller: PostgresCanceller
+    /// Hears every statement with its duration (`.debug`): its text, never its parameters.
+    let diagnostics: Diagnostics
+    /// The statement `send` or `beginCopy` started and when, said when `receive` has its answer.
+    private var sent: (sql: String, at: ContinuousClock.Instant)?
 
     /// Connects to `uri` (a libpq URI or key=value string). `applicationName` shows in
     /// pg_stat_activity.
     /// - Throws: `StoreError.cannotOpen` naming the server (the URI without its password).
-    init(uri: String, applicationName: String = "corsano", bounds: PostgresWaitBounds = PostgresWaitBounds()) throws {
+    init(uri: String, applicationName: String = "corsano", bounds: PostgresWaitBounds = PostgresWaitBounds(),
+         diagnostics: Diagnostics = .none) throws {
+        self.diagnostics = diagnostics
         var secrets = PostgresURI.passwords(in: uri)
         // The bounds go first: libpq keeps the last value of a repeated keyword, so what the URI
         // (expanded from dbname) sets wins; a PGCONNECT_TIMEOUT in libpq's defaults too.
@@ -111,15 +117,33 @@ final class PostgresConnection {
     /// Runs `sql` with `parameters` (`$1`…) and returns its rows as text.
     /// - Throws: `PostgresFailure` (its SQLSTATE decides retries), see `storeError`.
     func query(_ sql: String, parameters: [PostgresParameter]) throws(PostgresFailure) -> PostgresResult {
+        let start = ContinuousClock.now
         let result: OpaquePointer? = PostgresParameter.withLibpqArrays(parameters) { count, types, values, lengths, formats in
             PQexecParams(conn, sql, count, types, values, lengths, formats, 0)
         }
-        return try check(result)
+        return try said(sql, since: start) { () throws(PostgresFailure) in try check(result) }
+    }
+
+    /// `body`'s result for statement `sql`, started at `start`, said at `.debug` with its duration
+    /// (and a failure with its SQLSTATE): the text only, scrubbed of the connection's passwords.
+    private func said(_ sql: String, since start: ContinuousClock.Instant,
+                      _ body: () throws(PostgresFailure) -> PostgresResult) throws(PostgresFailure) -> PostgresResult {
+        guard diagnostics.wants(.debug) else { return try body() }
+        do {
+            let result = try body()
+            StatementText.say(diagnostics, scrub(sql), Diagnostics.milliseconds(start.duration(to: .now)))
+            return result
+        } catch {
+            StatementText.say(diagnostics, scrub(sql), Diagnostics.milliseconds(start.duration(to: .now))
+                              + " failed (SQLSTATE \(error.sqlState ?? "none"))")
+            throw error
+        }
     }
 
     /// Sends `sql` with `parameters` without waiting; `receive()` reads its result (so two
     /// connections can work at once). - Throws: `PostgresFailure` when it cannot be sent.
     func send(_ sql: String, parameters: [PostgresParameter]) throws(PostgresFailure) {
+        sent = (sql, ContinuousClock.now)
         let sent = PostgresParameter.withLibpqArrays(parameters) { count, types, values, lengths, formats in
             PQsendQueryParams(conn, sql, count, types, values, lengths, formats, 0)
         }
@@ -135,7 +159,9 @@ final class PostgresConnection {
             if let last { PQclear(last) }
             last = result
         }
-        return try check(last)
+        guard let (sql, start) = sent else { return try check(last) }
+        sent = nil
+        return try said(sql, since: start) { () throws(PostgresFailure) in try check(last) }
     }
 
     /// The results of statements sent on `connections` (one each, by `send` or `sendCopyEnd`),
@@ -164,6 +190,7 @@ final class PostgresConnection {
     /// Starts `COPY … FROM STDIN`: the connection then takes `putCopyData` until `endCopy`.
     /// - Throws: `PostgresFailure` when the server refuses the statement.
     func beginCopy(_ sql: String) throws(PostgresFailure) {
+        sent = (sql, ContinuousClock.now)  // said with the copy's end, when `receive` has its answer
         guard let result = PQexec(conn, sql) else { _ = try check(nil); return }
         guard PQresultStatus(result) == PGRES_COPY_IN else { _ = try check(result); return }
         PQclear(result)
@@ -197,13 +224,15 @@ final class PostgresConnection {
 
     /// Runs one or more statements without parameters. - Throws: `PostgresFailure`.
     func execute(_ sql: String) throws(PostgresFailure) {
-        _ = try check(PQexec(conn, sql))
+        _ = try simpleQuery(sql)
     }
 
     /// Runs one or more statements without parameters in one round trip and returns the last
     /// one's rows. - Throws: `PostgresFailure`.
     func simpleQuery(_ sql: String) throws(PostgresFailure) -> PostgresResult {
-        try check(PQexec(conn, sql))
+        let start = ContinuousClock.now
+        let result = PQexec(conn, sql)
+        return try said(sql, since: start) { () throws(PostgresFailure) in try check(result) }
     }
 
     /// The process id of the connection's backend on the server (libpq `PQbackendPID`).

@@ -19,6 +19,8 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
     private var side: PostgresConnection??
     /// The cancel handles of every connection opened, for `cancelRunningStatements` (another thread's).
     private let cancellers = Mutex<[PostgresCanceller]>([])
+    /// Hears the store opened (`.info`) and every statement on its connections (`.debug`).
+    private let diagnostics: Diagnostics
 
     public var location: String { connection.location }
 
@@ -26,21 +28,33 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
     /// migrates the schema under an advisory lock.
     /// - Throws: `OptionalLibraryError` (exit 69) when libpq cannot be loaded, decided before
     ///   connecting; `StoreError` naming the server, never its password (exit 74).
-    public init(uri: String) throws {
+    /// - Parameter diagnostics: hears the server and schema opened (`.info`) and every statement
+    ///   with its duration, never a parameter or password (`.debug`; docs/design.md "Diagnostics").
+    public init(uri: String, diagnostics: Diagnostics = .none) throws {
         try Self.requireLibpq(uri)
         self.uri = uri
-        connection = try PostgresConnection(uri: uri)
+        self.diagnostics = diagnostics
+        connection = try PostgresConnection(uri: uri, diagnostics: diagnostics)
         cancellers.withLock { $0 = [connection.canceller] }
         try run { try PostgresSchema.migrate(connection) }
+        sayOpened()
+    }
+
+    /// The `.info` line for the store opened: the server (never its password) and its session bounds.
+    private func sayOpened() {
+        diagnostics.info(.store, "opened PostgreSQL store \(location) (schema version \(PostgresSchema.migrations.count), "
+                         + "lock_timeout \(connection.settings.lockTimeout), statement_timeout \(connection.settings.statementTimeout))")
     }
 
     /// Connects to `uri` for reading: nil when the database holds no corsano schema (a read
     /// never creates one). - Throws: `OptionalLibraryError` (no libpq), `StoreError` naming the server.
-    public static func openExisting(uri: String) throws -> PostgresStore? {
+    public static func openExisting(uri: String, diagnostics: Diagnostics = .none) throws -> PostgresStore? {
         try requireLibpq(uri)
-        let connection = try PostgresConnection(uri: uri)
-        let store = PostgresStore(connection: connection, uri: uri)
-        return try store.run { try PostgresSchema.exists(connection) } ? store : nil
+        let connection = try PostgresConnection(uri: uri, diagnostics: diagnostics)
+        let store = PostgresStore(connection: connection, uri: uri, diagnostics: diagnostics)
+        guard try store.run("a state store statement", { try PostgresSchema.exists(connection) }) else { return nil }
+        store.sayOpened()
+        return store
     }
 
     /// libpq is opened here, before any connection (docs/design.md "Optional libraries"); the
@@ -49,16 +63,17 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
         try OptionalLibrary.libpq.require(for: "state store \(PostgresURI.redacted(uri))")
     }
 
-    private init(connection: PostgresConnection, uri: String) {
+    private init(connection: PostgresConnection, uri: String, diagnostics: Diagnostics) {
         self.connection = connection
         self.uri = uri
+        self.diagnostics = diagnostics
         cancellers.withLock { $0 = [connection.canceller] }
     }
 
     /// The second connection (opened once; nil when the server refuses another). Call holding `lock`.
     func sideConnection() throws -> PostgresConnection? {
         if let side { return side }
-        let opened = try? PostgresConnection(uri: uri, applicationName: "corsano")
+        let opened = try? PostgresConnection(uri: uri, applicationName: "corsano", diagnostics: diagnostics)
         side = .some(opened)
         if let opened { cancellers.withLock { $0.append(opened.canceller) } }
         return opened
@@ -158,7 +173,7 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
         let unknown = "connection lost at the commit of \(what) (\(lost.message)), and whether transaction \(xid) took effect "
         let fresh: PostgresConnection
         do {
-            fresh = try PostgresConnection(uri: uri)
+            fresh = try PostgresConnection(uri: uri, diagnostics: diagnostics)
         } catch StoreError.cannotOpen(_, let why) {
             throw StoreError.failed(path: location, message: unknown + "cannot be asked: " + why)
         }

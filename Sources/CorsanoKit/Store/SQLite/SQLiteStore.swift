@@ -21,6 +21,8 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
     public let created: Bool
     /// The file opened (device and inode), checked before every commit; nil in memory.
     private(set) var identity: StoreFileIdentity?
+    /// `-vv`'s statement hook, alive as long as the connection (nil when not wanted).
+    private var trace: SQLiteStatementTrace?
 
     /// Opens (creating when missing) the store at `path`, or an in-memory one when `path` is nil.
     /// A 0-byte file is refused, and a file deleted or replaced while open takes no commit
@@ -28,13 +30,23 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
     /// - Parameter busyTimeoutMilliseconds: how long a write waits for another process's lock.
     /// - Throws: `StoreError` naming the path when it cannot be opened, is locked too long, is
     ///   corrupt or is an empty file.
-    public convenience init(path: String?, busyTimeoutMilliseconds: Int32 = 10_000) throws {
+    /// - Parameter diagnostics: hears which store was opened (`.info`) and every statement with
+    ///   its duration (`.debug`; docs/design.md "Diagnostics").
+    public convenience init(path: String?, busyTimeoutMilliseconds: Int32 = 10_000, diagnostics: Diagnostics = .none) throws {
         let created = try path.map { try Self.prepareFile(at: $0, busyTimeoutMilliseconds: busyTimeoutMilliseconds) } ?? false
-        try self.init(opening: path, create: path == nil, busyTimeoutMilliseconds: busyTimeoutMilliseconds, created: created)
+        try self.init(opening: path, create: path == nil, busyTimeoutMilliseconds: busyTimeoutMilliseconds, created: created,
+                      diagnostics: diagnostics)
+        if path == nil {
+            diagnostics.info(.store, "state kept in memory for this run only (SQLite :memory:)")
+        } else {
+            diagnostics.info(.store, "opened SQLite store \(self.path) (\(created ? "created" : "existing"), "
+                             + "schema version \(SQLiteSchema.migrations.count), WAL journal, synchronous FULL)")
+        }
     }
 
     /// Opens the store at `path` as it is (`create`: making the file when missing).
-    init(opening path: String?, create: Bool, busyTimeoutMilliseconds: Int32, created: Bool = false) throws {
+    init(opening path: String?, create: Bool, busyTimeoutMilliseconds: Int32, created: Bool = false,
+         diagnostics: Diagnostics = .none) throws {
         self.path = path ?? ":memory:"
         self.created = created
         var handle: OpaquePointer?
@@ -51,6 +63,7 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
             throw StoreError.cannotOpen(path: self.path, message: message)
         }
         db = handle
+        trace = SQLiteStatementTrace.install(on: db, diagnostics)
         sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
         do {
             try setUp(isFile: path != nil, retries: Int(busyTimeoutMilliseconds) / Self.setUpRetryMilliseconds)
@@ -75,7 +88,8 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
     /// migration): for `history` on a store the user may only read (an auditor, a backup, a
     /// snapshot; issue 26). Its schema must be this version's (an older one cannot be migrated
     /// without writing). - Throws: `StoreError` naming the path.
-    public init(readingOnly path: String, mode: ReadOnlyMode, busyTimeoutMilliseconds: Int32 = 10_000) throws {
+    public init(readingOnly path: String, mode: ReadOnlyMode, busyTimeoutMilliseconds: Int32 = 10_000,
+                diagnostics: Diagnostics = .none) throws {
         self.path = path
         self.created = false
         // An immutable read ignores the WAL file: committed transactions still in it would be
@@ -94,6 +108,7 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
             throw StoreError.cannotOpen(path: path, message: message)
         }
         db = handle
+        trace = SQLiteStatementTrace.install(on: db, diagnostics)
         sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
         do {
             let version = Int(try prepare("PRAGMA user_version").rows().first?.first?.int ?? 0)
@@ -107,6 +122,8 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
             sqlite3_close(db)
             throw error
         }
+        let how = mode == .immutable ? "immutable=1: its directory cannot be written" : "mode=ro: the file cannot be written"
+        diagnostics.info(.store, "opened SQLite store \(path) for reading only (\(how))")
     }
 
     /// `path` for a `file:` URI: `%`, `?` and `#` (and bytes outside printable ASCII) percent-encoded.

@@ -4,13 +4,13 @@
 /// (`MultiSetNotDue`), never 64. Source: docs/design.md "Multi-set calibration".
 public enum MultiSetStart {
     /// The calibration whose next set this invocation runs, or nil for a single session that may
-    /// run. An expired calibration is recorded as such here and a new one begun (`note` says so).
+    /// run. An expired calibration is recorded as such here and a new one begun (a notice says so).
     /// - Parameters:
     ///   - asked: the protocol asked for; nil for the seed's single session.
     /// - Throws: `MultiSetNotDue` (75: nothing was written), `BraceletError.unavailable` (69: an
     ///   open calibration is in the way, named with `--abandon`), `StoreError` (74).
     public static func prepare(store: any StateStore, asked: MultiSetProtocol?, serial: String, run: String, now: Instant,
-                               note: (String) -> Void) throws -> MultiSetCalibration? {
+                               diagnostics: Diagnostics) throws -> MultiSetCalibration? {
         let open = try store.calibrationOpen(serial: serial)
         guard let asked else {
             if let open { throw BraceletError.unavailable(MultiSetPlanner.conflictMessage(open, asked: nil)) }
@@ -24,7 +24,7 @@ public enum MultiSetStart {
         case .run(let calibration, _, let expired):
             if let expired {
                 try store.calibrationSave(expired)
-                note("calibration \(expired.id) of bracelet \(serial) expired at \(RFC3339.format(expired.closedAt ?? now)) "
+                diagnostics.notice(.flow, "calibration \(expired.id) of bracelet \(serial) expired at \(RFC3339.format(expired.closedAt ?? now)) "
                      + "(set \(expired.nextSet) of \(expired.parameters.sets) was more than "
                      + "\(CuffError.wholeSeconds(expired.parameters.maxGapSeconds)) s late): starting a new calibration")
             }
