@@ -50,7 +50,7 @@ struct InteractiveREPL {
             return line
         }
         if !ctx.quiet {
-            lineCtx.stderr.line("corsano \(HelpRenderer.version): 'help' lists the commands; TAB completes, Control-C cancels, Control-D quits.")
+            lineCtx.writeText("corsano \(HelpRenderer.version): 'help' lists the commands; TAB completes, Control-C cancels, Control-D quits.")
         }
         while !session.quitRequested, !terminated.isSet {
             guard case .line(let line) = await editor.readLine(prompt: session.prompt, kind: .command) else { break }
