@@ -160,10 +160,10 @@ struct TextLayout: Sendable {
         var current = first
         var currentWidth = columns(first)
         var empty = true  // no word on `current` yet
-        for word in words(text) {
+        for (gap, word) in spacedWords(text) {
             var word = word
             var w = columns(word)
-            if !empty, currentWidth + 1 + w > width {
+            if !empty, currentWidth + gap.count + w > width {
                 lines.append(current)
                 current = indent
                 currentWidth = indentColumns
@@ -177,7 +177,9 @@ struct TextLayout: Sendable {
                 word = tail
                 w = columns(word)
             }
-            if !empty { current += " "; currentWidth += 1 }
+            // Spaces before a word go with it on its line (a paragraph's leading ones too), never
+            // to the start of a line the wrap began.
+            if !empty || lines.isEmpty { current += gap; currentWidth += gap.count }
             current += word
             currentWidth += w
             empty = false
@@ -189,22 +191,29 @@ struct TextLayout: Sendable {
     /// The words of `text`: runs between spaces, where a space inside an isolate (FSI, LRI or
     /// RLI up to its PDI) belongs to the word, and so does the space before a sign that may not
     /// start a line (`75 %`, `position : assis`, `[o/n] ?`; UAX #14 classes PO, CL, EX, IS).
-    static func words(_ text: String) -> [String] {
-        var words: [String] = []
+    static func words(_ text: String) -> [String] { spacedWords(text).map(\.word) }
+
+    /// The words of `text` (`words`), each with the spaces before it: kept as they are between
+    /// words on one line (`status`'s `bracelet  model …`), dropped where the line breaks.
+    static func spacedWords(_ text: String) -> [(gap: String, word: String)] {
+        var words: [(gap: String, word: String)] = []
+        var gap = ""
         var word = ""
         var depth = 0
         func end() {
             guard !word.isEmpty else { return }
             if let last = words.last, let first = word.first, cannotStartLine(first) {
-                words[words.count - 1] = last + " " + word
+                words[words.count - 1].word = last.word + gap + word
             } else {
-                words.append(word)
+                words.append((gap, word))
             }
+            gap = ""
             word = ""
         }
         for c in text {
             if c == " ", depth == 0 {
                 end()
+                gap.append(c)
                 continue
             }
             depth = max(0, depth + isolateChange(c))
@@ -253,18 +262,22 @@ struct TextLayout: Sendable {
         }
     }
 
-    /// Breaks an isolated phrase too wide for a line at the last space inside an isolate whose
-    /// head fits `columns`: the head and the rest, nil when there is no such space (a word is
-    /// never broken). An isolate open at the break is closed at the end of the head (PDI) and
-    /// opened again at the start of the tail, so no line leaves the bidi state open.
+    /// Breaks an isolated phrase too wide for a line at a space inside an isolate: the last one
+    /// whose head fits `columns`, else the first (its head is then one word wider than a line,
+    /// kept whole); the head and the rest, nil when the phrase has no such space (a word is never
+    /// broken). An isolate open at the break is closed at the end of the head (PDI) and opened
+    /// again at the start of the tail, so no line leaves the bidi state open.
     static func split(_ word: String, fitting columns: Int) -> (String, String)? {
         let chars = Array(word)
         var used = 0
         var open: [Character] = []
         var cut: (at: Int, open: [Character])?
         for (i, c) in chars.enumerated() {
-            if used > columns { break }
-            if c == " ", !open.isEmpty, i > 0 { cut = (i, open) }
+            if c == " ", !open.isEmpty, i > 0 {
+                if used > columns, cut != nil { break }
+                cut = (i, open)
+                if used > columns { break }
+            }
             used += Self.columns(c)
             switch isolateChange(c) {
             case 1: open.append(c)

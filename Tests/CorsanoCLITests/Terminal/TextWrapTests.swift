@@ -72,6 +72,20 @@ import Testing
         #expect(lines == ["تعذّر الوصول إلى", "السوار الاستشعاري"])
         #expect(Self.words(lines.joined(separator: " ")) == Self.words(text))
         #expect(ar.lines(text) == "\u{200F}تعذّر الوصول إلى\n\u{200F}السوار الاستشعاري\n")
+        // An isolated value (`Localizer` isolates each in ar) whose first word is wider than a line:
+        // that word alone on a line, the rest of the phrase wrapped after it.
+        let path = "unix:/tmp/corsano-a-socket-path-wider-than-a-line.sock:"
+        #expect(ar.wrap("تعذّر: \u{2068}\(path) No such file\u{2069}", indent: "")
+                == ["تعذّر:", "\u{2068}\(path)\u{2069}", "\u{2068}No such file\u{2069}"])
+    }
+
+    /// Runs of spaces between words on a line are kept (`status` aligns its values with them);
+    /// where the line breaks, the run goes.
+    @Test func spacesBetweenWordsAreKept() {
+        let layout = TextLayout(width: 20, color: false, rightToLeft: false)
+        #expect(layout.wrap("plan      monitoring", indent: "") == ["plan      monitoring"])
+        #expect(layout.wrap("bracelet  model 287-2, serial SIM-287-0001", indent: "          ", first: "", width: 30)
+                == ["bracelet  model 287-2, serial", "          SIM-287-0001"])
     }
 
     /// Display width: a grapheme with combining marks is one column, an East Asian wide letter two.

@@ -20,7 +20,7 @@ struct REPLReply {
     /// Writes the reply as JSON when `ctx`'s standard output is not a terminal, else as text.
     func write(_ ctx: CommandContext) {
         if ctx.stdoutIsTerminal {
-            for line in text { ctx.writeText(line, on: ctx.stdout, indent: String(repeating: " ", count: hang)) }
+            for line in text { ctx.writeText(line, on: ctx.stdout, indent: String(repeating: " ", count: hang), first: "") }
         } else {
             ctx.stdout.line(json.serialized)
         }
