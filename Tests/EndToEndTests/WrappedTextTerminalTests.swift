@@ -55,8 +55,9 @@ import Testing
         try Self.expectWrapped(runs)
     }
 
+    /// A command's help, whose defaults name paths wider than a 40-column line.
     @Test func helpWrapsInEveryLocale() throws {
-        let runs = try Self.terminals(["help"], lang: false)
+        let runs = try Self.terminals(["bp-init", "--help"], lang: false)
         for (_, _, term) in runs { try term.waitFor("[exited 0]") }
         try Self.expectWrapped(runs)
     }
