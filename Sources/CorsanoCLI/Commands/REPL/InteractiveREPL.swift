@@ -88,11 +88,11 @@ struct InteractiveREPL {
         await typed.finish()
         switch result {
         case .success(let status) where status != .success:
-            ctx.stderr.line("[exit status \(status.rawValue)]")
+            ctx.writeText("[exit status \(status.rawValue)]")
         case .failure(let error):
             let (message, status) = ErrorTranslator.translate(error, inREPL: true)
             ctx.diagnose(message ?? "cancelled")
-            ctx.stderr.line("[exit status \(status.rawValue)]")
+            ctx.writeText("[exit status \(status.rawValue)]")
         default:
             break
         }
