@@ -49,7 +49,8 @@ struct TextLayout: Sendable {
                 if !(first && lines.isEmpty) { lines.append("") }
                 let wrapped = wrap(title, indent: "", width: width)
                 lines += wrapped.map { style($0, .title) }
-                lines.append(String(repeating: "-", count: wrapped.map { Self.columns($0) }.max() ?? 0))
+                // Under the title's widest line, but no wider than a line (a title word may be).
+                lines.append(String(repeating: "-", count: min(width, wrapped.map { Self.columns($0) }.max() ?? 0)))
             case .text(let text, let tone):
                 lines += wrap(text, indent: "", width: width).map { style($0, tone) }
             case .list(let items, let numbered):
