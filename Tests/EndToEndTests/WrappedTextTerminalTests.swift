@@ -55,6 +55,24 @@ import Testing
         try Self.expectWrapped(runs)
     }
 
+    /// A rejected record and the closing counts of `cuff ingest` on stderr (the reject names the
+    /// file: a path wider than a line).
+    @Test func aRejectAndTheCountsWrap() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("corsano-wrapped-rejects-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let file = dir.appendingPathComponent("readings.jsonl")
+        try Data(("{\"systolic\":120,\"diastolic\":80,\"pulse\":70,\"measuredAt\":\"2026-12-01T10:00:00Z\"}\n"
+                  + "{\"systolic\":400,\"diastolic\":80,\"pulse\":70,\"measuredAt\":\"2026-12-01T10:05:00Z\"}\n").utf8).write(to: file)
+        let runs = try Self.terminals(["cuff", "ingest", "--from", "jsonl", file.path], lang: false)
+        for (locale, _, term) in runs {
+            try term.waitFor("[exited 65]")  // a record rejected
+            let seen = TerminalWidthTests.plain(try term.transcript().joined(separator: " "))
+            #expect(seen.contains("\(file.path):2: systolic: 400 mmHg outside 50-300"), "\(locale.tag): \(seen)")
+            #expect(seen.contains("corsano: cuff ingest: read 2, written 1, skipped 0, rejected 1"), "\(locale.tag): \(seen)")
+        }
+        try Self.expectWrapped(runs)
+    }
+
     /// A command's help, whose defaults name paths wider than a 40-column line.
     @Test func helpWrapsInEveryLocale() throws {
         let runs = try Self.terminals(["bp-init", "--help"], lang: false)
