@@ -56,15 +56,13 @@ struct CommandContext: @unchecked Sendable {
     }
 
     /// Prints `message` on stderr as `corsano: message`, its control characters escaped
-    /// (messages quote file names, cells and what a bridge said: issue 27).
-    /// At a terminal each line is wrapped to its width (never split inside a word).
+    /// (messages quote file names, cells and what a bridge said: issue 27). At a terminal it
+    /// goes through the one wrapper (`writeText`): never split inside a word, right-to-left when
+    /// the message is.
     func diagnose(_ message: String) {
         stdout.flush()
-        let text = "corsano: " + TerminalText.escaped(message, keepingNewlines: true)
-        guard stderrIsTerminal else { return stderr.line(text) }
-        let layout = TextLayout(terminal: TerminalWidth(fd: 2, columns: environment["COLUMNS"]), color: false, rightToLeft: false)
-        stderr.line(text.split(separator: "\n", omittingEmptySubsequences: false)
-            .flatMap { layout.wrap(String($0), indent: "") }.joined(separator: "\n"))
+        writeText("corsano: " + TerminalText.escaped(message, keepingNewlines: true),
+                  rightToLeft: TextLayout.startsRightToLeft(message))
     }
 
     /// The current wall-clock instant (only the executable reads the wall clock).

@@ -28,20 +28,14 @@ enum EventSinks {
             return TextEventSink(writer: ctx.stdout, localizer: localizer(args, ctx),
                                  color: wantsColor(isTerminal: ctx.stdoutIsTerminal, environment: ctx.environment),
                                  liveProgress: ctx.stdoutIsTerminal && ctx[.term] != "dumb",
-                                 terminal: terminal(fd: 1, ctx))
+                                 terminal: ctx.terminal(for: ctx.stdout))
         }
-    }
-
-    /// The width of the terminal on `fd` (1 or 2; the process's own, which the REPL's output
-    /// reaches too), or `COLUMNS`.
-    static func terminal(fd: Int32, _ ctx: CommandContext) -> TerminalWidth {
-        TerminalWidth(fd: fd, columns: ctx[.columns])
     }
 
     /// How prompts are laid out: in the run's language and direction, for the terminal they go to
     /// (stdout with text output, stderr when stdout carries JSON lines).
     static func promptLayout(_ args: ParsedCommand, _ ctx: CommandContext, mode: OutputMode) -> TextLayout {
-        TextLayout(terminal: terminal(fd: mode == .text ? 1 : 2, ctx), color: false,
+        TextLayout(terminal: ctx.terminal(for: mode == .text ? ctx.stdout : ctx.stderr), color: false,
                    rightToLeft: localizer(args, ctx).locale.isRightToLeft)
     }
 

@@ -49,18 +49,25 @@ struct TextLayout: Sendable {
                 if !(first && lines.isEmpty) { lines.append("") }
                 let wrapped = wrap(title, indent: "", width: width)
                 lines += wrapped.map { style($0, .title) }
-                lines.append(String(repeating: "-", count: wrapped.map { Self.columns($0) }.max() ?? 0))
+                // Under the title's widest line, but no wider than a line (a title word may be).
+                lines.append(String(repeating: "-", count: min(width, wrapped.map { Self.columns($0) }.max() ?? 0)))
             case .text(let text, let tone):
                 lines += wrap(text, indent: "", width: width).map { style($0, tone) }
             case .list(let items, let numbered):
                 for (i, item) in items.enumerated() {
-                    lines += hanging(numbered ? "\(i + 1). " : "- ", item, width: width)
+                    let marker = numbered ? "\(i + 1). " : "- "
+                    lines += wrap(item, indent: String(repeating: " ", count: marker.count), first: marker, width: width)
                 }
             case .progress(let percent, let detail):
                 lines.append(progressLine(percent: percent, detail: detail, width: width))
             }
         }
-        return lines.map { $0.isEmpty ? "\n" : mark + $0 + "\n" }.joined()
+        return marked(lines)
+    }
+
+    /// `lines` each ended with a newline, and marked (RLM) in a right-to-left layout unless empty.
+    private func marked(_ lines: [String]) -> String {
+        lines.map { $0.isEmpty ? "\n" : mark + $0 + "\n" }.joined()
     }
 
     /// A prompt the person answers on its last line: wrapped like a paragraph (a leading `2. `
@@ -74,7 +81,7 @@ struct TextLayout: Sendable {
             let marker = body.prefix { $0.isNumber }
             let hang = !marker.isEmpty && body.dropFirst(marker.count).hasPrefix(". ") ? marker + ". " : ""
             func lay(_ width: Int) -> [String] {
-                hang.isEmpty ? wrap(body, indent: "", width: width) : hanging(hang, String(body.dropFirst(hang.count)), width: width)
+                wrap(String(body.dropFirst(hang.count)), indent: String(repeating: " ", count: hang.count), first: String(hang), width: width)
             }
             var wrapped = lay(width)
             // The answer is typed after the last line: leave it room for `120/80 72` and more.
@@ -96,14 +103,6 @@ struct TextLayout: Sendable {
 
     /// Columns a prompt's last line leaves free for the answer typed after it.
     static let answerRoom = 12
-
-    /// `marker` then `text` wrapped, later lines indented under the text.
-    func hanging(_ marker: String, _ text: String, width: Int) -> [String] {
-        let hang = String(repeating: " ", count: marker.count)
-        return wrap(text, indent: hang, width: width).enumerated().map { j, line in
-            j == 0 ? marker + line.dropFirst(hang.count) : line
-        }
-    }
 
     private var mark: String { rightToLeft ? "\u{200F}" : "" }
 
@@ -131,34 +130,60 @@ struct TextLayout: Sendable {
         return "[" + (color ? "\u{1B}[36m" + bar + "\u{1B}[0m" : bar) + "] "
     }
 
-    /// Words of `text` in lines of at most `width` columns (the layout's by default), each
-    /// starting with `indent`. Lines break at spaces outside Unicode isolates; only a word (or
-    /// isolated phrase) wider than a whole line is broken inside (`split`), rather than left to
-    /// the terminal, which would break it anywhere and leave its isolates open.
-    func wrap(_ text: String, indent: String, width: Int? = nil) -> [String] {
+    /// The one wrapper of human text for a terminal (issue 24): the lines of `text`, each at most
+    /// `width` columns (the layout's by default) unless one word alone is wider. Each paragraph
+    /// (a `\n` starts one) is laid out on its own; the first line starts with `first` (a marker
+    /// or a name column: `2. `, `  --cuff FILE   `), every other line with `indent`.
+    ///
+    /// Lines break only at spaces: never inside a word, in any script, and never inside a Unicode
+    /// isolate (FSI, LRI or RLI up to its PDI), except that an isolated phrase wider than a whole
+    /// line breaks at a space inside it (`split`). A word wider than a line stays whole on a line
+    /// of its own: the terminal folds it at its edge, and the next word starts a new line, so the
+    /// layout stays where it thinks it is. Width is counted in terminal columns (`columns`).
+    /// The text is unchanged but for the spaces that became line breaks.
+    func wrap(_ text: String, indent: String = "", first: String? = nil, width: Int? = nil) -> [String] {
         let width = max(Self.minimumWidth, width ?? self.width)
-        let indentColumns = Self.columns(indent)
+        return text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().flatMap { i, paragraph in
+            Self.wrap(String(paragraph), first: i == 0 ? first ?? indent : indent, indent: indent, width: width)
+        }
+    }
+
+    /// `text` wrapped (`wrap`) as terminal text: every line marked in a right-to-left layout and
+    /// ended with a newline.
+    func lines(_ text: String, indent: String = "", first: String? = nil) -> String {
+        marked(wrap(text, indent: indent, first: first))
+    }
+
+    /// One paragraph (no newline in `text`) wrapped: see `wrap(_:indent:first:width:)`.
+    private static func wrap(_ text: String, first: String, indent: String, width: Int) -> [String] {
+        let indentColumns = columns(indent)
         var lines: [String] = []
-        var current = indent
-        var currentWidth = indentColumns
-        for word in Self.words(text) {
+        var current = first
+        var currentWidth = columns(first)
+        var empty = true  // no word on `current` yet
+        for (gap, word) in spacedWords(text) {
             var word = word
-            var w = Self.columns(word)
-            if currentWidth > indentColumns, currentWidth + 1 + w > width {
+            var w = columns(word)
+            if !empty, currentWidth + gap.count + w > width {
                 lines.append(current)
                 current = indent
                 currentWidth = indentColumns
+                empty = true
             }
-            // Too wide even for a line of its own: break it (see `split`).
-            while currentWidth == indentColumns, w > width - indentColumns,
-                  let (head, tail) = Self.split(word, fitting: width - indentColumns) {
-                lines.append(indent + head)
+            // An isolated phrase too wide even for a line of its own breaks at its spaces (`split`).
+            while empty, currentWidth + w > width, let (head, tail) = split(word, fitting: width - currentWidth) {
+                lines.append(current + head)
+                current = indent
+                currentWidth = indentColumns
                 word = tail
-                w = Self.columns(word)
+                w = columns(word)
             }
-            if currentWidth > indentColumns { current += " "; currentWidth += 1 }
+            // Spaces before a word go with it on its line (a paragraph's leading ones too), never
+            // to the start of a line the wrap began.
+            if !empty || lines.isEmpty { current += gap; currentWidth += gap.count }
             current += word
             currentWidth += w
+            empty = false
         }
         lines.append(current)
         return lines
@@ -167,22 +192,29 @@ struct TextLayout: Sendable {
     /// The words of `text`: runs between spaces, where a space inside an isolate (FSI, LRI or
     /// RLI up to its PDI) belongs to the word, and so does the space before a sign that may not
     /// start a line (`75 %`, `position : assis`, `[o/n] ?`; UAX #14 classes PO, CL, EX, IS).
-    static func words(_ text: String) -> [String] {
-        var words: [String] = []
+    static func words(_ text: String) -> [String] { spacedWords(text).map(\.word) }
+
+    /// The words of `text` (`words`), each with the spaces before it: kept as they are between
+    /// words on one line (`status`'s `bracelet  model …`), dropped where the line breaks.
+    static func spacedWords(_ text: String) -> [(gap: String, word: String)] {
+        var words: [(gap: String, word: String)] = []
+        var gap = ""
         var word = ""
         var depth = 0
         func end() {
             guard !word.isEmpty else { return }
             if let last = words.last, let first = word.first, cannotStartLine(first) {
-                words[words.count - 1] = last + " " + word
+                words[words.count - 1].word = last.word + gap + word
             } else {
-                words.append(word)
+                words.append((gap, word))
             }
+            gap = ""
             word = ""
         }
         for c in text {
             if c == " ", depth == 0 {
                 end()
+                gap.append(c)
                 continue
             }
             depth = max(0, depth + isolateChange(c))
@@ -202,6 +234,26 @@ struct TextLayout: Sendable {
         }
     }
 
+    /// True when the first strong letter of `text` outside isolates is right-to-left (UAX #9
+    /// rules P2–P3: that letter sets a paragraph's direction). The direction of a diagnostic comes
+    /// from its words, not the run's locale: most diagnostics are English in every locale, and
+    /// only the translated ones read right to left in ar and he.
+    static func startsRightToLeft(_ text: String) -> Bool {
+        var depth = 0
+        for scalar in text.unicodeScalars {
+            let change = isolateChange(Character(scalar))
+            depth = max(0, depth + change)
+            guard depth == 0, change == 0, scalar.properties.isAlphabetic else { continue }
+            switch scalar.value {
+            // Hebrew, Arabic, Syriac, Thaana, NKo, Samaritan, Mandaic; their presentation forms;
+            // the right-to-left scripts of the supplementary planes.
+            case 0x0590...0x08FF, 0xFB1D...0xFDFF, 0xFE70...0xFEFF, 0x10800...0x10FFF, 0x1E800...0x1EFFF: return true
+            default: return false
+            }
+        }
+        return false
+    }
+
     /// +1 for an isolate initiator (LRI, RLI, FSI), -1 for PDI, else 0.
     private static func isolateChange(_ c: Character) -> Int {
         switch c.unicodeScalars.first?.value {
@@ -211,37 +263,32 @@ struct TextLayout: Sendable {
         }
     }
 
-    /// Breaks a word too wide for a line: the head that fits `columns` and the rest, nil when
-    /// no break leaves both non-empty. It breaks at the last space inside an isolate that
-    /// fits (a long isolated value is a phrase), else between graphemes; an isolate open at the
-    /// break is closed at the end of the head (PDI) and opened again at the start of the tail,
-    /// so no line leaves the bidi state open.
+    /// Breaks an isolated phrase too wide for a line at a space inside an isolate: the last one
+    /// whose head fits `columns`, else the first (its head is then one word wider than a line,
+    /// kept whole); the head and the rest, nil when the phrase has no such space (a word is never
+    /// broken). An isolate open at the break is closed at the end of the head (PDI) and opened
+    /// again at the start of the tail, so no line leaves the bidi state open.
     static func split(_ word: String, fitting columns: Int) -> (String, String)? {
         let chars = Array(word)
         var used = 0
         var open: [Character] = []
-        var space: (at: Int, open: [Character])?
-        var grapheme: (at: Int, open: [Character])?
-        var i = 0
-        while i < chars.count {
-            let c = chars[i]
-            if i > 0, used <= columns { grapheme = (i, open) }
-            if c == " ", !open.isEmpty, used <= columns { space = (i, open) }
-            if used > columns { break }
+        var cut: (at: Int, open: [Character])?
+        for (i, c) in chars.enumerated() {
+            if c == " ", !open.isEmpty, i > 0 {
+                if used > columns, cut != nil { break }
+                cut = (i, open)
+                if used > columns { break }
+            }
             used += Self.columns(c)
             switch isolateChange(c) {
             case 1: open.append(c)
             case -1: _ = open.popLast()
             default: break
             }
-            i += 1
         }
-        guard i < chars.count || used > columns, let cut = space ?? grapheme else { return nil }
-        let closers = String(repeating: "\u{2069}", count: cut.open.count)
-        let resume = cut.at + (chars[cut.at] == " " && space?.at == cut.at ? 1 : 0)
-        let head = String(chars[..<cut.at]) + closers
-        let tail = String(cut.open) + String(chars[resume...])
-        guard !head.isEmpty, resume < chars.count else { return nil }
+        guard let cut, cut.at + 1 < chars.count else { return nil }
+        let head = String(chars[..<cut.at]) + String(repeating: "\u{2069}", count: cut.open.count)
+        let tail = String(cut.open) + String(chars[(cut.at + 1)...])
         return (head, tail)
     }
 

@@ -2,10 +2,11 @@
 enum HelpRenderer {
     static let version = "0.1.0"
 
-    /// The layout of help written to `writer`: `COLUMNS`, else the width of the terminal on its
-    /// descriptor, else 80 columns (a pipe), as `TextLayout` lays out the flows' text.
+    /// The layout of help written to `writer`: `COLUMNS`, else the width of the terminal it
+    /// reaches (`CommandContext.terminal(for:)`: in the REPL, the one the line editor prints on),
+    /// else 80 columns (a pipe), as `TextLayout` lays out the flows' text.
     static func layout(for writer: OutputWriter, _ ctx: CommandContext) -> TextLayout {
-        TextLayout(terminal: EventSinks.terminal(fd: writer.fd, ctx), color: false, rightToLeft: false)
+        TextLayout(terminal: ctx.terminal(for: writer), color: false, rightToLeft: false)
     }
 
     /// The layout when there is no terminal to ask (80 columns).
@@ -63,7 +64,7 @@ enum HelpRenderer {
 
     /// `text` wrapped to the layout's width, later lines indented under the text after `hang`.
     static func paragraph(_ text: String, hang: String = "", _ layout: TextLayout) -> String {
-        layout.hanging(hang, text, width: layout.width).map { $0 + "\n" }.joined()
+        layout.lines(text, indent: String(repeating: " ", count: TextLayout.columns(hang)), first: hang)
     }
 
     /// The narrowest description column beside the names; narrower, descriptions go below them.
@@ -83,13 +84,9 @@ enum HelpRenderer {
         var out = ""
         for (name, description) in rows {
             let left = "  " + name
-            var lines = layout.wrap(description, indent: indent, width: width)
-            if !stacked, left.count + 2 <= column {
-                lines[0] = left + lines[0].dropFirst(left.count)
-            } else {
-                out += left + "\n"
-            }
-            out += lines.map { $0 + "\n" }.joined()
+            let beside = !stacked && TextLayout.columns(left) + 2 <= column
+            if !beside { out += left + "\n" }
+            out += layout.lines(description, indent: indent, first: beside ? left + String(indent.dropFirst(left.count)) : indent)
         }
         return out
     }

@@ -104,14 +104,14 @@ import Testing
         #expect(EventSinks.wantsColor(isTerminal: tty, environment: env) == expected)
     }
 
-    @Test func wrapsAtSpacesAndCutsOnlyWordsWiderThanALine() {
+    @Test func wrapsAtSpacesAndKeepsAWordWiderThanALineWhole() {
         let layout = TextLayout(width: 20, color: false, rightToLeft: false)
         #expect(layout.wrap("aaaa bbbb cccc dddd eeee", indent: "") == ["aaaa bbbb cccc dddd", "eeee"])
-        // A word wider than a line is cut between graphemes (the terminal would cut it anyway,
-        // but then the next line would not start where the layout thinks).
-        #expect(layout.wrap("x 0123456789012345678901234 y", indent: "  ") == ["  x", "  012345678901234567", "  8901234 y"])
+        // A word wider than a line stays whole on a line of its own (issue 24: never split inside
+        // a word); the terminal folds it, and the next word starts a line of its own.
+        #expect(layout.wrap("x 0123456789012345678901234 y", indent: "  ") == ["  x", "  0123456789012345678901234", "  y"])
         #expect(layout.wrap("e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}", indent: "", width: 10)
-                == ["e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}", "e\u{301}"])
+                == ["e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}"])
     }
 
     @Test func neverBreaksInsideAnIsolateOrBeforeAPercentSign() {

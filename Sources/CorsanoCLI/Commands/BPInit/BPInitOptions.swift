@@ -212,7 +212,7 @@ enum BPInitOptions {
         let messages = CuffLinkMessages(address: address, zone: zone, progress: ctx.stderrIsTerminal, prefix: "cuff: ")
         let lock = NSLockLite()
         return BLECuffSource(collector: collector, timeout: timeout) { event in
-            lock.locked { if let text = messages.text(for: event) { ctx.stdout.flush(); ctx.stderr.write(text) } }
+            lock.locked { messages.write(event, ctx) }
         }
     }
 }

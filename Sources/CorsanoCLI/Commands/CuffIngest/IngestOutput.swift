@@ -67,19 +67,19 @@ final class IngestOutput: IngestSink {
 
     func reject(_ reject: IngestReject) {
         flushStdout()  // keep stdout and stderr in input order on a terminal
-        ctx.stderr.line(TerminalText.escaped(reject.message))
+        ctx.writeText(TerminalText.escaped(reject.message))
         rejects?.line(reject.jsonLine)
     }
 
     func note(source: String, line: Int, message: String) {
         flushStdout()
-        if !ctx.quiet { ctx.stderr.line(TerminalText.escaped("\(source):\(line): note: \(message)")) }
+        if !ctx.quiet { ctx.writeText(TerminalText.escaped("\(source):\(line): note: \(message)")) }
     }
 
     func skipped(source: String, lines: ClosedRange<Int>, message: String) {
         flushStdout()
         let where_ = lines.count == 1 ? "\(lines.lowerBound)" : "\(lines.lowerBound)-\(lines.upperBound)"
-        ctx.stderr.line(TerminalText.escaped("\(source):\(where_): skipped: \(message)"))
+        ctx.writeText(TerminalText.escaped("\(source):\(where_): skipped: \(message)"))
     }
 
     /// - Throws: `IngestOutput.StdoutFailed` once a write to stdout failed: reading on would

@@ -54,20 +54,29 @@ final class CuffLinkMessages: @unchecked Sendable {
         (self.address, self.zone, self.progress, self.prefix) = (address, zone, progress, prefix)
     }
 
-    /// What to write on stderr for `event` (lines end in a newline); nil for nothing.
-    func text(for event: CuffCollector.Event) -> String? {
-        var out = ""
+    /// What `event` says: `control`, terminal text written as it is (the pressure line redrawn
+    /// in place, or cleared before the next line), and `lines` for a person (each written
+    /// through the one wrapper, `CommandContext.writeText`).
+    func say(_ event: CuffCollector.Event) -> (control: String, lines: [String]) {
         if case .pressure(let mmHg) = event {
-            guard progress else { return nil }
+            guard progress else { return ("", []) }
             progressShown = true
-            return "\r\(prefix)cuff pressure \(mmHg) mmHg\u{1B}[K"
+            return ("\r\(prefix)cuff pressure \(mmHg) mmHg\u{1B}[K", [])
         }
+        var control = ""
         if progressShown {
-            out += "\r\u{1B}[K"
+            control = "\r\u{1B}[K"
             progressShown = false
         }
-        for message in messages(event) { out += "corsano: \(prefix)\(message)\n" }
-        return out.isEmpty ? nil : out
+        return (control, messages(event))
+    }
+
+    /// Writes what `event` says on `ctx`'s stderr, each line as `corsano: PREFIX message`
+    /// (`diagnose`: wrapped at a terminal, as it is elsewhere).
+    func write(_ event: CuffCollector.Event, _ ctx: CommandContext) {
+        let (control, lines) = say(event)
+        if !control.isEmpty { ctx.stderr.write(control) }
+        for line in lines { ctx.diagnose(prefix + line) }
     }
 
     /// Clears a progress line left on the terminal.

@@ -127,7 +127,7 @@ final class ListenOutput: @unchecked Sendable {
             default:
                 break
             }
-            if let text = messages.text(for: event) { ctx.stderr.write(text) }
+            messages.write(event, ctx)
             return count.map { counts.written >= $0 } ?? false
         }
     }

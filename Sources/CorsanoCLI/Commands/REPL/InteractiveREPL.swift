@@ -50,7 +50,7 @@ struct InteractiveREPL {
             return line
         }
         if !ctx.quiet {
-            lineCtx.stderr.line("corsano \(HelpRenderer.version): 'help' lists the commands; TAB completes, Control-C cancels, Control-D quits.")
+            lineCtx.writeText("corsano \(HelpRenderer.version): 'help' lists the commands; TAB completes, Control-C cancels, Control-D quits.")
         }
         while !session.quitRequested, !terminated.isSet {
             guard case .line(let line) = await editor.readLine(prompt: session.prompt, kind: .command) else { break }
@@ -88,11 +88,11 @@ struct InteractiveREPL {
         await typed.finish()
         switch result {
         case .success(let status) where status != .success:
-            ctx.stderr.line("[exit status \(status.rawValue)]")
+            ctx.writeText("[exit status \(status.rawValue)]")
         case .failure(let error):
             let (message, status) = ErrorTranslator.translate(error, inREPL: true)
             ctx.diagnose(message ?? "cancelled")
-            ctx.stderr.line("[exit status \(status.rawValue)]")
+            ctx.writeText("[exit status \(status.rawValue)]")
         default:
             break
         }

@@ -15,8 +15,9 @@ enum REPLCuffCommands {
         let result = await signals.run { () -> Result<(String, [BluetoothDevice]), any Error> in
             do {
                 let adapter = try await CuffCollector.adapter(of: central, named: args.string(.adapter))
-                ctx.forText.stdout.line("scanning on \(adapter.name) for \(seconds) s...")
-                ctx.forText.stdout.flush()
+                let text = ctx.forText
+                text.writeText("scanning on \(adapter.name) for \(seconds) s...", on: text.stdout)
+                text.stdout.flush()
                 return .success((adapter.name, try await BluetoothScan.run(central, adapter: adapter, duration: .seconds(seconds))))
             } catch {
                 return .failure(error)
@@ -51,10 +52,10 @@ enum REPLCuffCommands {
                                       now: CommandContext.wallClock)
         let messages = CuffLinkMessages(address: address, zone: zone, progress: false, prefix: "cuff: ")
         let signals = SignalHandling.install()
-        let text = ctx.forText.stdout
+        let text = ctx.forText
         let outcome = await signals.run {
             await connectOnce(collector, seconds: seconds) { event in
-                if let line = messages.text(for: event) { text.write(line.replacing("corsano: cuff: ", with: "")) }
+                for line in messages.say(event).lines { text.writeText(line, on: text.stdout) }
             }
         }
         signals.uninstall()

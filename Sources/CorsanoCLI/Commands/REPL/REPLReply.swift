@@ -10,6 +10,9 @@ struct REPLReply {
     let fields: [(String, JSONValue)]
     /// The same answer as lines of text.
     let text: [String]
+    /// Columns a text line's continuation is indented when it wraps: the label column of a
+    /// `status` reply (`bracelet  model …`), so values wrap under values.
+    var hang = 0
 
     /// The object written as one JSON line.
     var json: JSONValue { .object([("reply", .string(reply))] + fields) }
@@ -17,7 +20,7 @@ struct REPLReply {
     /// Writes the reply as JSON when `ctx`'s standard output is not a terminal, else as text.
     func write(_ ctx: CommandContext) {
         if ctx.stdoutIsTerminal {
-            for line in text { ctx.stdout.line(line) }
+            for line in text { ctx.writeText(line, on: ctx.stdout, indent: String(repeating: " ", count: hang), first: "") }
         } else {
             ctx.stdout.line(json.serialized)
         }

@@ -24,7 +24,7 @@ extension REPLSession {
     func cuffScanCommand(_ operands: [String], _ ctx: CommandContext) async throws -> ExitStatus {
         let spec = REPLGrammar.session("cuff scan")
         let parsed = try ArgumentParser.parse(operands, as: spec, environment: ctx.environment)
-        if parsed.flag(.help) { ctx.forText.stdout.write(HelpRenderer.help(for: spec)); return .success }
+        if parsed.flag(.help) { ctx.forText.writeHelp(spec); return .success }
         if !parsed.operands.isEmpty { throw UsageError.unexpectedOperand(parsed.operands[0], command: spec.name) }
         try await REPLCuffCommands.scan(parsed, ctx)
         return .success
@@ -34,7 +34,7 @@ extension REPLSession {
     func cuffConnectCommand(_ operands: [String], _ ctx: CommandContext) async throws -> ExitStatus {
         let spec = REPLGrammar.session("cuff connect")
         let parsed = try ArgumentParser.parse(operands, as: spec, environment: ctx.environment)
-        if parsed.flag(.help) { ctx.forText.stdout.write(HelpRenderer.help(for: spec)); return .success }
+        if parsed.flag(.help) { ctx.forText.writeHelp(spec); return .success }
         guard parsed.operands.count == 1 else {
             throw UsageError.missing("cuff connect: name one cuff address, e.g. cuff connect A0:9E:1A:12:34:56")
         }
@@ -117,8 +117,11 @@ extension REPLSession {
             "profile   " + (profile.map(Self.describe) ?? "none on the bracelet"),
             "stored    " + (stored.map(Self.describe) ?? "no profile stored for \(session.identity.serial)"),
             "queued    " + (queued.isEmpty ? "no cuff readings" : queued.map(Self.describe).joined(separator: ", ")),
-        ] + cuffLines).write(ctx)
+        ] + cuffLines, hang: Self.statusLabelColumns).write(ctx)
     }
+
+    /// The width of `status`'s labels (`bracelet  `), under which a long value wraps.
+    static let statusLabelColumns = 10
 
     static func describe(_ identity: BraceletIdentity) -> String {
         "model \(identity.model), firmware \(identity.firmware), serial \(identity.serial)"

@@ -34,7 +34,7 @@ extension REPLSession {
                 status = await REPLScriptLine(session: self, ctx: ctx).run(text, at: "\(path):\(i + 1)")
             case .failure(let tooLong):
                 ctx.stdout.flush()
-                ctx.stderr.line("\(path):\(i + 1): \(tooLong.message)")
+                ctx.writeText("\(path):\(i + 1): \(tooLong.message)")
                 status = .usage
             }
             if ctx.stdout.hasFailed { return status }

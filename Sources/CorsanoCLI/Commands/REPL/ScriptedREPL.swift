@@ -28,7 +28,7 @@ struct ScriptedREPL {
                 (lineNumber, line) = (number, String(decoding: bytes, as: UTF8.self))
             case .tooLong(let number, let count):
                 ctx.stdout.flush()
-                ctx.stderr.line("\(number): line of \(count) bytes exceeds the \(lines.maxLineLength)-byte limit")
+                ctx.writeText("\(number): line of \(count) bytes exceeds the \(lines.maxLineLength)-byte limit")
                 failed = true
                 if bail { return .usage }
                 continue
@@ -98,7 +98,7 @@ struct REPLScriptLine {
 
     private func report(_ location: String, _ message: String) {
         ctx.stdout.flush()
-        ctx.stderr.line(TerminalText.escaped("\(location): \(message)", keepingNewlines: true))
+        ctx.writeText(TerminalText.escaped("\(location): \(message)", keepingNewlines: true))
     }
 }
 
