@@ -244,7 +244,7 @@ import Testing
         #expect(fromServer.stdout.contains(#""gateway":"gw-1""#))
         let again = try Corsano.run(["replay-filter", "--state", database.uri, "--scope", "m1", "--max-reading-age", "none", readings])
         #expect(again.lines.isEmpty)
-        #expect(again.stderr.contains("dropped 500 (duplicate 500)"))
+        #expect(again.stderr.contains("dropped 500 (duplicate: 500)"))
         // The source is only read: a missing one is 66, and nothing is created.
         let missing = dir.appendingPathComponent("nope.sqlite3").path
         let r = try Corsano.run(["state", "migrate", "--from", missing, "--to", database.uri])

@@ -63,7 +63,7 @@ import TestSupport
         try input.fileHandleForWriting.close()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
-        #expect(err.waitFor(seconds: 20) { $0.contains("read 3, written 2, dropped 1 (duplicate 1)") })
+        #expect(err.waitFor(seconds: 20) { $0.contains("read 3, written 2, skipped 0, dropped 1 (duplicate: 1)") })
     }
 
     /// 100,000 lines, every tenth a replay of a recent record: 90,000 distinct records.
