@@ -151,7 +151,7 @@ import Testing
         #expect(r.stdout == "")
         #expect(r.stderr.contains("<stdin>:1: invalid: systolic: 400 mmHg outside 50-300\n"))
         #expect(r.stderr.contains("<stdin>:2: invalid: systolic: 80 mmHg not above diastolic 90 mmHg\n"))
-        #expect(r.stderr.contains("dropped 2 (invalid 2)"))
+        #expect(r.stderr.contains("dropped 2 (invalid: 2)"))
     }
 
     @Test func missingFileIs66AndUnusableStoreIs74() throws {
