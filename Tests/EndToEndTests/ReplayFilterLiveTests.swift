@@ -138,7 +138,7 @@ import TestSupport
         for n in 0..<2 {
             let emittedHere = try String(contentsOf: outputs[n], encoding: .utf8).split(separator: "\n").count
             let summary = try String(contentsOf: dir.appendingPathComponent("err\(n)"), encoding: .utf8)
-            #expect(summary.contains("corsano: replay-filter: read 100000, written \(emittedHere), dropped \(100_000 - emittedHere) (duplicate \(100_000 - emittedHere)), rejected 0"))
+            #expect(summary.contains("corsano: replay-filter: read 100000, written \(emittedHere), skipped 0, dropped \(100_000 - emittedHere) (duplicate: \(100_000 - emittedHere)), rejected 0"))
         }
     }
 }

@@ -9,10 +9,8 @@ import Foundation
 enum CuffIngestCommand {
     static func run(_ args: ParsedCommand, _ ctx: CommandContext) async throws -> ExitStatus {
         // SIGINT/SIGTERM/SIGHUP: stop reading, write what was read and the counts (issue 18).
-        let signals = SignalHandling.install()
+        let (signals, interrupt) = SignalHandling.installInterruptingReads()
         defer { signals.uninstall() }
-        let interrupt = ReadInterrupt()
-        signals.onSignal { interrupt.fire() }
         let (format, layout) = try inputFormat(args)
         let options = CuffIngester.Options(
             csv: CSVOptions(headerLine: try args.integer(.headerLine),
