@@ -6,10 +6,12 @@ import Glibc
 /// One run of `replay-filter` over its inputs: read lines, judge them in the core's
 /// `ReplayFilterSession`, and write what each committed batch hands back.
 ///
-/// Batching (DESIGN "State store"): claims go into the session's batch while a buffered input
-/// chunk is parsed; before every read that could block the batch commits, then its kept lines
-/// (minus claims lost to another writer), drop reports and rejects are written and flushed, so
-/// a live feed sees each line at once. A value type: the per-line state needs no runtime
+/// Batching (docs/design.md "State store"): claims go into the session's batch while a buffered
+/// input chunk is parsed; before every read that could block, and before a kept line would take
+/// the batch past one 64 KiB write (`ReplayFilterSession.isFull`), the batch commits. Commit →
+/// write → release is the core's (`ReplayFilterSession.commit(to:)`); this pass only gives it
+/// stdout as the sink (`ReplayFilterOutput`) and writes the drop reports and rejects after, so a
+/// live feed sees each line at once. A value type: the per-line state needs no runtime
 /// exclusivity checks.
 struct ReplayFilterPass {
     enum Next { case more, stop }
