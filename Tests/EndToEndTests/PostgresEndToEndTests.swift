@@ -68,7 +68,7 @@ import Testing
         for outcome in outcomes {
             let counts = try #require(outcome.stderr.split(separator: "\n").last { $0.hasPrefix("corsano: replay-filter: read") })
             #expect(counts.contains("read 50000, written \(outcome.lines.count),"))
-            if outcome.lines.count < 50_000 { #expect(counts.contains("duplicate \(50_000 - outcome.lines.count)")) }
+            if outcome.lines.count < 50_000 { #expect(counts.contains("duplicate: \(50_000 - outcome.lines.count)")) }
         }
         #expect(try server.execute("SELECT count(*) FROM seen_reading", database: database.name) == [["80000"]])
         for outcome in outcomes { #expect(!outcome.stderr.contains("gateway-B-pw")) }
