@@ -10,14 +10,14 @@ import Testing
         try ingest.waitFor("corsano: cuff ingest: reading standard input (the terminal): type or paste the records, then Control-D")
         try ingest.send(#"{"systolic":121,"diastolic":79,"pulse":64,"measuredAt":"2026-11-29T10:15:00Z"}"#, "Enter", "C-d")
         let screen = try ingest.waitFor("[exited 0]")
-        #expect(screen.contains("corsano: cuff ingest: read 1, written 1, skipped 0, rejected 0"))
+        #expect(screen.contains("corsano: cuff ingest: read 1, written 1, skipped 0, dropped 0, rejected 0"))
 
         let filter = try Tmux(["replay-filter", "--no-state", "--now", "2026-11-29T10:20:00Z"])
         try filter.waitFor("corsano: replay-filter: reading standard input (the terminal)")
         try filter.send(#"{"systolic":121,"diastolic":79,"pulse":64,"measuredAt":"2026-11-29T10:15:00Z"}"#, "Enter", "not json", "Enter", "C-d")
         let counts = try filter.waitFor("[exited 65]")
         // One shape: prefix, read, written, set aside by reason, rejected.
-        #expect(counts.contains("corsano: replay-filter: read 2, written 1, dropped 0, rejected 1"))
+        #expect(counts.contains("corsano: replay-filter: read 2, written 1, skipped 0, dropped 0, rejected 1"))
     }
 
     @Test func nearMissesAreNamedOnTheCommandLineAndInTheREPL() throws {

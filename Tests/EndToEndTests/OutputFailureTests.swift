@@ -20,7 +20,7 @@ import Testing
         let r = try Self.toFullDisk(["cuff", "ingest", "--anchor-device", "2025-01-01T00:03:10",
                                      "--anchor-phone", "2026-11-29T10:00:05Z", session], stdin: "")
         #expect(r.status == 74)
-        #expect(r.stderr == "corsano: cuff ingest: read 5, written 0, skipped 0, rejected 0, unwritten 5\n" + Self.enospc + "\n")
+        #expect(r.stderr == "corsano: cuff ingest: read 5, written 0, skipped 0, dropped 0, rejected 0, unwritten 5\n" + Self.enospc + "\n")
     }
 
     /// A CSV export whose output fails mid-file (the early stop) still names its layout in the
@@ -40,12 +40,12 @@ import Testing
         let args = ["replay-filter", "--state", state] + E.now
         let r = try Self.toFullDisk(args, stdin: E.ingestedSession)
         #expect(r.status == 74)
-        #expect(r.stderr.hasSuffix("corsano: replay-filter: read 5, written 0, dropped 3 (duplicate 1, stale 2), rejected 0, "
+        #expect(r.stderr.hasSuffix("corsano: replay-filter: read 5, written 0, skipped 0, dropped 3 (duplicate: 1, stale: 2), rejected 0, "
                                    + "unwritten 2, released 2\n" + Self.enospc + "\n"), "\(r.stderr)")
         let again = try Corsano.run(args, stdin: E.ingestedSession)
         #expect(again.status == 0)
         #expect(again.stdout.split(separator: "\n").count == 2)
-        #expect(again.stderr.hasSuffix("corsano: replay-filter: read 5, written 2, dropped 3 (duplicate 1, stale 2), rejected 0\n"))
+        #expect(again.stderr.hasSuffix("corsano: replay-filter: read 5, written 2, skipped 0, dropped 3 (duplicate: 1, stale: 2), rejected 0\n"))
     }
 
     /// Issue 18's rule when the reader closes stdout (`| head -1`): the run still ends at 141
@@ -199,7 +199,7 @@ private func systemPipe2(_ ends: UnsafeMutablePointer<Int32>, _ flags: Int32) ->
         let sbm69 = Corsano.fixtures.appendingPathComponent("csv/sbm69.csv").path
         let r = try OutputFailureTests.toFullDisk(["cuff", "ingest", "--format", "fhir", "--tz", "UTC"] + extra + [sbm69], stdin: "")
         #expect(r.status == 74)
-        #expect(r.stderr.contains("read 2, written 0, skipped 0, rejected 0, unwritten 2"), "\(r.stderr)")
+        #expect(r.stderr.contains("read 2, written 0, skipped 0, dropped 0, rejected 0, unwritten 2"), "\(r.stderr)")
         #expect(r.stderr.hasSuffix(OutputFailureTests.enospc + "\n"))
     }
 }

@@ -68,7 +68,7 @@ import Testing
         for outcome in outcomes {
             let counts = try #require(outcome.stderr.split(separator: "\n").last { $0.hasPrefix("corsano: replay-filter: read") })
             #expect(counts.contains("read 50000, written \(outcome.lines.count),"))
-            if outcome.lines.count < 50_000 { #expect(counts.contains("duplicate \(50_000 - outcome.lines.count)")) }
+            if outcome.lines.count < 50_000 { #expect(counts.contains("duplicate: \(50_000 - outcome.lines.count)")) }
         }
         #expect(try server.execute("SELECT count(*) FROM seen_reading", database: database.name) == [["80000"]])
         for outcome in outcomes { #expect(!outcome.stderr.contains("gateway-B-pw")) }
@@ -244,7 +244,7 @@ import Testing
         #expect(fromServer.stdout.contains(#""gateway":"gw-1""#))
         let again = try Corsano.run(["replay-filter", "--state", database.uri, "--scope", "m1", "--max-reading-age", "none", readings])
         #expect(again.lines.isEmpty)
-        #expect(again.stderr.contains("dropped 500 (duplicate 500)"))
+        #expect(again.stderr.contains("dropped 500 (duplicate: 500)"))
         // The source is only read: a missing one is 66, and nothing is created.
         let missing = dir.appendingPathComponent("nope.sqlite3").path
         let r = try Corsano.run(["state", "migrate", "--from", missing, "--to", database.uri])

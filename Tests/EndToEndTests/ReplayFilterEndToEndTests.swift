@@ -55,7 +55,7 @@ import Testing
         let r = try Corsano.run(["replay-filter", "--no-state", "--max-reading-age", "none"], stdin: input)
         #expect(r.status == 0)
         #expect(r.stdout == input)
-        #expect(r.stderr.hasSuffix("corsano: replay-filter: read 3, written 3, dropped 0, rejected 0, unstamped 1, manual 1\n"), "\(r.stderr)")
+        #expect(r.stderr.hasSuffix("corsano: replay-filter: read 3, written 3, skipped 0, dropped 0, rejected 0, unstamped 1, manual 1\n"), "\(r.stderr)")
     }
 
     @Test func instantEqualityIsOneKeyAndLinesPassByteForByte() throws {
@@ -70,7 +70,7 @@ import Testing
         #expect(r.status == 0)
         #expect(r.stdout == first + "\n" + Self.line("2026-11-29T19:00:40Z", 120, 80, 61) + "\n")
         #expect(r.stderr.contains("<stdin>:2: duplicate\n<stdin>:3: duplicate\n"))
-        #expect(r.stderr.contains("corsano: replay-filter: read 4, written 2, dropped 2 (duplicate 2), rejected 0"))
+        #expect(r.stderr.contains("corsano: replay-filter: read 4, written 2, skipped 0, dropped 2 (duplicate: 2), rejected 0"))
     }
 
     /// session-replay.jsonl after the anchor (device 2025-01-01T00:03:10 = phone
@@ -109,7 +109,7 @@ import Testing
         #expect(r.status == 0)
         #expect(r.stdout == "")
         #expect(r.stderr.contains("\(fixture):5: unanchored"))
-        #expect(r.stderr.contains("read 5, written 0, dropped 5 (unanchored 5), rejected 0"))
+        #expect(r.stderr.contains("read 5, written 0, skipped 0, dropped 5 (unanchored: 5), rejected 0"))
     }
 
     @Test func firstStopsAfterOneAndExits3WhenNoneKept() throws {
@@ -134,8 +134,8 @@ import Testing
         #expect(r.stderr.contains("<stdin>:1: malformed: not valid JSON"))
         #expect(r.stderr.contains(#"<stdin>:2: malformed: field "systolic": not an integer"#))
         #expect(try String(contentsOf: rejects, encoding: .utf8) == """
-            {"source":"<stdin>","line":1,"reason":"malformed","error":"not valid JSON","text":"not json"}
-            {"source":"<stdin>","line":2,"reason":"malformed","error":"field \\"systolic\\": not an integer","text":"{\\"systolic\\":\\"high\\",\\"diastolic\\":80}"}
+            {"source":"<stdin>","line":1,"reason":"malformed","error":"not valid JSON","raw":"not json"}
+            {"source":"<stdin>","line":2,"reason":"malformed","field":"systolic","error":"field \\"systolic\\": not an integer","raw":"{\\"systolic\\":\\"high\\",\\"diastolic\\":80}"}
 
             """)
         let strict = try Corsano.run(["replay-filter", "--no-state", "--strict", "--now", "2026-11-29T10:15:00Z"], stdin: good + "\n" + input)
@@ -151,7 +151,7 @@ import Testing
         #expect(r.stdout == "")
         #expect(r.stderr.contains("<stdin>:1: invalid: systolic: 400 mmHg outside 50-300\n"))
         #expect(r.stderr.contains("<stdin>:2: invalid: systolic: 80 mmHg not above diastolic 90 mmHg\n"))
-        #expect(r.stderr.contains("dropped 2 (invalid 2)"))
+        #expect(r.stderr.contains("dropped 2 (invalid: 2)"))
     }
 
     @Test func missingFileIs66AndUnusableStoreIs74() throws {
@@ -182,5 +182,46 @@ import Testing
         // The same command again: everything was seen.
         let again = try Corsano.run(args, stdin: stdin, env: ["XDG_STATE_HOME": xdg])
         #expect(again.stdout == "")
+    }
+}
+
+/// Issue 24: `cuff ingest` and `replay-filter` write one `--rejects` record and one counts line
+/// (docs/design.md "Rejects and counts").
+@Suite struct OneRejectsSchemaTests {
+    static let implausible = #"{"systolic":80,"diastolic":120,"pulse":64,"measuredAt":"2026-11-29T10:14:00Z"}"#
+
+    static func rejects(_ args: [String], stdin: String) throws -> (record: [String: Any], stderr: String) {
+        let dir = try ReplayFilterEndToEndTests.tempDir()
+        let path = dir.appendingPathComponent("rejects.jsonl").path
+        let r = try Corsano.run(args + ["--rejects", path], stdin: stdin)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let record = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] ?? [:]
+        return (record, r.stderr)
+    }
+
+    @Test func bothFiltersWriteTheSameRecordForAnImplausibleReading() throws {
+        let ingest = try Self.rejects(["cuff", "ingest"], stdin: Self.implausible + "\n")
+        let filter = try Self.rejects(["replay-filter", "--no-state", "--now", "2026-11-29T10:15:00Z"], stdin: Self.implausible + "\n")
+        for record in [ingest.record, filter.record] {
+            #expect(Set(record.keys) == ["source", "line", "reason", "field", "error", "raw"])
+            #expect(record["reason"] as? String == "invalid")
+            #expect(record["field"] as? String == "systolic")
+            #expect(record["raw"] as? String == Self.implausible)
+            #expect(record["line"] as? Int == 1)
+        }
+        #expect(ingest.record["error"] as? String == filter.record["error"] as? String)
+        // One counts line: read, written, skipped, dropped (by reason), rejected.
+        let shape = #/corsano: (cuff ingest|replay-filter): read \d+, written \d+, skipped \d+( \([^)]*\))?, dropped \d+( \([^)]*\))?, rejected \d+/#
+        #expect(ingest.stderr.contains(shape))
+        #expect(filter.stderr.contains(shape))
+    }
+
+    @Test func aStaleReadingCarriesItsAgeAndItsLineAsRaw() throws {
+        let stale = ReplayFilterEndToEndTests.line("2026-11-29T09:59:59Z")
+        let filter = try Self.rejects(["replay-filter", "--no-state", "--now", "2026-11-29T10:15:00Z"], stdin: stale + "\n")
+        #expect(Set(filter.record.keys) == ["source", "line", "reason", "age", "raw"])
+        #expect(filter.record["reason"] as? String == "stale")
+        #expect(filter.record["age"] as? Int == 901)
+        #expect(filter.record["raw"] as? String == stale)
     }
 }

@@ -63,7 +63,7 @@ import TestSupport
         try input.fileHandleForWriting.close()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
-        #expect(err.waitFor(seconds: 20) { $0.contains("read 3, written 2, dropped 1 (duplicate 1)") })
+        #expect(err.waitFor(seconds: 20) { $0.contains("read 3, written 2, skipped 0, dropped 1 (duplicate: 1)") })
     }
 
     /// 100,000 lines, every tenth a replay of a recent record: 90,000 distinct records.
@@ -138,7 +138,7 @@ import TestSupport
         for n in 0..<2 {
             let emittedHere = try String(contentsOf: outputs[n], encoding: .utf8).split(separator: "\n").count
             let summary = try String(contentsOf: dir.appendingPathComponent("err\(n)"), encoding: .utf8)
-            #expect(summary.contains("corsano: replay-filter: read 100000, written \(emittedHere), dropped \(100_000 - emittedHere) (duplicate \(100_000 - emittedHere)), rejected 0"))
+            #expect(summary.contains("corsano: replay-filter: read 100000, written \(emittedHere), skipped 0, dropped \(100_000 - emittedHere) (duplicate: \(100_000 - emittedHere)), rejected 0"))
         }
     }
 }

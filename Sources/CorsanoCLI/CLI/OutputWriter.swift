@@ -26,7 +26,7 @@ final class OutputWriter: @unchecked Sendable {
     let name: String
     private var buffer: [UInt8] = []
     private let capacity: Int
-    private let lock = NSLockLite()
+    private let lock = Mutex(())
     /// Set at the first failed write: output is dropped from then on.
     private var failure: Int32?
     private var linesDropped = 0
@@ -150,18 +150,6 @@ struct OutputFailure: DiagnosticError, Equatable {
     let errno: Int32
 
     var message: String { "\(stream): \(String(cString: strerror(errno)))" }
-}
-
-/// A minimal pthread mutex (Foundation-free, so the writer stays cheap to start).
-final class NSLockLite: @unchecked Sendable {
-    private var mutex = pthread_mutex_t()
-    init() { pthread_mutex_init(&mutex, nil) }
-    deinit { pthread_mutex_destroy(&mutex) }
-    func locked<T>(_ body: () throws -> T) rethrows -> T {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        return try body()
-    }
 }
 
 /// Watches a pipe or socket we write to for its reader's going (poll reports POLLERR on a pipe's

@@ -1,3 +1,4 @@
+import CorsanoKit
 import Synchronization
 
 #if canImport(Glibc)
@@ -49,6 +50,15 @@ final class SignalHandling: @unchecked Sendable {
         let handling = SignalHandling(routed: false)
         hosted.withLock { $0.current = handling }
         return handling
+    }
+
+    /// `install()` for a filter reading its inputs (`cuff ingest`, `replay-filter`): a stop
+    /// signal also ends the read in progress, so the run writes what it read and its counts (issue 18).
+    static func installInterruptingReads() -> (SignalHandling, ReadInterrupt) {
+        let signals = install()
+        let interrupt = ReadInterrupt()
+        signals.onSignal { interrupt.fire() }
+        return (signals, interrupt)
     }
 
     /// The REPL owns SIGINT for its whole life (readline's prompt must survive a flow), so a

@@ -1,4 +1,4 @@
-import Synchronization
+import CorsanoKit
 
 #if canImport(Glibc)
 import Glibc
@@ -6,30 +6,16 @@ import Glibc
 
 /// Waits for SIGINT, SIGTERM or SIGHUP (handled, not fatal, so the server can clean up), read
 /// through `ProcessSignals` (held from `main`'s first instruction, so an early one counts).
-final class StopSignal: @unchecked Sendable {
-    private let waiter = Mutex<(fired: Bool, continuation: CheckedContinuation<Void, Never>?)>((false, nil))
+final class StopSignal: Sendable {
+    /// Answered by the first stop signal, which may come before `wait` is called.
+    private let fired = OneShot<Void>()
 
     init() {
-        ProcessSignals.shared.route(ProcessSignals.stopSignals) { [weak self] _, _ in self?.fire() }
+        ProcessSignals.shared.route(ProcessSignals.stopSignals) { [weak self] _, _ in self?.fired.resume(returning: ()) }
     }
 
-    private func fire() {
-        let c = waiter.withLock { w -> CheckedContinuation<Void, Never>? in
-            w.fired = true
-            defer { w.continuation = nil }
-            return w.continuation
-        }
-        c?.resume()
-    }
-
-    /// Returns once a stop signal arrived.
+    /// Returns once a stop signal arrived (or the waiting task is cancelled). Call once.
     func wait() async {
-        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
-            let fired = waiter.withLock { w -> Bool in
-                if !w.fired { w.continuation = c }
-                return w.fired
-            }
-            if fired { c.resume() }
-        }
+        _ = await fired.result(timedOut: { .success(()) })
     }
 }

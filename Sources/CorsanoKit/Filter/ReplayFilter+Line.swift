@@ -6,8 +6,9 @@ public enum LineVerdict: Equatable, Sendable {
     case keep(key: SeenKey?)
     /// A cuff-failure line (`{"error":…}`): not a reading, passed on for the consumer.
     case cuffFailure(CuffError)
-    /// A dropped reading; `age` (seconds, negative when future) for stale/future, `detail` for invalid.
-    case drop(DropReason, age: Double? = nil, detail: String? = nil)
+    /// A dropped reading; `age` (seconds, negative when future) for stale/future, `detail` and
+    /// the `field` at fault for invalid.
+    case drop(DropReason, age: Double? = nil, detail: String? = nil, field: String? = nil)
     /// Not a reading line.
     case malformed(ReadingLineError)
 }
@@ -59,7 +60,7 @@ extension ReplayFilter {
     private func judge(_ reading: ReadingEssentials, now: Instant, validator: ReadingValidator,
                        lookup: inout SeenKey?) throws -> LineVerdict {
         if let issue = validator.validate(systolic: reading.systolic, diastolic: reading.diastolic, pulse: reading.pulse) {
-            return .drop(.invalid, detail: issue.reason)
+            return .drop(.invalid, detail: issue.reason, field: issue.field)
         }
         switch try judge(reading, now: now, lookup: &lookup) {
         case .keep: return .keep(key: SeenKey(reading))

@@ -15,6 +15,8 @@ public struct FilterDrop: Sendable {
     public var detail: String?
     /// Signed age, seconds, for `stale` and `future`.
     public var age: Double?
+    /// The field at fault, when known (`invalid`, and a malformed line naming one).
+    public var field: String?
     /// The line's text when the session keeps it (`keepsDroppedText`); `""` for a line too long to hold.
     public var text: String?
 
@@ -22,20 +24,47 @@ public struct FilterDrop: Sendable {
     public var word: String {
         switch why {
         case .rule(let reason): return reason.rawValue
-        case .malformed: return "malformed"
+        case .malformed: return RejectRecord.malformed
         }
+    }
+
+    /// `age` in whole seconds, truncated toward zero (docs/design.md "Host-side cuff rules": a
+    /// reading is stale when its exact age exceeds the limit, so the reported age may equal it).
+    public var wholeSecondsAge: Int? {
+        age.map { Int(exactly: $0.rounded(.towardZero)) ?? ($0 < 0 ? Int.min : Int.max) }
+    }
+
+    /// The line's `--rejects` record, read from `source` (its text as `raw`: `""` when the
+    /// session does not keep dropped text).
+    public func rejectRecord(source: String) -> RejectRecord {
+        RejectRecord(source: source, line: line, reason: word, field: field, error: detail, age: wholeSecondsAge, raw: text ?? "")
     }
 }
 
-/// Receives a committed batch of a `ReplayFilterSession`. Kept lines arrive in input order,
-/// drops arrive in input order; the two are not interleaved by line (they go to different
-/// streams: kept lines to stdout, reports to stderr).
-public protocol FilterBatchReceiver {
-    /// Kept lines whose claims are committed: contiguous bytes, every line ending in `\n`;
-    /// `lines` lines of which `readings` are readings (the rest are cuff-failure lines).
-    mutating func kept(_ bytes: UnsafeBufferPointer<UInt8>, lines: Int, readings: Int)
-    /// A dropped or malformed line (a lost claim comes as a `duplicate`).
+/// Where a `ReplayFilterSession` writes a committed batch: the kept lines in one write, then
+/// each drop. The sink reports how much of the write reached its destination, so the session
+/// gives back the claims of what did not (docs/design.md "State store": commit, write, release).
+public protocol FilterBatchSink {
+    /// Writes a committed batch's kept lines: contiguous bytes, every line ending in `\n`,
+    /// `lines` lines in input order.
+    /// - Returns: how many of those lines reached the destination whole: `lines`, or the ones
+    ///   before a short write, a closed pipe (EPIPE) or a full disk. Lines after the first one
+    ///   lost are taken as lost too (writes go in order).
+    mutating func write(kept bytes: UnsafeBufferPointer<UInt8>, lines: Int) -> Int
+    /// A dropped or malformed line, in input order (a lost claim comes as a `duplicate`).
     mutating func dropped(_ drop: FilterDrop)
+}
+
+/// What one `ReplayFilterSession.commit(to:)` did with its batch.
+public struct FilterBatchOutcome: Sendable {
+    /// Kept lines the sink wrote, and how many of them are readings (the rest are cuff-failure lines).
+    public var written = 0, writtenReadings = 0
+    /// Kept lines whose claims were committed but which the sink did not write.
+    public var unwritten = 0
+    /// Claims of unwritten lines given back to the seen-set (cuff-failure lines hold none).
+    public var released = 0
+    /// Why the claims of the unwritten lines could not be given back; they then still hold.
+    public var releaseError: (any Error)?
 }
 
 /// The host rules over a stream of reading lines with commit-then-write (docs/design.md "State store"):
@@ -66,14 +95,10 @@ public struct ReplayFilterSession {
     /// Kept lines, each with its `\n`.
     private var bytes: [UInt8] = []
     private var kept: [Kept] = []
-    private var keptReadings = 0
     private var drops: [FilterDrop] = []
     /// Stale and future drops (indexes into `drops`) whose key the seen-set is asked for at the
     /// commit, all at once: a handed-on one is a `duplicate` (rule 3 before age).
     private var lookups: [(drop: Int, key: SeenKey)] = []
-    /// The kept lines of the last commit and the claims it lost, for `releaseUnwritten`.
-    private var lastKept: [Kept] = []
-    private var lastLost: Set<SeenKey> = []
 
     /// A session over `filter`.
     public init(filter: ReplayFilter, validator: ReadingValidator = .standard, keepsDroppedText: Bool) {
@@ -101,18 +126,18 @@ public struct ReplayFilterSession {
         case .cuffFailure:
             // Not a reading: passed on untouched for the consumer (bp-init ends with cuffError).
             keep(line, key: nil, isReading: false, number: number)
-        case .drop(let reason, let age, let detail):
-            drops.append(FilterDrop(line: number, why: .rule(reason), detail: detail, age: age,
+        case .drop(let reason, let age, let detail, let field):
+            drops.append(FilterDrop(line: number, why: .rule(reason), detail: detail, age: age, field: field,
                                     text: keepsDroppedText ? String(decoding: line, as: UTF8.self) : nil))
         case .malformed(let error):
-            malformed(number: number, detail: error.description, text: line)
+            malformed(number: number, detail: error.description, field: error.field, text: line)
         }
         return verdict
     }
 
     /// Records a line that is not a reading (e.g. one over the reader's length bound: `text` nil).
-    public mutating func malformed(number: Int, detail: String, text: UnsafeRawBufferPointer?) {
-        drops.append(FilterDrop(line: number, why: .malformed, detail: detail, age: nil,
+    public mutating func malformed(number: Int, detail: String, field: String? = nil, text: UnsafeRawBufferPointer?) {
+        drops.append(FilterDrop(line: number, why: .malformed, detail: detail, age: nil, field: field,
                                 text: keepsDroppedText ? text.map { String(decoding: $0, as: UTF8.self) } ?? "" : nil))
     }
 
@@ -120,24 +145,39 @@ public struct ReplayFilterSession {
         bytes.append(contentsOf: UnsafeBufferPointer(start: line.baseAddress?.assumingMemoryBound(to: UInt8.self), count: line.count))
         bytes.append(0x0A)
         kept.append(Kept(end: bytes.count, key: key, isReading: isReading, line: number))
-        if isReading { keptReadings += 1 }
     }
 
-    /// Commits the seen-set's pending claims, then hands the batch to `receiver`: kept lines
-    /// whose claims held (in one piece when none was lost), lost ones as `duplicate` drops.
+    /// Most bytes of kept lines one batch holds (issue 28): a batch's claims are committed
+    /// before its lines are written, so a crash (SIGKILL, power cut, a server that dies) between
+    /// the commit and the write loses at most this much: the one write in flight, a pipe's
+    /// buffer. Commit before a kept line would take the batch past it (`isFull(adding:)`); a
+    /// single longer line is a batch of its own.
+    public static let writeBytes = 1 << 16
+
+    /// Whether a line of `count` bytes would take the batch past `writeBytes`: commit first.
+    public func isFull(adding count: Int) -> Bool {
+        !bytes.isEmpty && bytes.count + count + 1 > Self.writeBytes
+    }
+
+    /// The protocol of docs/design.md "State store", in order: commit the seen-set's pending
+    /// claims (stale and future copies of handed-on records become duplicates first); write the
+    /// kept lines whose claims held in one `sink.write` (claims lost to another writer become
+    /// `duplicate` drops); hand every drop over in input order; then give back, in one
+    /// transaction, the claims of the lines the sink reports it did not write, so a later run
+    /// hands those readings on instead of dropping them as duplicates (issue 18). A crash after
+    /// the commit loses at most this batch's one write; nothing is ever handed on twice.
     /// The batch is empty afterwards.
-    /// - Throws: `StoreError` from the commit; the batch's lines are then never handed over.
-    public mutating func commit<Receiver: FilterBatchReceiver>(to receiver: inout Receiver) throws {
+    /// - Returns: what was written, not written and released; a failed release is reported in
+    ///   the outcome (the lines are lost either way), not thrown.
+    /// - Throws: `StoreError` from the lookup or the commit: then nothing of the batch is written
+    ///   or claimed.
+    public mutating func commit<Sink: FilterBatchSink>(to sink: inout Sink) throws -> FilterBatchOutcome {
         defer {
             bytes.removeAll(keepingCapacity: true)
-            swap(&kept, &lastKept)  // kept for `releaseUnwritten`; no copy
             kept.removeAll(keepingCapacity: true)
             drops.removeAll(keepingCapacity: true)
             lookups.removeAll(keepingCapacity: true)
-            keptReadings = 0
         }
-        lastKept.removeAll(keepingCapacity: true)
-        lastLost = []
         // Before the commit: a failed read then leaves no claim of the batch committed.
         if !lookups.isEmpty {
             let handedOn = try filter.seen.containedKeys(lookups.map(\.key))
@@ -147,59 +187,43 @@ public struct ReplayFilterSession {
             }
         }
         let lost = try filter.seen.commitPending()
-        lastLost = lost
-        guard !lost.isEmpty else {
-            // Every claim held (always so for a per-run set): the kept lines go out in one piece.
-            if !kept.isEmpty { bytes.withUnsafeBufferPointer { receiver.kept($0, lines: kept.count, readings: keptReadings) } }
-            for drop in drops { receiver.dropped(drop) }
-            return
+        if !lost.isEmpty { dropLost(lost) }
+        var outcome = FilterBatchOutcome()
+        if !kept.isEmpty {
+            let written = bytes.withUnsafeBufferPointer { sink.write(kept: $0, lines: kept.count) }
+            outcome.written = min(max(written, 0), kept.count)
+            outcome.writtenReadings = kept[..<outcome.written].lazy.filter(\.isReading).count
+            outcome.unwritten = kept.count - outcome.written
         }
-        deliver(losing: lost, to: &receiver)
+        for drop in drops { sink.dropped(drop) }
+        guard outcome.unwritten > 0 else { return outcome }
+        let keys = kept[outcome.written...].compactMap(\.key)
+        do {
+            try filter.seen.release(keys)
+            outcome.released = keys.count
+        } catch {
+            outcome.releaseError = error
+        }
+        return outcome
     }
 
-    /// Gives back the claims of the last `count` lines the last `commit` handed over, which a
-    /// failed write lost (writes go in order and everything after the first failure is dropped,
-    /// so the lost lines are the last ones), so a later run hands those readings on instead of
-    /// dropping them as duplicates (issue 18). One transaction.
-    /// - Returns: how many claims were released (cuff-failure lines hold none).
-    /// - Throws: what the seen-set's release throws (`StoreError`); then every claim still holds.
-    public mutating func releaseUnwritten(lines count: Int) throws -> Int {
-        guard count > 0 else { return 0 }
-        let handedOver = lastKept.filter { k in k.key.map { !lastLost.contains($0) } ?? true }
-        let keys = handedOver.suffix(count).compactMap(\.key)
-        try filter.seen.release(keys)
-        lastKept.removeAll(keepingCapacity: true)
-        return keys.count
-    }
-
-    /// `commit` when another writer held some claims first: those lines become duplicate
-    /// drops, in input order among the other drops; each run of kept lines between them goes at once.
-    private func deliver<Receiver: FilterBatchReceiver>(losing lost: Set<SeenKey>, to receiver: inout Receiver) {
-        var run = 0..<0, runLines = 0, runReadings = 0
-        func flushRun(_ receiver: inout Receiver) {
-            guard !run.isEmpty else { return }
-            bytes.withUnsafeBufferPointer { receiver.kept(UnsafeBufferPointer(rebasing: $0[run]), lines: runLines, readings: runReadings) }
-        }
-        var start = 0, next = 0
+    /// Takes the lines whose claims another writer committed first out of the batch: each
+    /// becomes a `duplicate` drop, in input order among the other drops.
+    private mutating func dropLost(_ lost: Set<SeenKey>) {
+        var remaining: [UInt8] = [], still: [Kept] = [], start = 0
         for k in kept {
-            while next < drops.count, drops[next].line < k.line {
-                receiver.dropped(drops[next])
-                next += 1
-            }
             let range = start..<k.end
             start = k.end
             if let key = k.key, lost.contains(key) {
-                flushRun(&receiver)
-                (run, runLines, runReadings) = (k.end..<k.end, 0, 0)
-                receiver.dropped(FilterDrop(line: k.line, why: .rule(.duplicate), detail: nil, age: nil,
-                                            text: keepsDroppedText ? String(decoding: bytes[range.dropLast()], as: UTF8.self) : nil))
+                drops.append(FilterDrop(line: k.line, why: .rule(.duplicate), detail: nil, age: nil, field: nil,
+                                        text: keepsDroppedText ? String(decoding: bytes[range.dropLast()], as: UTF8.self) : nil))
                 continue
             }
-            run = run.isEmpty ? range : run.lowerBound..<range.upperBound
-            runLines += 1
-            if k.isReading { runReadings += 1 }
+            remaining.append(contentsOf: bytes[range])
+            still.append(Kept(end: remaining.count, key: k.key, isReading: k.isReading, line: k.line))
         }
-        for drop in drops[next...] { receiver.dropped(drop) }
-        flushRun(&receiver)
+        bytes = remaining
+        kept = still
+        drops.sort { $0.line < $1.line }
     }
 }

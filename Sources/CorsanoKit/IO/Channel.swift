@@ -18,8 +18,9 @@ final class Channel<Element: Sendable>: Sendable {
         var items: [Element] = []
         var head = 0
         var ended = false
-        var waiter: (id: UInt64, continuation: CheckedContinuation<Delivery, Never>)?
-        var nextWaiterID: UInt64 = 0
+        /// The receive waiting; one whose wait ended (time limit, cancellation) refuses an item,
+        /// which is then queued.
+        var waiter: OneShot<Delivery>?
         /// The reader is blocked in `send` until an item is taken.
         var senderWaiting = false
     }
@@ -36,10 +37,10 @@ final class Channel<Element: Sendable>: Sendable {
     /// Queues `item`, blocking the calling (producer) thread while the channel is full.
     func send(_ item: Element) {
         while true {
-            let (queued, waiter) = state.withLock { s -> (Bool, CheckedContinuation<Delivery, Never>?) in
+            let (queued, waiter) = state.withLock { s -> (Bool, OneShot<Delivery>?) in
                 if let w = s.waiter {
                     s.waiter = nil
-                    return (true, w.continuation)
+                    return (true, w)
                 }
                 guard s.items.count - s.head < capacity else {
                     s.senderWaiting = true
@@ -48,7 +49,7 @@ final class Channel<Element: Sendable>: Sendable {
                 s.items.append(item)
                 return (true, nil)
             }
-            waiter?.resume(returning: .item(item))
+            if let waiter, !waiter.resume(returning: .item(item)) { continue }  // its wait ended: queue it
             if queued { return }
             room.wait()
         }
@@ -56,49 +57,36 @@ final class Channel<Element: Sendable>: Sendable {
 
     /// Marks the end of input; waiting and later receives get `.ended` once the queue is drained.
     func finish() {
-        let waiter = state.withLock { s -> CheckedContinuation<Delivery, Never>? in
+        let waiter = state.withLock { s -> OneShot<Delivery>? in
             s.ended = true
             defer { s.waiter = nil }
-            return s.items.count == s.head ? s.waiter?.continuation : nil
+            return s.items.count == s.head ? s.waiter : nil
         }
         waiter?.resume(returning: .ended)
     }
 
     /// The next item, or why there is none; waits at most `timeout` (real time) when given.
     func receive(timeout: Duration?) async -> Delivery {
-        let id = state.withLock { s -> UInt64 in
-            s.nextWaiterID += 1
-            return s.nextWaiterID
-        }
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Delivery, Never>) in
-                let immediate = state.withLock { s -> Delivery? in
-                    if s.head < s.items.count {
-                        defer {
-                            s.head += 1
-                            if s.head == s.items.count { s.items.removeAll(keepingCapacity: true); s.head = 0 }
-                        }
-                        return .item(s.items[s.head])
-                    }
-                    if s.ended { return .ended }
-                    if Task.isCancelled { return .cancelled }
-                    s.waiter = (id, continuation)
-                    return nil
+        let answer = OneShot<Delivery>()
+        let immediate = state.withLock { s -> Delivery? in
+            if s.head < s.items.count {
+                defer {
+                    s.head += 1
+                    if s.head == s.items.count { s.items.removeAll(keepingCapacity: true); s.head = 0 }
                 }
-                if let immediate {
-                    if case .item = immediate { wakeSender() }
-                    continuation.resume(returning: immediate)
-                } else if let timeout {
-                    let (seconds, attoseconds) = timeout.components
-                    let nanos = max(0, seconds) * 1_000_000_000 + attoseconds / 1_000_000_000
-                    DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: nanos))) {
-                        self.abandon(id, with: .timedOut)
-                    }
-                }
+                return .item(s.items[s.head])
             }
-        } onCancel: {
-            abandon(id, with: .cancelled)
+            if s.ended { return .ended }
+            if Task.isCancelled { return .cancelled }
+            s.waiter = answer
+            return nil
         }
+        if let immediate {
+            if case .item = immediate { wakeSender() }
+            return immediate
+        }
+        let delivery = await answer.result(timeout: timeout, timedOut: { .success(.timedOut) }, cancelled: { .success(.cancelled) })
+        return (try? delivery.get()) ?? .cancelled
     }
 
     /// Lets a sender blocked on a full channel try again.
@@ -108,15 +96,5 @@ final class Channel<Element: Sendable>: Sendable {
             return s.senderWaiting
         }
         if wake { room.signal() }
-    }
-
-    /// Ends wait `id` with `delivery`, if it is still the one waiting.
-    private func abandon(_ id: UInt64, with delivery: Delivery) {
-        let waiter = state.withLock { s -> CheckedContinuation<Delivery, Never>? in
-            guard let w = s.waiter, w.id == id else { return nil }
-            s.waiter = nil
-            return w.continuation
-        }
-        waiter?.resume(returning: delivery)
     }
 }

@@ -85,7 +85,7 @@ extension CuffIngester {
             try accept(&reading, source: source, line: item.line) { item.raw }
         case .failure(let issue):
             counts.read += 1
-            try reject(issue.reason, source: source, line: item.line) { item.raw }
+            try reject(issue, source: source, line: item.line) { item.raw }
         }
     }
 
@@ -119,7 +119,7 @@ extension CuffIngester {
                 counts.skipped[.notBloodPressure, default: 0] += 1
             case .issue(let issue):
                 counts.read += 1
-                try reject(issue.reason, source: name, line: line) { "" }
+                try reject(issue, source: name, line: line) { "" }
             }
         }
     }

@@ -7,7 +7,7 @@ extension CuffIngester {
         switch ReadingLineParser.parse(bytes) {
         case .success(.reading(let reading)): return .success(.reading(reading))
         case .success(.cuffFailure(let failure)): return .success(.cuffFailure(failure))
-        case .failure(let error): return .failure(IngestIssue(error.description))
+        case .failure(let error): return .failure(IngestIssue(error.description, field: error.field))
         }
     }
 }

@@ -9,7 +9,7 @@ public final class CuffIngester {
     /// Stop at the first reject (`--strict`).
     public let strict: Bool
     /// Counts so far, over every source.
-    public internal(set) var counts = IngestCounts()
+    public internal(set) var counts = RecordCounts()
     let sink: any IngestSink
     var stopped = false
     /// Where the ingester says what it decided at `-v`: each input's format and CSV layout, the
@@ -344,7 +344,7 @@ public final class CuffIngester {
             counts.skipped[why, default: 0] += 1
         case .failure(let issue):
             counts.read += 1
-            try reject(issue.reason, source: source, line: line, raw: raw)
+            try reject(issue, source: source, line: line, raw: raw)
         }
     }
 
@@ -359,14 +359,17 @@ public final class CuffIngester {
             try sink.write(reading)
             counts.written += 1
             counts.origins.count(reading)
-        case .reject(let reason):
-            try reject(reason, source: source, line: line, raw: raw)
+        case .reject(let issue):
+            try reject(issue, as: RejectRecord.invalid, source: source, line: line, raw: raw)
         }
     }
 
-    func reject(_ reason: String, source: String, line: Int, raw: () -> String) throws {
+    /// Counts and hands on a rejected record: `malformed` when it did not become a reading,
+    /// `invalid` when the reading failed (docs/design.md "Rejects and counts").
+    func reject(_ issue: IngestIssue, as reason: String = RejectRecord.malformed, source: String, line: Int,
+                raw: () -> String) throws {
         counts.rejected += 1
-        try sink.reject(IngestReject(source: source, line: line, reason: reason, raw: raw()))
+        try sink.reject(RejectRecord(source: source, line: line, reason: reason, field: issue.field, error: issue.reason, raw: raw()))
         if strict { stopped = true }
     }
 }

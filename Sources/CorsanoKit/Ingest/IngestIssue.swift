@@ -3,7 +3,13 @@
 public struct IngestIssue: Error, Equatable, Sendable {
     /// `field: what is wrong`.
     public var reason: String
+    /// The field at fault, when the code that found the issue knows it (the `field` of a
+    /// `--rejects` record).
+    public var field: String?
 
     /// Creates an issue with its reason text.
-    public init(_ reason: String) { self.reason = reason }
+    public init(_ reason: String, field: String? = nil) {
+        self.reason = reason
+        self.field = field
+    }
 }

@@ -30,7 +30,8 @@ public struct IngestNormalizer: Sendable {
     /// What becomes of one reading: kept (perhaps with a note on what changed) or rejected.
     public enum Verdict: Equatable, Sendable {
         case keep(note: String?)
-        case reject(String)
+        /// Rejected: a reading whose stamps or values fail (`--rejects` reason `invalid`).
+        case reject(IngestIssue)
     }
 
     /// Finishes a reading in place: a naive `deviceTime` without `measuredAt` gets its real time
@@ -46,7 +47,7 @@ public struct IngestNormalizer: Sendable {
             } else if viaZone {
                 // A wall time in a DST gap names no instant; one in a repeated hour, two.
                 switch basis.zone.reading(stamp, field: "deviceTime") {
-                case .failure(let issue): return .reject(issue.reason + " (--tz)")
+                case .failure(let issue): return .reject(IngestIssue(issue.reason + " (--tz)", field: "deviceTime"))
                 case .success(let (t, note)):
                     instant = t
                     if let note { notes.append(note) }
@@ -57,8 +58,8 @@ public struct IngestNormalizer: Sendable {
             guard let instant, RFC3339.representable.contains(instant) else {
                 // An anchor pair years apart can shift a valid stamp past 9999 or before 0001:
                 // such a time cannot be written as RFC 3339, and no reader would take it back.
-                return .reject("deviceTime: \(stamp) maps to a real time outside years 0001-9999"
-                               + (viaZone ? " (read in the zone)" : " (by the clock anchor)"))
+                return .reject(IngestIssue("deviceTime: \(stamp) maps to a real time outside years 0001-9999"
+                                           + (viaZone ? " (read in the zone)" : " (by the clock anchor)"), field: "deviceTime"))
             }
             reading.measuredAt = instant
             if viaZone { usedZone = true }
@@ -72,13 +73,13 @@ public struct IngestNormalizer: Sendable {
             }
         } else if let measuredAt = reading.measuredAt, !RFC3339.representable.contains(measuredAt) {
             // A UTC offset can carry a stamp at the edge of year 0001 or 9999 across it.
-            return .reject("measuredAt: outside years 0001-9999 in UTC")
+            return .reject(IngestIssue("measuredAt: outside years 0001-9999 in UTC", field: "measuredAt"))
         }
-        if let issue = validator.validate(reading) { return .reject(issue.reason) }
+        if let issue = validator.validate(reading) { return .reject(IngestIssue(issue.reason, field: issue.field)) }
         if let cuffID {
             if let named = reading.cuffID {
                 guard named.caseInsensitiveCompare(cuffID) == .orderedSame else {
-                    return .reject("cuff: the record names cuff \(named), --cuff-id says \(cuffID)")
+                    return .reject(IngestIssue("cuff: the record names cuff \(named), --cuff-id says \(cuffID)", field: "cuff"))
                 }
             } else {
                 reading.provenance.removeAll { $0.name == "cuff" }

@@ -412,7 +412,7 @@ public final class CuffCollector: Sendable {
         normalizer.basis = clock.basis(for: reading)
         switch normalizer.finish(reading: &reading) {
         case .keep(let note): return .reading(reading, note: note)
-        case .reject(let reason): return .rejected(payload: payload, reason: reason, characteristic: characteristic)
+        case .reject(let issue): return .rejected(payload: payload, reason: issue.reason, characteristic: characteristic)
         }
     }
 

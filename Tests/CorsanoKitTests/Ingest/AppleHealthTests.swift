@@ -32,7 +32,7 @@ import Testing
                 #expect(sink.lines == [Self.typed, Self.omron, Self.beurer], "chunk \(chunk)")
                 #expect(sink.rejects.isEmpty)
                 #expect(ingester.counts.summary
-                        == "read 19, written 3, skipped 16 (copies of correlation records: 6, not blood pressure: 10), rejected 0, manual 1")
+                        == "read 19, written 3, skipped 16 (copies of correlation records: 6, not blood pressure: 10), dropped 0, rejected 0, manual 1")
                 #expect(sink.notes == ["export.xml:1: pulse from a heart-rate record of the same source at the same instant: 2 of 3 readings"])
             }
         }

@@ -306,7 +306,7 @@ import Testing
         let ingester = CuffIngester(normalizer: IngestNormalizer(basis: NaiveTimeBasis(anchor: nil, zone: IngestRun.utc)), sink: sink)
         try ingester.ingest(MemoryByteSource(Self.text(csv), chunk: 64), name: "in", format: nil,
                             options: .init(csv: CSVOptions(holdLimit: 200)))
-        #expect(sink.rejects.first?.reason.contains("no row in the first 0 MiB tells which") == true)
+        #expect(sink.rejects.first?.error?.contains("no row in the first 0 MiB tells which") == true)
         #expect(sink.lines.count + sink.rejects.count == 51)
     }
 

@@ -49,7 +49,7 @@ import Testing
         var normalizer = IngestNormalizer(basis: NaiveTimeBasis(anchor: anchor, zone: ZoneReader(identifier: "UTC")!))
         var reading = CuffReading(systolic: 120, diastolic: 80, pulse: 60, deviceTime: Self.naive(stamp))
         #expect(normalizer.finish(reading: &reading)
-            == .reject("deviceTime: \(stamp) maps to a real time outside years 0001-9999 (\(how))"))
+            == .reject(IngestIssue("deviceTime: \(stamp) maps to a real time outside years 0001-9999 (\(how))", field: "deviceTime")))
         // The edge itself is still writable: 0001-01-01T00:00:00 with a zero shift.
         var edge = CuffReading(systolic: 120, diastolic: 80, pulse: 60, deviceTime: Self.naive("0001-01-01T00:00:00"))
         var same = IngestNormalizer(basis: NaiveTimeBasis(anchor: ClockAnchor(device: Self.naive("2026-01-01T00:00:00"),
@@ -62,14 +62,14 @@ import Testing
         var normalizer = IngestNormalizer(basis: NaiveTimeBasis(anchor: nil, zone: ZoneReader(identifier: "Asia/Tokyo")!))
         var reading = CuffReading(systolic: 120, diastolic: 80, pulse: 60, deviceTime: Self.naive("0001-01-01T05:00:00"))
         #expect(normalizer.finish(reading: &reading)
-            == .reject("deviceTime: 0001-01-01T05:00:00 maps to a real time outside years 0001-9999 (read in the zone)"))
+            == .reject(IngestIssue("deviceTime: 0001-01-01T05:00:00 maps to a real time outside years 0001-9999 (read in the zone)", field: "deviceTime")))
     }
 
     @Test func measuredAtPastYear9999InUTCIsRejected() throws {
         var normalizer = IngestNormalizer(basis: NaiveTimeBasis(anchor: nil, zone: ZoneReader(identifier: "UTC")!))
         var reading = CuffReading(systolic: 120, diastolic: 80, pulse: 60,
                                   measuredAt: try #require(RFC3339.parseInstant("9999-12-31T23:30:00-01:00")))
-        #expect(normalizer.finish(reading: &reading) == .reject("measuredAt: outside years 0001-9999 in UTC"))
+        #expect(normalizer.finish(reading: &reading) == .reject(IngestIssue("measuredAt: outside years 0001-9999 in UTC", field: "measuredAt")))
     }
 
     @Test func formatIfRepresentableRefusesYearsOutside1To9999() {

@@ -19,7 +19,7 @@ import Testing
             for format in [nil, IngestFormat.jsonl] {
                 let (sink, ingester) = try IngestRun.run(bytes, chunk: chunk, format: format, anchor: Self.anchor)
                 #expect(sink.lines == want, "chunk \(chunk)")
-                #expect(ingester.counts == { var c = IngestCounts(); c.read = 5; c.written = 5; return c }())
+                #expect(ingester.counts == { var c = RecordCounts(); c.read = 5; c.written = 5; return c }())
                 #expect(!ingester.normalizer.usedZone)
             }
         }
@@ -39,8 +39,8 @@ import Testing
         let text = "# cuff A\n2026-11-29T10:00:01Z\t2A36 00d7f000000000\n2026-11-29T10:00:40Z\t2A35 1e780050005a00e807030f0e1e2d4800010100\n\n0x00 0x78 0x00\n"
         let (sink, ingester) = try IngestRun.run(text, chunk: 3)
         #expect(sink.lines == [#"{"systolic":120,"diastolic":80,"pulse":72,"meanArterialPressure":90,"measuredAt":"2024-03-15T14:30:45Z","deviceTime":"2024-03-15T14:30:45","receivedAt":"2026-11-29T10:00:40Z","isManualEntry":false,"userId":1,"status":{"bodyMovement":true,"cuffTooLoose":false,"irregularPulse":false,"pulseRateRange":"withinRange","improperPosition":false}}"#])
-        #expect(sink.rejects == [IngestReject(source: "in", line: 5, reason: "payload: 3 bytes, shorter than flags + systolic, diastolic, MAP (7 bytes)", raw: "0x00 0x78 0x00")])
-        #expect(ingester.counts.summary == "read 3, written 1, skipped 1 (intermediate cuff pressure (0x2A36): 1), rejected 1")
+        #expect(sink.rejects == [RejectRecord(source: "in", line: 5, reason: "malformed", error: "payload: 3 bytes, shorter than flags + systolic, diastolic, MAP (7 bytes)", raw: "0x00 0x78 0x00")])
+        #expect(ingester.counts.summary == "read 3, written 1, skipped 1 (intermediate cuff pressure (0x2A36): 1), dropped 0, rejected 1")
     }
 
     @Test func byteOrderMarkBeforeAJSONLineIsSkipped() throws {
@@ -85,7 +85,7 @@ import Testing
         ])
         #expect(sink.rejects[2].raw == "not json")
         #expect(sink.notes == ["in:7: meanArterialPressure: 150 mmHg not between diastolic 80 and systolic 120; dropped as not reported"])
-        #expect(ingester.counts.summary == "read 7, written 3, skipped 0, rejected 4, unstamped 1")
+        #expect(ingester.counts.summary == "read 7, written 3, skipped 0, dropped 0, rejected 4, unstamped 1")
     }
 
     @Test func strictStopsAtTheFirstReject() throws {

@@ -4,7 +4,7 @@ import Foundation
 /// Collects what `CuffIngester` hands out, as text.
 final class RecordingSink: IngestSink {
     var lines: [String] = []
-    var rejects: [IngestReject] = []
+    var rejects: [RejectRecord] = []
     var notes: [String] = []
     var reads = 0
 
@@ -14,7 +14,7 @@ final class RecordingSink: IngestSink {
         lines.append(String(decoding: bytes, as: UTF8.self))
     }
     func write(cuffFailure: CuffError) { lines.append("error \(cuffFailure)") }
-    func reject(_ reject: IngestReject) { rejects.append(reject) }
+    func reject(_ reject: RejectRecord) { rejects.append(reject) }
     func note(source: String, line: Int, message: String) { notes.append("\(source):\(line): \(message)") }
     var skips: [String] = []
     func skipped(source: String, lines: ClosedRange<Int>, message: String) {

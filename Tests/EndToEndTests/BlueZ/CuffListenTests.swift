@@ -58,7 +58,7 @@ import Testing
         }
         #expect(run.stderr.text.contains("connected to \(BlueZMock.cuff) (BP Cuff)"))
         #expect(run.stderr.text.contains("clock anchor: cuff "))
-        #expect(run.stderr.text.contains("cuff listen: read 3, written 3, skipped 0, rejected 0"))
+        #expect(run.stderr.text.contains("cuff listen: read 3, written 3, skipped 0, dropped 0, rejected 0"))
         // The cuff this run connected is disconnected on the way out.
         #expect(mock.waitFor("disconnected host"))
     }
@@ -221,9 +221,9 @@ import Testing
             "0x2A35 payload 1E7800: payload: 3 bytes, shorter than flags + systolic, diastolic, MAP (7 bytes)",
             // A cuff showing "Err": NaN in every pressure field.
             "0x2A35 payload 00FF07FF07FF07: systolic: not a number (SFLOAT NaN)",
-            "read 3, written 1, skipped 0, rejected 2",
+            "read 3, written 1, skipped 0, dropped 0, rejected 2",
         ])),
-        (["pressure 150"], Int32(0), ["read 1, written 1, skipped 1 (intermediate cuff pressure (0x2A36): 1), rejected 0"]),
+        (["pressure 150"], Int32(0), ["read 1, written 1, skipped 1 (intermediate cuff pressure (0x2A36): 1), dropped 0, rejected 0"]),
     ] as [([String], Int32, [String])])
     func payloadsThatAreNotReadings(commands: [String], status: Int32, messages: [String]) throws {
         let mock = try BlueZMock()

@@ -16,7 +16,7 @@ import Testing
         ])
         #expect(r.stderr.contains("\(file):21: skipped: values of 2AF0 skipped: not a blood pressure characteristic\n"))
         #expect(!r.stderr.contains(":23: skipped"), "named once")
-        #expect(r.stderr.hasSuffix("cuff ingest: read 5, written 2, skipped 3 (intermediate cuff pressure (0x2A36): 1, another characteristic: 2), rejected 0\n"), "\(r.stderr)")
+        #expect(r.stderr.hasSuffix("cuff ingest: read 5, written 2, skipped 3 (intermediate cuff pressure (0x2A36): 1, another characteristic: 2), dropped 0, rejected 0\n"), "\(r.stderr)")
     }
 
     @Test func bls11CaptureReassemblesRecordsWithTheirSequence() throws {
@@ -26,7 +26,7 @@ import Testing
             (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["sequence"] as? Int
         }
         #expect(sequences == [nil, 41, 42])
-        #expect(r.stderr.hasSuffix("cuff ingest: read 3, written 3, skipped 0, rejected 0\n"), "\(r.stderr)")
+        #expect(r.stderr.hasSuffix("cuff ingest: read 3, written 3, skipped 0, dropped 0, rejected 0\n"), "\(r.stderr)")
     }
 
     @Test func aRecordCutShortIsRejectedAt65NamingItsFirstLine() throws {

@@ -8,14 +8,14 @@ import Testing
     static func fixture(_ name: String) -> String { Corsano.fixtures.appendingPathComponent(name).path }
 
     @Test(arguments: [
-        ("csv/omron-connect-tz.csv", 4, "read 4, written 4, skipped 0, rejected 0; layout: omron-connect"),
-        ("csv/omron-connect-email-de.csv", 4, "read 4, written 4, skipped 0, rejected 0; layout: generic"),
-        ("csv/samsung-health-bp.csv", 3, "read 4, written 3, skipped 1 (before the header: 1), rejected 0; layout: samsung-health"),
-        ("csv/healthforyou-export.csv", 4, "read 17, written 4, skipped 13 (before the header: 10, after the table: 3), rejected 0; layout: healthforyou"),
-        ("csv/health-auto-export.csv", 2, "read 3, written 2, skipped 1 (no pressure values: 1), rejected 0; layout: health-auto-export"),
-        ("csv/beurer-bm58-de.csv", 3, "read 3, written 3, skipped 0, rejected 0; layout: beurer-bm58"),
-        ("csv/omron-connect-report-utf16le.csv", 4, "read 4, written 4, skipped 0, rejected 0; layout: omron-connect-report"),
-        ("csv/omron-connect-report-utf16be.csv", 4, "read 4, written 4, skipped 0, rejected 0; layout: omron-connect-report"),
+        ("csv/omron-connect-tz.csv", 4, "read 4, written 4, skipped 0, dropped 0, rejected 0; layout: omron-connect"),
+        ("csv/omron-connect-email-de.csv", 4, "read 4, written 4, skipped 0, dropped 0, rejected 0; layout: generic"),
+        ("csv/samsung-health-bp.csv", 3, "read 4, written 3, skipped 1 (before the header: 1), dropped 0, rejected 0; layout: samsung-health"),
+        ("csv/healthforyou-export.csv", 4, "read 17, written 4, skipped 13 (before the header: 10, after the table: 3), dropped 0, rejected 0; layout: healthforyou"),
+        ("csv/health-auto-export.csv", 2, "read 3, written 2, skipped 1 (no pressure values: 1), dropped 0, rejected 0; layout: health-auto-export"),
+        ("csv/beurer-bm58-de.csv", 3, "read 3, written 3, skipped 0, dropped 0, rejected 0; layout: beurer-bm58"),
+        ("csv/omron-connect-report-utf16le.csv", 4, "read 4, written 4, skipped 0, dropped 0, rejected 0; layout: omron-connect-report"),
+        ("csv/omron-connect-report-utf16be.csv", 4, "read 4, written 4, skipped 0, dropped 0, rejected 0; layout: omron-connect-report"),
     ])
     func everyExportIsReadAndItsLayoutNamed(_ file: String, _ count: Int, _ summary: String) throws {
         let r = try Corsano.run(["cuff", "ingest", "--tz", "UTC", Self.fixture(file)])
@@ -89,7 +89,7 @@ import Testing
         #expect(r.stderr == """
             <stdin>:1: header: no diastolic column (columns: Date, Heart rate, Systolic); it comes nearest to the withings layout, which also has Diastolic, Comments; no row names systolic and diastolic columns; see corsano-formats(5) for the column names read, or give --header-line N
             <stdin>:2-2001: skipped: 2000 lines under an unusable header (line 1 is not a header corsano can read; see the error for it)
-            corsano: cuff ingest: read 2001, written 0, skipped 2000 (under an unusable header: 2000), rejected 1
+            corsano: cuff ingest: read 2001, written 0, skipped 2000 (under an unusable header: 2000), dropped 0, rejected 1
 
             """)
     }

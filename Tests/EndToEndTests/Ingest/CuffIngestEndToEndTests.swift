@@ -16,7 +16,7 @@ import Testing
             #"{"systolic":128,"diastolic":82,"pulse":66,"measuredAt":"2026-11-29T10:00:55Z","deviceTime":"2025-01-01T00:04:00","isManualEntry":false,"anchor":{"device":"2025-01-01T00:03:10","phone":"2026-11-29T10:00:05Z"}}"#,
             #"{"systolic":124,"diastolic":80,"pulse":64,"measuredAt":"2026-11-29T10:02:55Z","deviceTime":"2025-01-01T00:06:00","isManualEntry":false,"anchor":{"device":"2025-01-01T00:03:10","phone":"2026-11-29T10:00:05Z"}}"#,
         ])
-        #expect(r.stderr == "corsano: cuff ingest: read 5, written 5, skipped 0, rejected 0\n")
+        #expect(r.stderr == "corsano: cuff ingest: read 5, written 5, skipped 0, dropped 0, rejected 0\n")
     }
 
     /// New York springs forward between anchor and record; the host zone must not leak in.
@@ -78,7 +78,7 @@ import Testing
         #expect(r.status == 65)
         #expect(r.lines == [#"{"systolic":121,"diastolic":79,"pulse":64,"measuredAt":"2026-11-29T10:15:00Z","isManualEntry":false}"#])
         #expect(r.stderr == "<stdin>:1: deviceTime: \(stamp) maps to a real time outside years 0001-9999 (by the clock anchor)\n"
-            + "corsano: cuff ingest: read 2, written 1, skipped 0, rejected 1\n")
+            + "corsano: cuff ingest: read 2, written 1, skipped 0, dropped 0, rejected 1\n")
     }
 
     /// Manual entries are never shifted by the anchor: with both anchor flags the zone note
@@ -90,7 +90,7 @@ import Testing
         #expect(r.status == 0)
         #expect(r.lines == [#"{"systolic":120,"diastolic":80,"pulse":60,"measuredAt":"2026-01-01T10:00:00Z","deviceTime":"2026-01-01T10:00:00","isManualEntry":true}"#])
         #expect(r.stderr == "corsano: cuff ingest: manual entries' naive stamps read in zone Etc/UTC (never shifted by the anchor; --tz to choose)\n"
-            + "corsano: cuff ingest: read 1, written 1, skipped 0, rejected 0, manual 1\n")
+            + "corsano: cuff ingest: read 1, written 1, skipped 0, dropped 0, rejected 0, manual 1\n")
     }
 
     @Test func bleCaptureTimeThatIsNotRFC3339IsRejectedNamingReceivedAt() throws {
@@ -99,14 +99,14 @@ import Testing
         #expect(r.status == 65)
         #expect(r.lines == [#"{"systolic":120,"diastolic":80,"meanArterialPressure":93,"receivedAt":"2026-11-29T10:00:05Z","isManualEntry":false}"#])
         #expect(r.stderr == "<stdin>:1: receivedAt: 'notatime' (the capture's TIME column) is not an RFC 3339 time\n"
-            + "corsano: cuff ingest: read 2, written 1, skipped 0, rejected 1, unstamped 1\n")
+            + "corsano: cuff ingest: read 2, written 1, skipped 0, dropped 0, rejected 1, unstamped 1\n")
     }
 
-    @Test(arguments: [("csv/omblepy-user1.csv", 4, "read 4, written 4, skipped 0, rejected 0; layout: omblepy"),
-                      ("csv/omron-connect-report.csv", 4, "read 4, written 4, skipped 0, rejected 0; layout: omron-connect-report"),
-                      ("csv/withings-bp.csv", 3, "read 4, written 3, skipped 1 (no pressure values: 1), rejected 0; layout: withings"),
-                      ("csv/sbm69.csv", 2, "read 2, written 2, skipped 0, rejected 0; layout: sbm69"),
-                      ("csv/bpm-app.csv", 2, "read 2, written 2, skipped 0, rejected 0; layout: bpm-app")])
+    @Test(arguments: [("csv/omblepy-user1.csv", 4, "read 4, written 4, skipped 0, dropped 0, rejected 0; layout: omblepy"),
+                      ("csv/omron-connect-report.csv", 4, "read 4, written 4, skipped 0, dropped 0, rejected 0; layout: omron-connect-report"),
+                      ("csv/withings-bp.csv", 3, "read 4, written 3, skipped 1 (no pressure values: 1), dropped 0, rejected 0; layout: withings"),
+                      ("csv/sbm69.csv", 2, "read 2, written 2, skipped 0, dropped 0, rejected 0; layout: sbm69"),
+                      ("csv/bpm-app.csv", 2, "read 2, written 2, skipped 0, dropped 0, rejected 0; layout: bpm-app")])
     func everyCSVFixtureAutoDetectedAndRead(_ file: String, _ count: Int, _ summary: String) throws {
         for from in ["auto", "csv"] {
             let r = try Corsano.run(["cuff", "ingest", "--from", from, "--tz", "UTC", Self.fixture(file)])
@@ -133,9 +133,9 @@ import Testing
             #"{"systolic":120,"diastolic":80,"pulse":72,"meanArterialPressure":90,"receivedAt":"2026-11-29T10:00:40Z","isManualEntry":false}"#,
             #"{"systolic":120,"diastolic":80,"meanArterialPressure":93,"isManualEntry":false}"#,
         ])
-        #expect(r.stderr == "\(capture.path):3: systolic: not a number (SFLOAT NaN)\ncorsano: cuff ingest: read 4, written 2, skipped 1 (intermediate cuff pressure (0x2A36): 1), rejected 1, unstamped 2\n")
+        #expect(r.stderr == "\(capture.path):3: systolic: not a number (SFLOAT NaN)\ncorsano: cuff ingest: read 4, written 2, skipped 1 (intermediate cuff pressure (0x2A36): 1), dropped 0, rejected 1, unstamped 2\n")
         let rejected = try String(contentsOf: rejects, encoding: .utf8)
-        #expect(rejected == #"{"source":"\#(capture.path)","line":3,"reason":"systolic: not a number (SFLOAT NaN)","raw":"0x16 FF07 FF07 FF07 EA07 0B1D 0A0000 FF07 0000"}"# + "\n")
+        #expect(rejected == #"{"source":"\#(capture.path)","line":3,"reason":"malformed","error":"systolic: not a number (SFLOAT NaN)","raw":"0x16 FF07 FF07 FF07 EA07 0B1D 0A0000 FF07 0000"}"# + "\n")
     }
 
     @Test func strictStopsAtFirstRejectAfterWritingEarlierRecords() throws {
@@ -197,7 +197,7 @@ import Testing
         let r = try Corsano.run(["cuff", "ingest"], stdin: input)
         #expect(r.status == 0)
         #expect(r.lines == [#"{"systolic":120,"diastolic":80,"isManualEntry":false}"#, #"{"error":"noReading"}"#, #"{"error":"cuff \"E3\""}"#])
-        #expect(r.stderr == "corsano: cuff ingest: read 3, written 3, skipped 0, rejected 0, unstamped 1\n")
+        #expect(r.stderr == "corsano: cuff ingest: read 3, written 3, skipped 0, dropped 0, rejected 0, unstamped 1\n")
     }
 
     @Test func closedStdoutExits141Quietly() throws {

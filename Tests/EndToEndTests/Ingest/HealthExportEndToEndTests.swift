@@ -23,7 +23,7 @@ import Testing
         #expect(r.status == 0)
         #expect(r.lines == Self.lines)
         #expect(r.stderr.contains("export.xml:1: note: pulse from a heart-rate record of the same source at the same instant: 2 of 3 readings"))
-        #expect(r.stderr.contains("cuff ingest: read 19, written 3, skipped 16 (copies of correlation records: 6, not blood pressure: 10), rejected 0"))
+        #expect(r.stderr.contains("cuff ingest: read 19, written 3, skipped 16 (copies of correlation records: 6, not blood pressure: 10), dropped 0, rejected 0"))
     }
 
     @Test func fromAPipeTheReadingsComeWithoutPulseAndTheRunSaysSo() throws {
@@ -115,6 +115,6 @@ import Testing
             #"{"systolic":124,"diastolic":79,"measuredAt":"2025-11-30T09:00:00Z","isManualEntry":false,"originDataSourceId":"raw:com.google.blood_pressure:com.omronhealthcare.omronconnect:OMRON:HEM-7361T"}"#,
         ])
         #expect(r.stderr.contains("raw_com.google.blood_pressure_com.google.android.apps.json:54: diastolic: missing (fitValue[1])"))
-        #expect(r.stderr.contains("read 3, written 2, skipped 0, rejected 1"))
+        #expect(r.stderr.contains("read 3, written 2, skipped 0, dropped 0, rejected 1"))
     }
 }

@@ -1,4 +1,5 @@
 import CorsanoKit
+import Synchronization
 
 /// `corsano bp-init`: NIBP calibration of a bracelet against a reference cuff (issue 5; seed
 /// bp-initialization; docs/design.md "Events", "Exit status", "Time", "Host-side cuff rules").
@@ -176,7 +177,7 @@ extension BPInitOptions.CuffChoice {
 /// reading's time; a reading without one is never age-checked), no new event.
 final class CuffCountsLine: EventSink, @unchecked Sendable {
     let ctx: CommandContext
-    private let lock = NSLockLite()
+    private let lock = Mutex(())
     private var fed = 0
     private var dropped: [DroppedCuffItem.Reason: Int] = [:]
     private var origins = ReadingOrigins()
@@ -227,7 +228,7 @@ final class DroppedLineDiagnostics: EventSink, @unchecked Sendable {
     let ctx: CommandContext
     /// The `--cuff` input's name (`<stdin>` for `-`), when readings come as lines.
     let cuffName: String?
-    private let lock = NSLockLite()
+    private let lock = Mutex(())
     private var hinted = false
 
     init(ctx: CommandContext, cuffName: String?) {

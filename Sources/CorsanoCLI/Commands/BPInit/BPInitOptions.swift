@@ -1,4 +1,5 @@
 import CorsanoKit
+import Synchronization
 
 /// The `bp-init` flags as the core's config and the choice of cuff source (CommandTable "bp-init").
 enum BPInitOptions {
@@ -210,7 +211,7 @@ enum BPInitOptions {
             throw error
         }
         let messages = CuffLinkMessages(address: address, zone: zone, progress: ctx.stderrIsTerminal, prefix: "cuff: ")
-        let lock = NSLockLite()
+        let lock = Mutex(())
         return BLECuffSource(collector: collector, timeout: timeout) { event in
             lock.locked { messages.write(event, ctx) }
         }

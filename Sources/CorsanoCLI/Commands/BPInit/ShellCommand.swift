@@ -1,6 +1,5 @@
 import CorsanoKit
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -26,37 +25,23 @@ enum ShellCommand {
 
     /// Runs `command`, waiting at most `timeout` when given. - Throws: `CancellationError`.
     static func run(_ command: String, timeout: Duration?) async throws -> Outcome {
-        let once = Once<Outcome>()
-        let started = Mutex<pid_t>(0)
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Outcome, any Error>) in
-                once.arm(continuation)
-                let spawned = spawn(command)
-                guard case .success(let (child, output)) = spawned else {
-                    if case .failure(let why) = spawned { once.resume(.success(.failedToStart(why.message))) }
-                    return
-                }
-                started.withLock { $0 = child }
-                if Task.isCancelled { once.resume(.failure(CancellationError())) { kill(-child, SIGTERM) } }
-                Thread {
-                    let bytes = readAll(output)
-                    var status: Int32 = 0
-                    while waitpid(child, &status, 0) < 0 && errno == EINTR {}
-                    let code = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-                    once.resume(.success(.exited(status: code, output: bytes)))
-                }.start()
-                if let timeout {
-                    let (seconds, attoseconds) = timeout.components
-                    let nanos = Int(clamping: max(0, seconds) * 1_000_000_000 + attoseconds / 1_000_000_000)
-                    DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanos)) {
-                        once.resume(.success(.timedOut)) { kill(-child, SIGTERM) }
-                    }
-                }
-            }
-        } onCancel: {
-            let pid = started.withLock { $0 }
-            once.resume(.failure(CancellationError())) { if pid > 0 { kill(-pid, SIGTERM) } }
+        try Task.checkCancellation()
+        let (child, output): (pid_t, Int32)
+        switch spawn(command) {
+        case .success(let started): (child, output) = started
+        case .failure(let why): return .failedToStart(why.message)
         }
+        // The child's exit, the time limit or a cancellation: the first one answers; the other
+        // two terminate the group before the wait ends (the process may exit right after).
+        let exit = OneShot<Outcome>()
+        Thread {
+            let bytes = readAll(output)
+            var status: Int32 = 0
+            while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+            let code = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+            exit.resume(returning: .exited(status: code, output: bytes))
+        }.start()
+        return try await exit.value(timeout: timeout, timedOut: { .timedOut }) { kill(-child, SIGTERM) }
     }
 
     private struct SpawnError: ExitStatusProviding { let message: String; var exitStatus: ExitStatus { .cuffError } }
@@ -88,41 +73,5 @@ enum ShellCommand {
         }
         close(fd)
         return bytes
-    }
-}
-
-/// Resumes a continuation exactly once, from whichever side finishes first.
-final class Once<Value: Sendable>: Sendable {
-    private let slot = Mutex<(armed: CheckedContinuation<Value, any Error>?, done: Bool, early: Result<Value, any Error>?)>(
-        (nil, false, nil))
-
-    /// Hands over the continuation; resumes it at once when a result came first.
-    func arm(_ continuation: CheckedContinuation<Value, any Error>) {
-        let early = slot.withLock { s -> Result<Value, any Error>? in
-            if let e = s.early { return e }
-            s.armed = continuation
-            return nil
-        }
-        if let early { continuation.resume(with: early) }
-    }
-
-    /// True when this call was the one that resumed (or will resume, once armed). `first` runs
-    /// before the waiter resumes, only for that call: once resumed, the process may exit at
-    /// any moment, so a child must be signalled before.
-    @discardableResult
-    func resume(_ result: Result<Value, any Error>, first: () -> Void = {}) -> Bool {
-        let (continuation, won) = slot.withLock { s -> (CheckedContinuation<Value, any Error>?, Bool) in
-            if s.done { return (nil, false) }
-            s.done = true
-            if let c = s.armed {
-                s.armed = nil
-                return (c, true)
-            }
-            s.early = result
-            return (nil, true)
-        }
-        if won { first() }
-        continuation?.resume(with: result)
-        return won
     }
 }

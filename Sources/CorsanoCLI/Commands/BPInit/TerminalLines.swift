@@ -15,8 +15,9 @@ final class TerminalLines: Sendable {
     }
 
     private struct State {
-        var waiter: (id: Int, continuation: CheckedContinuation<Answer, any Error>)?
-        var nextID = 0
+        /// The request waiting for a line; one whose wait ended (time limit, cancellation)
+        /// refuses it, and the line is kept for the next.
+        var waiter: OneShot<Answer>?
         var started = false
         /// The thread is blocked reading a line already.
         var reading = false
@@ -35,44 +36,20 @@ final class TerminalLines: Sendable {
     /// - Throws: `CancellationError`.
     func read(prompt: String, to prompts: PromptOutput, timeout: Duration? = nil) async throws -> Answer {
         prompts.ask(prompt)
-        let id = state.withLock { s -> Int in
-            s.nextID += 1
-            return s.nextID
+        let answer = OneShot<Answer>()
+        let (immediate, startThread, ask) = state.withLock { s -> (Answer?, Bool, Bool) in
+            if !s.buffered.isEmpty { return (.line(s.buffered.removeFirst()), false, false) }
+            if s.ended { return (.end, false, false) }
+            if Task.isCancelled { return (nil, false, false) }  // no read is asked for
+            s.waiter = answer
+            defer { s.started = true; s.reading = true }
+            return (nil, !s.started, !s.reading)
         }
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (c: CheckedContinuation<Answer, any Error>) in
-                let (immediate, startThread, ask) = state.withLock { s -> (Result<Answer, any Error>?, Bool, Bool) in
-                    if !s.buffered.isEmpty { return (.success(.line(s.buffered.removeFirst())), false, false) }
-                    if s.ended { return (.success(.end), false, false) }
-                    if Task.isCancelled { return (.failure(CancellationError()), false, false) }
-                    s.waiter = (id, c)
-                    defer { s.started = true; s.reading = true }
-                    return (nil, !s.started, !s.reading)
-                }
-                if let immediate { c.resume(with: immediate); return }
-                if startThread { Thread { self.readLoop() }.start() }
-                if ask { demand.signal() }
-                if let timeout {
-                    let (seconds, attoseconds) = timeout.components
-                    let nanos = Int(clamping: max(0, seconds) * 1_000_000_000 + attoseconds / 1_000_000_000)
-                    DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanos)) {
-                        self.finish(id, with: .success(.timedOut))
-                    }
-                }
-            }
-        } onCancel: {
-            finish(id, with: .failure(CancellationError()))
-        }
-    }
-
-    /// Ends wait `id`, if it is still the one waiting.
-    private func finish(_ id: Int, with result: Result<Answer, any Error>) {
-        let c = state.withLock { s -> CheckedContinuation<Answer, any Error>? in
-            guard let w = s.waiter, w.id == id else { return nil }
-            s.waiter = nil
-            return w.continuation
-        }
-        c?.resume(with: result)
+        if let immediate { return immediate }
+        try Task.checkCancellation()
+        if startThread { Thread { self.readLoop() }.start() }
+        if ask { demand.signal() }
+        return try await answer.value(timeout: timeout, timedOut: { .timedOut })
     }
 
     /// One line per request; a line typed while nobody waits is kept for the next request.
@@ -89,17 +66,21 @@ final class TerminalLines: Sendable {
                     break
                 }
             }
-            let c = state.withLock { s -> CheckedContinuation<Answer, any Error>? in
-                s.reading = false
-                if line == nil { s.ended = true }
-                guard let w = s.waiter else {
-                    if let line { s.buffered.append(line) }
-                    return nil
+            // To the request waiting; one whose wait already ended refuses it: then to the
+            // next one waiting, or kept for the next request. Never lost.
+            while true {
+                let waiter = state.withLock { s -> OneShot<Answer>? in
+                    s.reading = false
+                    if line == nil { s.ended = true }
+                    guard let w = s.waiter else {
+                        if let line { s.buffered.append(line) }
+                        return nil
+                    }
+                    s.waiter = nil
+                    return w
                 }
-                s.waiter = nil
-                return w.continuation
+                guard let waiter, !waiter.resume(returning: line.map(Answer.line) ?? .end) else { break }
             }
-            c?.resume(returning: line.map(Answer.line) ?? .end)
             if line == nil { return }
         }
     }

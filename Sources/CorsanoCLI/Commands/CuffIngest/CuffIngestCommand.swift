@@ -9,10 +9,8 @@ import Foundation
 enum CuffIngestCommand {
     static func run(_ args: ParsedCommand, _ ctx: CommandContext) async throws -> ExitStatus {
         // SIGINT/SIGTERM/SIGHUP: stop reading, write what was read and the counts (issue 18).
-        let signals = SignalHandling.install()
+        let (signals, interrupt) = SignalHandling.installInterruptingReads()
         defer { signals.uninstall() }
-        let interrupt = ReadInterrupt()
-        signals.onSignal { interrupt.fire() }
         let (format, layout) = try inputFormat(args)
         let options = CuffIngester.Options(
             csv: CSVOptions(headerLine: try args.integer(.headerLine),
@@ -64,10 +62,9 @@ enum CuffIngestCommand {
         // Readings handed on but lost to a failed write are not "written" (the exit is 74; see main).
         ctx.stdout.flush()
         var counts = ingester.counts
-        let unwritten = output.unwrittenReadings(droppedLines: ctx.stdout.droppedLines)
-        counts.written = max(0, counts.written - unwritten)
-        ctx.note("cuff ingest: " + counts.summary + (unwritten > 0 ? ", unwritten \(unwritten)" : "")
-                     + layoutSummary(ingester.layouts))
+        counts.unwritten = output.unwrittenReadings(droppedLines: ctx.stdout.droppedLines)
+        counts.written = max(0, counts.written - counts.unwritten)
+        ctx.note("cuff ingest: " + counts.summary + layoutSummary(ingester.layouts))
         if let status { return status }
         if let signalled = signals.exitStatus { return signalled }
         return ingester.counts.rejected > 0 ? .dataError : .success

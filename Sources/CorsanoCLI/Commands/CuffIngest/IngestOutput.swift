@@ -65,7 +65,7 @@ final class IngestOutput: IngestSink {
         ctx.stdout.flush()
     }
 
-    func reject(_ reject: IngestReject) {
+    func reject(_ reject: RejectRecord) {
         flushStdout()  // keep stdout and stderr in input order on a terminal
         ctx.writeText(TerminalText.escaped(reject.message))
         rejects?.line(reject.jsonLine)

@@ -93,8 +93,8 @@ final class ListenOutput: @unchecked Sendable {
     private let ctx: CommandContext
     private let messages: CuffLinkMessages
     private let count: Int?
-    private let lock = NSLockLite()
-    private var counts = IngestCounts()
+    private let lock = Mutex(())
+    private var counts = RecordCounts()
     private var line: [UInt8] = []
     private var pressureShown = false
 
@@ -136,10 +136,10 @@ final class ListenOutput: @unchecked Sendable {
     func finish() {
         lock.locked {
             if let text = messages.finish() { ctx.stderr.write(text) }
-            let unwritten = ctx.stdout.droppedLines
             var shown = counts
-            shown.written = max(0, shown.written - unwritten)
-            ctx.note("cuff listen: " + shown.summary + (unwritten > 0 ? ", unwritten \(unwritten)" : ""))
+            shown.unwritten = ctx.stdout.droppedLines
+            shown.written = max(0, shown.written - shown.unwritten)
+            ctx.note("cuff listen: " + shown.summary)
         }
     }
 }

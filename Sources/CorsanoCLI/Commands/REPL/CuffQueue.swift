@@ -1,4 +1,5 @@
 import CorsanoKit
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -8,7 +9,7 @@ import Glibc
 /// `bp-init` as reading lines on a pipe (`--cuff /dev/fd/N`), so the flow reads them through the
 /// same cuff source as a file; while the flow runs, readings typed at its prompt follow them.
 final class CuffQueue: @unchecked Sendable {
-    private let lock = NSLockLite()
+    private let lock = Mutex(())
     private var readings: [CuffReading] = []
 
     /// The readings waiting, oldest first.
@@ -64,7 +65,7 @@ final class CuffQueue: @unchecked Sendable {
 final class CuffPipe: @unchecked Sendable {
     let readEnd: Int32
     private var writeEnd: Int32
-    private let lock = NSLockLite()
+    private let lock = Mutex(())
 
     init(readEnd: Int32, writeEnd: Int32) {
         self.readEnd = readEnd

@@ -1,4 +1,5 @@
 import CorsanoKit
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -101,7 +102,7 @@ struct InteractiveREPL {
 
 /// The command task a Control-C cancels.
 final class RunningCommand: @unchecked Sendable {
-    private let lock = NSLockLite()
+    private let lock = Mutex(())
     private var task: Task<ExitStatus, any Error>?
 
     func set(_ task: Task<ExitStatus, any Error>) { lock.locked { self.task = task } }
@@ -111,7 +112,7 @@ final class RunningCommand: @unchecked Sendable {
 
 /// A flag set from another thread.
 final class Flag: @unchecked Sendable {
-    private let lock = NSLockLite()
+    private let lock = Mutex(())
     private var value: Int32?
     var isSet: Bool { lock.locked { value != nil } }
     /// The signal that set the flag first.

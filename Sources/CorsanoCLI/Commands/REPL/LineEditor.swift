@@ -1,5 +1,6 @@
 import CReadline
 import Foundation
+import Synchronization
 
 /// GNU readline on a thread of its own, in its callback ("alternate") interface, so that a flow
 /// running on the Swift concurrency pool can print above the line being typed and be interrupted.
@@ -56,7 +57,7 @@ final class LineEditor: @unchecked Sendable {
     let outputReadEnd: Int32
     let wakeReadEnd: Int32
     private let wakeWriteEnd: Int32
-    private let lock = NSLockLite()
+    private let lock = Mutex(())
     private var pending: Request?
     /// A flow's question (`ask`), shown in place of the `cuff>` prompt until answered.
     private var question: Request?

@@ -1,4 +1,5 @@
 import CorsanoKit
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -106,7 +107,7 @@ struct REPLScriptLine {
 /// cancelledByUser with the plan restored) and the session stops after it with 130 (SIGINT) or
 /// 143 (SIGTERM); between commands, or at a second signal, the session exits at once.
 final class ScriptStop: @unchecked Sendable {
-    private let lock = NSLockLite()
+    private let lock = Mutex(())
     private var caught: ExitStatus?
     private var busy = false
 

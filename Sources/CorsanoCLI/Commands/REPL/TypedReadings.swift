@@ -1,4 +1,5 @@
 import CorsanoKit
+import Synchronization
 
 /// While a flow runs in the interactive REPL: a `cuff>` prompt whose lines (`120/80 72`, the
 /// same words as `cuff add`) go to the flow as manual entries, each with `enteredAt` (the wall
@@ -9,7 +10,7 @@ final class TypedReadings: @unchecked Sendable {
     private let ctx: CommandContext
     /// Cancels the running flow (what Control-C does).
     private let cancelFlow: @Sendable () -> Void
-    private let lock = NSLockLite()
+    private let lock = Mutex(())
     private var task: Task<Void, Never>?
 
     init(editor: LineEditor, ctx: CommandContext, cancelFlow: @escaping @Sendable () -> Void) {

@@ -8,10 +8,8 @@ import Glibc
 enum ReplayFilterCommand {
     static func run(_ args: ParsedCommand, _ ctx: CommandContext) async throws -> ExitStatus {
         // SIGINT/SIGTERM/SIGHUP: stop reading, commit, write what is decided and the counts (issue 18).
-        let signals = SignalHandling.install()
+        let (signals, interrupt) = SignalHandling.installInterruptingReads()
         defer { signals.uninstall() }
-        let interrupt = ReadInterrupt()
-        signals.onSignal { interrupt.fire() }
         let options = try ReplayFilterOptions(args)
         // Precedence (docs/design.md "Exit status"): usage 64, then missing input 66, then I/O 74.
         let inputs = try InputFile.openAll(args.operands)

@@ -6,10 +6,12 @@ import Glibc
 /// One run of `replay-filter` over its inputs: read lines, judge them in the core's
 /// `ReplayFilterSession`, and write what each committed batch hands back.
 ///
-/// Batching (docs/design.md "State store"): claims go into the session's batch while a buffered input
-/// chunk is parsed; before every read that could block the batch commits, then its kept lines
-/// (minus claims lost to another writer), drop reports and rejects are written and flushed, so
-/// a live feed sees each line at once. A value type: the per-line state needs no runtime
+/// Batching (docs/design.md "State store"): claims go into the session's batch while a buffered
+/// input chunk is parsed; before every read that could block, and before a kept line would take
+/// the batch past one 64 KiB write (`ReplayFilterSession.isFull`), the batch commits. Commit →
+/// write → release is the core's (`ReplayFilterSession.commit(to:)`); this pass only gives it
+/// stdout as the sink (`ReplayFilterOutput`) and writes the drop reports and rejects after, so a
+/// live feed sees each line at once. A value type: the per-line state needs no runtime
 /// exclusivity checks.
 struct ReplayFilterPass {
     enum Next { case more, stop }
@@ -32,15 +34,9 @@ struct ReplayFilterPass {
         output = ReplayFilterOutput(ctx: ctx, rejects: rejects)
     }
 
-    /// What the run read and did so far.
-    var counts: ReplayFilterCounts { output.counts }
+    /// What the run read and did so far (`rejected` counts malformed lines).
+    var counts: RecordCounts { output.counts }
 
-    /// Most bytes of kept lines one batch claims: a batch's claims are committed before its lines
-    /// are written, so a crash (SIGKILL, power cut, a server that dies) between the commit and the
-    /// write loses at most this much: the one write in flight, a pipe's buffer (issue 28). A
-    /// batch is committed before a kept line would take it past this (a single longer line is a
-    /// batch of its own).
-    static let writeBytes = 1 << 16
     /// Most lines, kept or dropped, in a batch while reading a regular file: a file of dropped
     /// lines holds no kept bytes, and memory stays flat on it too.
     static let fileBatchLines = 1 << 15
@@ -48,12 +44,12 @@ struct ReplayFilterPass {
     /// Exit status once `finish()` ran: 3 for `--first` with nothing kept, 65 after a malformed
     /// line, else 0 (filtering is normal operation).
     var status: ExitStatus {
-        if options.first && counts.emittedReadings == 0 { return .cuffError }
-        return counts.malformed > 0 ? .dataError : .success
+        if options.first && output.writtenReadings == 0 { return .cuffError }
+        return counts.rejected > 0 ? .dataError : .success
     }
 
     /// Whether the run is over: `--strict` hit a malformed line, or `--first` wrote its reading.
-    private var finished: Bool { stoppedStrict || (options.first && counts.emittedReadings > 0) }
+    private var finished: Bool { stoppedStrict || (options.first && output.writtenReadings > 0) }
 
     /// Filters one input to its end, or until `--first` or `--strict` stops the run.
     /// - Throws: `InputError` when the input cannot be read, `StoreError` from the seen-set.
@@ -77,7 +73,7 @@ struct ReplayFilterPass {
                 let next: Next
                 switch item {
                 case .line(let number, let bytes):
-                    if session.pendingBytes > 0, session.pendingBytes + bytes.count + 1 > Self.writeBytes {
+                    if session.isFull(adding: bytes.count) {
                         try commitBatch()
                         if ctx.stdout.hasFailed { return .stop }
                     }
@@ -159,34 +155,31 @@ struct ReplayFilterPass {
     }
 
     private mutating func commitAndWriteBatch() throws {
-        let droppedBefore = ctx.stdout.droppedLines
-        try session.commit(to: &output)
-        ctx.stdout.flush()
-        let unwritten = ctx.stdout.droppedLines - droppedBefore
-        output.counts.emitted -= unwritten
-        output.counts.unwritten += unwritten
+        let outcome = try session.commit(to: &output)
+        output.counts.written += outcome.written
+        output.writtenReadings += outcome.writtenReadings
+        output.counts.unwritten += outcome.unwritten
+        output.counts.released += outcome.released
         output.flushReports()
-        guard unwritten > 0 else { return }
-        // Lines never written must not stay claimed, or every later run drops those readings as
-        // duplicates (issue 18): give their claims back in one transaction; the status is 74 either way.
-        do {
-            output.counts.released += try session.releaseUnwritten(lines: unwritten)
-        } catch {
-            output.counts.unreleased += unwritten
-            let why = ErrorTranslator.translate(error).message ?? "\(error)"
-            ctx.diagnose("replay-filter: the claims of \(unwritten) unwritten lines could not be released: \(why)")
-        }
+        guard let error = outcome.releaseError else { return }
+        // Lines never written stay claimed: every later run drops those readings as duplicates
+        // (issue 18). Said, and counted; the status is 74 either way.
+        output.counts.unreleased += outcome.unwritten
+        let why = ErrorTranslator.translate(error).message ?? "\(error)"
+        ctx.diagnose("replay-filter: the claims of \(outcome.unwritten) unwritten lines could not be released: \(why)")
     }
 }
 
-/// Where a committed batch goes: kept lines to stdout, one `FILE:LINE: reason` report per drop
-/// to stderr (one write per batch), and `--rejects` JSON lines.
-struct ReplayFilterOutput: FilterBatchReceiver {
+/// Where a committed batch goes (the core's `FilterBatchSink` over stdout): kept lines to stdout,
+/// one `FILE:LINE: reason` report per drop to stderr (one write per batch), and `--rejects` JSON lines.
+struct ReplayFilterOutput: FilterBatchSink {
     let ctx: CommandContext
     let rejects: OutputWriter?
     /// The input being read: the source named in reports.
     var source = "-"
-    var counts = ReplayFilterCounts()
+    var counts = RecordCounts()
+    /// Of the written lines, the readings (for `--first`).
+    var writtenReadings = 0
     /// Reports ready for stderr (unbuffered: one write per batch).
     private var reports: [UInt8] = []
 
@@ -195,10 +188,13 @@ struct ReplayFilterOutput: FilterBatchReceiver {
         self.rejects = rejects
     }
 
-    mutating func kept(_ bytes: UnsafeBufferPointer<UInt8>, lines: Int, readings: Int) {
+    /// Writes and flushes the batch; the lines `OutputWriter` dropped (a failed write drops
+    /// everything after it) are the ones not written.
+    mutating func write(kept bytes: UnsafeBufferPointer<UInt8>, lines: Int) -> Int {
+        let droppedBefore = ctx.stdout.droppedLines
         ctx.stdout.write(bytes: bytes)
-        counts.emitted += lines
-        counts.emittedReadings += readings
+        ctx.stdout.flush()
+        return lines - (ctx.stdout.droppedLines - droppedBefore)
     }
 
     mutating func dropped(_ drop: FilterDrop) {
@@ -206,20 +202,22 @@ struct ReplayFilterOutput: FilterBatchReceiver {
         case .rule(let reason):
             counts.dropped[reason, default: 0] += 1
             ctx.diagnostics.info(.filter, "\(source):\(drop.line): dropped as \(reason.rawValue): \(reason.rule)")
-        case .malformed: counts.malformed += 1
+        case .malformed: counts.rejected += 1
         }
-        let report = ReplayFilterReport(source: source, line: drop.line, reason: drop.word, detail: drop.detail, age: drop.age)
-        report.appendStderrLine(to: &reports)
-        if let rejects {
-            // A reading's text goes as the `reading` object, a malformed line's as a `text` string.
-            let isReading = drop.why != .malformed
-            rejects.line(report.json(reading: isReading ? drop.text : nil, text: isReading ? nil : drop.text))
-        }
+        drop.appendStderrLine(source: source, to: &reports)
+        rejects?.line(drop.rejectRecord(source: source).jsonLine)
     }
 
     /// Writes the batch's reports to stderr and flushes `--rejects`.
     mutating func flushReports() {
-        if !reports.isEmpty { reports.withUnsafeBufferPointer { ctx.stderr.write(bytes: $0) } }
+        if !reports.isEmpty {
+            // At a terminal the reports go through the one wrapper; a pipe gets the bytes as built.
+            if ctx.isTerminal(ctx.stderr) {
+                ctx.writeText(String(decoding: reports.dropLast(), as: UTF8.self))
+            } else {
+                reports.withUnsafeBufferPointer { ctx.stderr.write(bytes: $0) }
+            }
+        }
         reports.removeAll(keepingCapacity: true)
         rejects?.flush()
     }
