@@ -85,13 +85,20 @@ import Testing
         #expect(again.pieces == 0 && again.drops.isEmpty)
     }
 
-    @Test func aClaimAnotherWriterWonIsADuplicateAndItsLineIsNeverHandedOver() throws {
+    /// `lines` judged and committed while another writer wins line 2's claim: the seen-set, the
+    /// session after the commit, and what the commit handed over.
+    static func committedWithLine2Lost() throws -> (seen: RacingSeenSet, session: ReplayFilterSession, received: Received) {
         let seen = RacingSeenSet()
         seen.losing = [SeenKey(measuredAt: RFC3339.parseInstant("2026-11-29T10:00:20Z")!, systolic: 121, diastolic: 80, pulse: 70)]
         var session = ReplayFilterSession(filter: ReplayFilter(rules: HostRules(), seen: seen), keepsDroppedText: false)
-        _ = try Self.judge(&session, Self.lines)
+        _ = try judge(&session, lines)
         var received = Received()
         try session.commit(to: &received)
+        return (seen, session, received)
+    }
+
+    @Test func aClaimAnotherWriterWonIsADuplicateAndItsLineIsNeverHandedOver() throws {
+        let received = try Self.committedWithLine2Lost().received
         // Lines 1, then 5 and 6: two runs around the lost line 2.
         #expect(received.text == [0, 4, 5].map { Self.lines[$0] + "\n" }.joined())
         #expect(received.pieces == 2)
@@ -105,12 +112,9 @@ import Testing
     /// claim's, not a cuff-failure line's: it has none) go back to the seen-set.
     @Test(arguments: [(1, [5]), (2, [5]), (3, [0, 5]), (9, [0, 5])])
     func theClaimsOfTheLastUnwrittenLinesAreReleased(unwritten: Int, releasedLines: [Int]) throws {
-        let seen = RacingSeenSet()
-        seen.losing = [SeenKey(measuredAt: RFC3339.parseInstant("2026-11-29T10:00:20Z")!, systolic: 121, diastolic: 80, pulse: 70)]
-        var session = ReplayFilterSession(filter: ReplayFilter(rules: HostRules(), seen: seen), keepsDroppedText: false)
-        _ = try Self.judge(&session, Self.lines)
-        var received = Received()
-        try session.commit(to: &received)
+        let committed = try Self.committedWithLine2Lost()
+        let seen = committed.seen
+        var session = committed.session
         #expect(try session.releaseUnwritten(lines: unwritten) == releasedLines.count)
         let at = ["2026-11-29T10:00:10Z", "", "", "", "", "2026-11-29T10:00:30Z"]
         #expect(seen.released == releasedLines.map {
