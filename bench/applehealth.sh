@@ -12,19 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(1024)
-[ -x /usr/bin/time ] || { echo "bench: /usr/bin/time (GNU time) not installed" >&2; exit 69; }
-mkdir -p bench/out
-[ -n "${CORSANO_BIN:-}" ] || swift build -c release --static-swift-stdlib --product corsano >&2
-bin=${CORSANO_BIN:-.build/release/corsano}
-
-# Runs "$@" with stdout to FILE; prints "WALL_SECONDS CPU_SECONDS MAX_RSS_KB".
-measure() {
-  local out=$1; shift
-  /usr/bin/time -f "%e %U %S %M" -o bench/out/time.txt "$@" > "$out" 2> bench/out/stderr.txt || true
-  awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }' bench/out/time.txt
-}
-ratio() { python3 -c "import sys; a,b=map(float,sys.argv[1:]); print(f'{b/a:.2f}x' if a > 0 else 'inf')" "$1" "$2"; }
-load() { cut -d' ' -f1 /proc/loadavg; }
+. bench/lib.sh
 
 printf '%-6s %9s %9s %7s %10s %10s %7s %9s %9s %6s %6s %5s  %s\n' MB ingest_s python_s ratio ingest_cpu python_cpu ratio \
   ingest_mb python_mb load1 load2 same ingest_summary
@@ -33,10 +21,10 @@ for mb in "${sizes[@]}"; do
   [ -s "$file" ] || python3 bench/gen_health_export.py "$mb" > "$file"
   cat "$file" > /dev/null  # warm the page cache so both read the same file from memory
   l1=$(load)
-  read -r ingest_s ingest_cpu ingest_kb < <(measure bench/out/ingest.jsonl "$bin" cuff ingest --from applehealth "$file")
+  read -r ingest_s ingest_cpu ingest_kb < <(out=bench/out/ingest.jsonl measure "$bin" cuff ingest --from applehealth "$file")
   summary=$(tail -1 bench/out/stderr.txt | sed 's/^corsano: cuff ingest: //')
   l2=$(load)
-  read -r py_s py_cpu py_kb < <(measure bench/out/python.jsonl python3 bench/applehealth_iterparse.py "$file")
+  read -r py_s py_cpu py_kb < <(out=bench/out/python.jsonl measure python3 bench/applehealth_iterparse.py "$file")
   same=$(cmp -s bench/out/ingest.jsonl bench/out/python.jsonl && echo yes || echo NO)
   printf '%-6s %9s %9s %7s %10s %10s %7s %9s %9s %6s %6s %5s  %s\n' "$mb" "$ingest_s" "$py_s" "$(ratio "$ingest_s" "$py_s")" \
     "$ingest_cpu" "$py_cpu" "$(ratio "$ingest_cpu" "$py_cpu")" "$((ingest_kb / 1024))" "$((py_kb / 1024))" "$l1" "$l2" "$same" "$summary"
@@ -45,7 +33,7 @@ for mb in "${sizes[@]}"; do
     [ -x "$venv/bin/healthkit-to-sqlite" ] || { python3 -m venv "$venv" >&2; "$venv/bin/pip" install --quiet healthkit-to-sqlite >&2; }
     rm -f bench/out/healthkit.db
     # It reads export.zip (or export.xml with --xml).
-    read -r hk_s hk_cpu hk_kb < <(measure /dev/null "$venv/bin/healthkit-to-sqlite" "$file" bench/out/healthkit.db --xml)
+    read -r hk_s hk_cpu hk_kb < <(measure "$venv/bin/healthkit-to-sqlite" "$file" bench/out/healthkit.db --xml)
     echo "healthkit-to-sqlite (every record type into SQLite, for context): ${hk_s} s wall, ${hk_cpu} s CPU, $((hk_kb / 1024)) MB"
   fi
 done

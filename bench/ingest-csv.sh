@@ -13,27 +13,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(1000000)
-[ -x /usr/bin/time ] || { echo "bench: /usr/bin/time (GNU time) not installed" >&2; exit 69; }
-
-mkdir -p bench/out
+. bench/lib.sh
 venv=bench/out/venv
 if [ ! -x "$venv/bin/python" ]; then
   python3 -m venv "$venv" >&2
   "$venv/bin/pip" install --quiet duckdb >&2
 fi
 duckdb_version=$("$venv/bin/python" -c 'import duckdb; print(duckdb.__version__)')
-
-swift build -c release --static-swift-stdlib --product corsano >&2
-bin=.build/release/corsano
-
-# Runs "$@" with stdout to $out (default /dev/null); prints "WALL_SECONDS CPU_SECONDS MAX_RSS_KB".
-out=/dev/null
-measure() {
-  /usr/bin/time -f "%e %U %S %M" -o bench/out/time.txt "$@" > "$out" 2> bench/out/stderr.txt || true
-  awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }' bench/out/time.txt
-}
-ratio() { python3 -c "import sys; a,b=map(float,sys.argv[1:]); print(f'{b/a:.2f}x' if a > 0 else 'inf')" "$1" "$2"; }
-load() { cut -d' ' -f1 /proc/loadavg; }
 
 echo "duckdb $duckdb_version (python), corsano $("$bin" --version)"
 printf '%-8s %9s %9s %7s %9s %9s %7s %9s %9s %6s %6s  %s\n' rows ingest_s duckdb_s ratio ingest_cpu duckdb_cpu ratio \

@@ -218,39 +218,25 @@ final class FaultRun: @unchecked Sendable {
         process.arguments = args
         // The test run's environment (its one audit key), as the `bracelet repair` it is checked with.
         process.environment = Corsano.inherited
-        let input = try OutputFailureTests.pipe(), output = try OutputFailureTests.pipe(), errors = try OutputFailureTests.pipe()
-        process.standardInput = input.read
-        process.standardOutput = output.write
-        process.standardError = errors.write
-        try process.run()
-        try input.read.close()
-        try output.write.close()
-        try errors.write.close()
-        try input.write.close()
+        let (input, output, errors) = try OutputFailureTests.runOnPipes(process)
+        try input.close()
         done.enter()
         Thread { [self] in
-            var pending = Data()
-            reading: while true {
-                let chunk = output.read.availableData
-                if chunk.isEmpty { break }
-                pending.append(chunk)
-                while let newline = pending.firstIndex(of: 0x0A) {
-                    let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
-                    pending.removeSubrange(pending.startIndex...newline)
-                    state.withLock { $0.lines.append(line) }
-                    arrived.signal()
-                    if let step = closeStdoutAt, line.contains(#""step":"\#(step)""#) { break reading }
-                }
+            forEachLine(of: output) { line in
+                state.withLock { $0.lines.append(line) }
+                arrived.signal()
+                if let step = closeStdoutAt, line.contains(#""step":"\#(step)""#) { return false }
+                return true
             }
-            try? output.read.close()
+            try? output.close()
             state.withLock { $0.outDone = true }
             arrived.signal()
             done.leave()
         }.start()
         done.enter()
         Thread { [self] in
-            let data = errors.read.readDataToEndOfFile()
-            try? errors.read.close()
+            let data = errors.readDataToEndOfFile()
+            try? errors.close()
             state.withLock { $0.stderr = String(decoding: data, as: UTF8.self) }
             done.leave()
         }.start()

@@ -156,13 +156,7 @@ import Testing
     @Test func anUnconfirmedOwnerIsLeftToBraceletRepair() async throws {
         let server = try ServedSimulator(.unix)
         defer { server.stop() }
-        let state = try E.directory().appendingPathComponent("state.sqlite3").path
-        let client = try await server.client(clock: VirtualClock(start: Instant(secondsSinceEpoch: 1_795_000_000)))
-        try await client.setPlan(.nibpCalibration)
-        await client.close()
-        _ = try PlanJournal(store: SQLiteStore(path: state)).open(PlanJournal.Entry(
-            serial: Scenario().serial, previousPlan: BraceletPlan("sleep"), flow: "bp-init",
-            owner: PlanJournal.Owner(gateway: "", pid: getpid()), openedAt: Instant(secondsSinceEpoch: 1_795_000_000)))
+        let state = try await Self.heldInCalibration(server, previousPlan: "sleep", owner: PlanJournal.Owner(gateway: "", pid: getpid()))
         // Every command refuses to touch the bracelet (69), says why and names the repair command.
         let push = try Corsano.run(["profile", "push", "--bracelet", server.listening, "--state", state] + WearingE2E.profileFlags)
         #expect(push.status == 69, "\(push.stderr)")
@@ -183,13 +177,7 @@ import Testing
     @Test func braceletRepairLeavesARunningOwnerAloneUnlessForced() async throws {
         let server = try ServedSimulator(.unix)
         defer { server.stop() }
-        let state = try E.directory().appendingPathComponent("state.sqlite3").path
-        let client = try await server.client(clock: VirtualClock(start: Instant(secondsSinceEpoch: 1_795_000_000)))
-        try await client.setPlan(.nibpCalibration)
-        await client.close()
-        _ = try PlanJournal(store: SQLiteStore(path: state)).open(PlanJournal.Entry(
-            serial: Scenario().serial, previousPlan: BraceletPlan("monitoring"), flow: "bp-init",
-            owner: PlanJournal.Owner.current(gateway: ""), openedAt: Instant(secondsSinceEpoch: 1_795_000_000)))
+        let state = try await Self.heldInCalibration(server, previousPlan: "monitoring", owner: .current(gateway: ""))
         let kept = try Corsano.run(["bracelet", "repair", "--bracelet", server.listening, "--state", state])
         #expect(kept.status == 69, "\(kept.stderr)")
         #expect(kept.stderr.contains("still runs"))
@@ -197,6 +185,19 @@ import Testing
         let forced = try Corsano.run(["bracelet", "repair", "--force", "--bracelet", server.listening, "--state", state])
         #expect(forced.status == 0, "\(forced.stderr)")
         #expect(try await BPInitServedTests.plan(of: server) == BraceletPlan("monitoring"))
+    }
+
+    /// A state store whose plan journal says `owner` switched `server`'s bracelet to the calibration
+    /// plan from `previousPlan`, with the bracelet in that plan (what a killed or running bp-init leaves).
+    static func heldInCalibration(_ server: ServedSimulator, previousPlan: String, owner: PlanJournal.Owner) async throws -> String {
+        let state = try E.directory().appendingPathComponent("state.sqlite3").path
+        let client = try await server.client(clock: VirtualClock(start: Instant(secondsSinceEpoch: 1_795_000_000)))
+        try await client.setPlan(.nibpCalibration)
+        await client.close()
+        _ = try PlanJournal(store: SQLiteStore(path: state)).open(PlanJournal.Entry(
+            serial: Scenario().serial, previousPlan: BraceletPlan(previousPlan), flow: "bp-init",
+            owner: owner, openedAt: Instant(secondsSinceEpoch: 1_795_000_000)))
+        return state
     }
 
     // MARK: 9. Time

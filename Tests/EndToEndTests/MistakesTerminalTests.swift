@@ -24,8 +24,7 @@ import Testing
         let cli = try Tmux(["bp-int"])
         let screen = try cli.waitFor("[exited 64]")
         #expect(screen.contains("corsano: unknown command 'bp-int'; did you mean 'bp-init'? try 'corsano --help'"))
-        let repl = try Tmux(["repl", "--no-state"])
-        try repl.waitFor("corsano>")
+        let repl = try Tmux.repl()
         try repl.send("bp-init --treshold 12", "Enter")
         try repl.waitFor("corsano: bp-init: unknown option '--treshold'; did you mean '--threshold'? try 'help bp-init'")
     }

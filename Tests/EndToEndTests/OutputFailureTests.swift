@@ -116,7 +116,35 @@ import Testing
         process.environment = environment
         // Close-on-exec pipes: a process another test spawns meanwhile must not inherit (and keep
         // open) the read end of stdout, or the write never fails with EPIPE.
-        let input = try Self.pipe(), output = try Self.pipe(), errors = try Self.pipe()
+        let (input, output, errors) = try Self.runOnPipes(process)
+        try input.write(contentsOf: Data(script.replacingOccurrences(of: "CUFF", with: cuff).utf8))
+        try input.close()
+        // Opening a FIFO waits for its other end: corsano opens it at start, before any event.
+        let fifo = open(cuff, O_WRONLY | O_CLOEXEC)
+        #expect(fifo >= 0)
+        let writer = FileHandle(fileDescriptor: fifo, closeOnDealloc: false)
+        var seen = Data()
+        while !String(decoding: seen, as: UTF8.self).contains(#""step":"measuring""#) {
+            let chunk = output.availableData
+            if chunk.isEmpty { break }
+            seen.append(chunk)
+        }
+        #expect(String(decoding: seen, as: UTF8.self).contains(#""step":"measuring""#))
+        #expect(try await BPInitServedTests.plan(of: server) == .nibpCalibration)
+        try output.close()
+        try writer.write(contentsOf: Data(E.sixReadings.utf8))
+        try writer.close()
+        let stderr = errors.readDataToEndOfFile()
+        try errors.close()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: stderr, as: UTF8.self))
+    }
+
+    /// Runs `process` with stdin, stdout and stderr on close-on-exec pipes (see `pipe()`), the
+    /// child's ends closed here once it started; returns this side's ends: stdin's write end,
+    /// stdout's and stderr's read ends.
+    static func runOnPipes(_ process: Process) throws -> (input: FileHandle, output: FileHandle, errors: FileHandle) {
+        let input = try pipe(), output = try pipe(), errors = try pipe()
         process.standardInput = input.read
         process.standardOutput = output.write
         process.standardError = errors.write
@@ -124,27 +152,7 @@ import Testing
         try input.read.close()
         try output.write.close()
         try errors.write.close()
-        try input.write.write(contentsOf: Data(script.replacingOccurrences(of: "CUFF", with: cuff).utf8))
-        try input.write.close()
-        // Opening a FIFO waits for its other end: corsano opens it at start, before any event.
-        let fifo = open(cuff, O_WRONLY | O_CLOEXEC)
-        #expect(fifo >= 0)
-        let writer = FileHandle(fileDescriptor: fifo, closeOnDealloc: false)
-        var seen = Data()
-        while !String(decoding: seen, as: UTF8.self).contains(#""step":"measuring""#) {
-            let chunk = output.read.availableData
-            if chunk.isEmpty { break }
-            seen.append(chunk)
-        }
-        #expect(String(decoding: seen, as: UTF8.self).contains(#""step":"measuring""#))
-        #expect(try await BPInitServedTests.plan(of: server) == .nibpCalibration)
-        try output.read.close()
-        try writer.write(contentsOf: Data(E.sixReadings.utf8))
-        try writer.close()
-        let stderr = errors.read.readDataToEndOfFile()
-        try errors.read.close()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stderr, as: UTF8.self))
+        return (input.write, output.read, errors.read)
     }
 
     /// A pipe whose two ends are closed on exec (the child gets its end through dup2).

@@ -17,6 +17,23 @@ import Testing
     }
 
     /// Whether a session of `database` comes to wait on a lock (within 30 s).
+    /// A fresh database, a served simulator that holds bp-init once the first measurement is
+    /// recorded, and the ingested cuff session as a file: a run to kill or cut off mid-flow.
+    /// The caller stops the simulator.
+    static func heldAtTheFirstMeasurement() throws
+        -> (server: ThrowawayPostgres, database: (name: String, uri: String), bracelet: ServedSimulator, cuff: String) {
+        let server = try ThrowawayPostgres.shared()
+        let database = try server.createDatabase()
+        let scenario = Scenario(faults: FaultScenario(holdAtStep: HoldPoint(flow: "bp-init", step: "measurementRecorded")))
+        let bracelet = try ServedSimulator(.unix, scenario: scenario)
+        do {
+            return (server, database, bracelet, try E.file(try E.directory(), "cuff.jsonl", E.ingestedSession))
+        } catch {
+            bracelet.stop()
+            throw error
+        }
+    }
+
     static func waitsOnALock(_ server: ThrowawayPostgres, database: String) -> Bool {
         Wait.until(seconds: 30) {
             let rows = try? server.execute("""
@@ -75,13 +92,8 @@ import Testing
     }
 
     @Test func anotherGatewayLeavesAKilledRunsEntryAloneWhileItsLeaseLivesAndRepairsItAfter() async throws {
-        let server = try ThrowawayPostgres.shared()
-        let database = try server.createDatabase()
-        let scenario = Scenario(faults: FaultScenario(holdAtStep: HoldPoint(flow: "bp-init", step: "measurementRecorded")))
-        let bracelet = try ServedSimulator(.unix, scenario: scenario)
+        let (server, database, bracelet, cuff) = try Self.heldAtTheFirstMeasurement()
         defer { bracelet.stop() }
-        let dir = try E.directory()
-        let cuff = try E.file(dir, "cuff.jsonl", E.ingestedSession)
         let common = ["bp-init", "--bracelet", bracelet.listening, "--state", database.uri] + E.now
         // Gateway A: its entry's lease is 9 s, renewed every 3 s while it lives.
         let a = try LiveCorsano(common + ["--gateway", "gw-a", "--lease", "9", "--cuff", cuff], env: [:])
@@ -131,13 +143,8 @@ import Testing
     }
 
     @Test func aConnectionLostDuringAFlowRestoresThePlanAndExits74AfterTheResult() async throws {
-        let server = try ThrowawayPostgres.shared()
-        let database = try server.createDatabase()
-        let scenario = Scenario(faults: FaultScenario(holdAtStep: HoldPoint(flow: "bp-init", step: "measurementRecorded")))
-        let bracelet = try ServedSimulator(.unix, scenario: scenario)
+        let (server, database, bracelet, cuff) = try Self.heldAtTheFirstMeasurement()
         defer { bracelet.stop() }
-        let dir = try E.directory()
-        let cuff = try E.file(dir, "cuff.jsonl", E.ingestedSession)
         let run = try LiveCorsano(["bp-init", "--bracelet", bracelet.listening, "--state", database.uri, "--cuff", cuff] + E.now,
                                   env: [:])
         #expect(run.waitForLine(containing: #""step":"measurementRecorded""#))

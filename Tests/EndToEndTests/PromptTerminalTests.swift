@@ -102,10 +102,8 @@ import Testing
         let term = try Tmux(["repl", "--no-state", "--bracelet", try Self.rejectedFirstAttempt()])
         try term.waitFor("corsano>")
         if prompt == "retry" {
-            try term.send("cuff add 120/80 72", "Enter")
-            try term.waitFor("(1 waiting for the next bp-init)")
-            try term.send("cuff add 122/81 70", "Enter")
-            try term.waitFor("(2 waiting for the next bp-init)")
+            try term.queue("120/80 72", waiting: 1)
+            try term.queue("122/81 70", waiting: 2)
         }
         try term.send("bp-init --no-preparation", "Enter")
         if prompt == "retry" {

@@ -7,10 +7,8 @@ import Testing
 /// returns to the prompt.
 @Suite(.serialized) struct REPLFlowTerminalTests {
     @Test func cuffAddQueueAndTypedReadingFeedBpInit() throws {
-        let term = try Tmux(["repl", "--no-state"])
-        try term.waitFor("corsano>")
-        try term.send("cuff add 120/80 72", "Enter")
-        try term.waitFor("queued 120/80 72 (manual) (1 waiting for the next bp-init)")
+        let term = try Tmux.repl()
+        try term.queue("120/80 72", waiting: 1)
         try term.send("bp-init --no-preparation", "Enter")
         // The queued reading is measurement 1; the flow then waits at its cuff prompt.
         try term.waitFor("Systolic 120 mmHg, diastolic 80 mmHg, pulse 72 bpm (typed in)")
@@ -28,8 +26,7 @@ import Testing
         let scenario = Scenario(faults: FaultScenario(holdAtStep: HoldPoint(flow: "bp-init", step: "measuring", occurrence: 2)))
         let server = try ServedSimulator(.unix, scenario: scenario)
         defer { server.stop() }
-        let term = try Tmux(["repl", "--no-state"])
-        try term.waitFor("corsano>")
+        let term = try Tmux.repl()
         try term.send("connect \(server.listening)", "Enter")
         try term.waitFor("connected to \(server.listening): model 287-2")
         try term.send("cuff add 120/80 72", "Enter", "bp-init --no-preparation", "Enter")
@@ -54,8 +51,7 @@ import Testing
         let scenario = Scenario(faults: FaultScenario(holdAtStep: HoldPoint(flow: "bp-init", step: "measuring")))
         let server = try ServedSimulator(.unix, scenario: scenario)
         defer { server.stop() }
-        let term = try Tmux(["repl", "--no-state", "--bracelet", server.listening])
-        try term.waitFor("corsano>")
+        let term = try Tmux.repl(["--bracelet", server.listening])
         try term.send("bp-init --no-preparation", "Enter")
         try term.waitFor("the flow held at measurement 1") { $0.contains("Measurement 1, attempt 1") && $0.hasSuffix("cuff>") }
         let pid = try #require(try term.programID())
@@ -66,8 +62,7 @@ import Testing
     }
 
     @Test func sigtermAtThePromptExits143() throws {
-        let term = try Tmux(["repl", "--no-state"])
-        try term.waitFor("corsano>")
+        let term = try Tmux.repl()
         try term.send("half typed")
         try term.waitFor("corsano> half typed")
         kill(try #require(try term.programID()), SIGTERM)
@@ -79,16 +74,14 @@ import Testing
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let scenario = dir.appendingPathComponent("hold.json")
         try Data(#"{"faults":{"holdAtStep":{"flow":"bp-init","step":"measuring"}}}"#.utf8).write(to: scenario)
-        let term = try Tmux(["repl", "--no-state"])
-        try term.waitFor("corsano>")
+        let term = try Tmux.repl()
         try term.send("bp-init --no-preparation --cuff /dev/null --bracelet sim:\(scenario.path)", "Enter")
         try term.waitFor("Waiting for the cuff reading")
         try term.send("C-c")
         let screen = try term.waitFor("the prompt after Control-C") { $0.contains("[exit status 130]") && $0.hasSuffix("corsano>") }
         #expect(screen.contains("\nThe bracelet's previous plan (monitoring) was restored.\n"))
         #expect(screen.contains("Result: cancelled"))
-        try term.send("cuff add 120/80 72", "Enter")
-        try term.waitFor("queued 120/80 72 (manual)")
+        try term.queue("120/80 72")
     }
 
     /// The plan the served bracelet holds, asked over a fresh connection.

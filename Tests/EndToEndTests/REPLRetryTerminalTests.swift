@@ -16,12 +16,9 @@ import Testing
 
     @Test func aRejectedAttemptAsksAndNoCancels() throws {
         let bracelet = try rejectedFirstAttempt()
-        let term = try Tmux(["repl", "--no-state", "--bracelet", bracelet])
-        try term.waitFor("corsano>")
-        try term.send("cuff add 120/80 72", "Enter")
-        try term.waitFor("queued 120/80 72 (manual) (1 waiting for the next bp-init)")
-        try term.send("cuff add 122/81 70", "Enter")
-        try term.waitFor("queued 122/81 70 (manual) (2 waiting for the next bp-init)")
+        let term = try Tmux.repl(["--bracelet", bracelet])
+        try term.queue("120/80 72", waiting: 1)
+        try term.queue("122/81 70", waiting: 2)
         try term.send("bp-init --no-preparation", "Enter")
         let asked = try term.waitFor("the retry question") { $0.hasSuffix("Start another attempt? [y/n]") }
         #expect(asked.contains("Systolic 122 mmHg, diastolic 81 mmHg, pulse 70 bpm (typed in)"))
@@ -30,8 +27,7 @@ import Testing
         #expect(screen.contains("Start another attempt? [y/n] n\n"))
         #expect(screen.contains("Result: cancelled"))
         #expect(screen.contains("The bracelet's previous plan (monitoring) was restored."))
-        try term.send("cuff add 118/79 66", "Enter")
-        try term.waitFor("queued 118/79 66 (manual) (1 waiting for the next bp-init)")
+        try term.queue("118/79 66", waiting: 1)
     }
 
     @Test func aScriptedSessionRetriesWithoutAsking() throws {

@@ -6,8 +6,7 @@ import Testing
 /// and only JSON lines on a standard output that is no terminal.
 @Suite(.serialized) struct REPLSessionTerminalTests {
     @Test func cuffPromptTakesCuffAddWordsCompletesNothingAndKeepsItsOwnHistory() throws {
-        let term = try Tmux(["repl", "--no-state"])
-        try term.waitFor("corsano>")
+        let term = try Tmux.repl()
         try term.send("bp-init --no-preparation", "Enter")
         try term.waitFor("cuff> for measurement 1") { $0.contains("Measurement 1, attempt 1") && $0.hasSuffix("cuff>") }
         // TAB offers nothing at cuff> (it offered the top-level commands): the # typed after
@@ -40,8 +39,7 @@ import Testing
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let script = dir.appendingPathComponent("queue.repl")
         try Data("# two readings and a typo\nconnect sim\ncuff add 128/82 72\ncuff add 80/120 72\ncuff add 124/80 70\n".utf8).write(to: script)
-        let term = try Tmux(["repl", "--no-state"])
-        try term.waitFor("corsano>")
+        let term = try Tmux.repl()
         try term.send("source \(script.path)", "Enter")
         try term.waitFor("\(script.path):4: cuff add: systolic must be above diastolic")
         let screen = try term.waitFor("the prompt naming the bracelet") { $0.hasSuffix("[exit status 1]\ncorsano [SIM-287-0001]>") }
@@ -54,8 +52,7 @@ import Testing
 
     @Test func aStandardOutputThatIsNoTerminalCarriesOnlyJSONLines() throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("corsano-repl-out-\(UUID().uuidString).jsonl")
-        let term = try Tmux(["repl", "--no-state"], stdout: out)
-        try term.waitFor("corsano>")  // the prompt is on standard error, the terminal
+        let term = try Tmux.repl(stdout: out)  // the prompt is on standard error, the terminal
         try term.send("cuff add 120/80 72", "Enter", "help status", "Enter")
         try term.waitFor("usage: corsano status")
         try term.send("status", "Enter", "frobnicate", "Enter", "quit", "Enter")

@@ -20,15 +20,10 @@ import Testing
                 runs.append((locale, width, try Tmux(["bp-init", "--no-state"], env: ["LANG": lang], columns: width)))
             }
         }
-        for (locale, width, term) in runs {
+        for (locale, _, term) in runs {
             let l = Localizer(locale: locale)
             try Self.waitFor(term, l[.promptStart])
-            try term.send("Enter")
-            try Self.waitFor(term, l[.promptTypedReading], count: 1)
-            try term.send("128/82 72", "Enter")
-            try Self.waitFor(term, l[.promptTypedReading], count: 2)
-            try term.send("124/80 70", "Enter")
-            try term.waitFor("[exited 0]")
+            try Self.startAndTypeTwoReadings(term, l)
             #expect(Self.plain(try term.transcript().joined(separator: " ")).contains(Self.plain(l[.resultHeading, l[.resultBPSuccess, 2]])))
         }
         try Self.expectFitting(runs)
@@ -79,18 +74,24 @@ import Testing
         let l = Localizer(locale: .en)
         try Self.waitFor(term, l[.promptStart])
         try term.resize(columns: 40)
-        try term.send("Enter")
-        try Self.waitFor(term, l[.promptTypedReading], count: 1)
-        try term.send("128/82 72", "Enter")
-        try Self.waitFor(term, l[.promptTypedReading], count: 2)
-        try term.send("124/80 70", "Enter")
-        try term.waitFor("[exited 0]")
+        try Self.startAndTypeTwoReadings(term, l)
         let rows = try term.transcript()
         // From the first screen after the resize on.
         let after = rows.drop { !$0.hasPrefix("Measurement 1, attempt 1") }.filter { !$0.hasPrefix("[exited") }
         #expect(after.count > 10)
         for row in after { #expect(TextLayout.columns(row) <= 40, "a row of \(TextLayout.columns(row)): \(row)") }
         #expect(after.contains("The bracelet's blood pressure model is"))
+    }
+
+    /// At bp-init's start prompt: starts the flow, types the two readings it asks for (each after
+    /// its prompt) and waits for the exit.
+    static func startAndTypeTwoReadings(_ term: Tmux, _ l: Localizer) throws {
+        try term.send("Enter")
+        try waitFor(term, l[.promptTypedReading], count: 1)
+        try term.send("128/82 72", "Enter")
+        try waitFor(term, l[.promptTypedReading], count: 2)
+        try term.send("124/80 70", "Enter")
+        try term.waitFor("[exited 0]")
     }
 
     /// Rows no wider than the terminal, and the same words at 40 as at 120 columns.

@@ -16,6 +16,23 @@ final class Tmux {
         try self.init(program: [Corsano.binary.path] + args, stateHome: stateHome, env: env, columns: columns, rows: rows, stdout: stdout)
     }
 
+    /// Starts the REPL (`corsano repl --no-state`, then `more`) as `init(_:)` does and waits for
+    /// its first prompt.
+    static func repl(_ more: [String] = [], stateHome: URL? = nil, stdout: URL? = nil,
+                     sourceLocation: SourceLocation = #_sourceLocation) throws -> Tmux {
+        let term = try Tmux(["repl", "--no-state"] + more, stateHome: stateHome, stdout: stdout)
+        try term.waitFor("corsano>", sourceLocation: sourceLocation)
+        return term
+    }
+
+    /// In the REPL: queues the typed reading `reading` (`cuff add READING`) and waits until the REPL
+    /// says it is queued, with `waiting` readings then waiting for the next bp-init when given.
+    func queue(_ reading: String, waiting: Int? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try send("cuff add \(reading)", "Enter")
+        try waitFor("queued \(reading) (manual)" + (waiting.map { " (\($0) waiting for the next bp-init)" } ?? ""),
+                    sourceLocation: sourceLocation)
+    }
+
     /// Starts `program` (its path, then its arguments) as `init(_:)` starts corsano: a shell,
     /// for the completion tests.
     init(program: [String], stateHome: URL? = nil, env: [String: String] = [:], columns: Int = 120, rows: Int = 40,
@@ -43,6 +60,11 @@ final class Tmux {
 
     /// Types `keys` (tmux key names like `Tab`, `Enter`, `C-c`, `Up`; other words are literal).
     func send(_ keys: String...) throws {
+        try send(keys: keys)
+    }
+
+    /// Types `keys`, as `send(_:)`.
+    func send(keys: [String]) throws {
         for key in keys {
             let named = ["Tab", "Enter", "C-c", "C-d", "C-u", "Up", "Down", "Escape"].contains(key)
             _ = try tmux(["send-keys", "-t", "0"] + (named ? [key] : ["-l", "--", key]))

@@ -44,11 +44,6 @@ public struct BluetoothAdapter: Equatable, Sendable {
     /// Its own address.
     public var address: String
     public var powered: Bool
-
-    /// Creates an adapter description.
-    public init(id: String, name: String, address: String, powered: Bool) {
-        (self.id, self.name, self.address, self.powered) = (id, name, address, powered)
-    }
 }
 
 /// A remote device an adapter knows.

@@ -13,12 +13,6 @@ public struct DBusFailure: Error, Equatable, Sendable, CustomStringConvertible {
     /// The human message that came with it.
     public var message: String
 
-    /// Creates a failure.
-    public init(name: String, message: String) {
-        self.name = name
-        self.message = message
-    }
-
     public var description: String { message.isEmpty ? name : "\(name): \(message)" }
 
     /// The bus refused the call by its policy.

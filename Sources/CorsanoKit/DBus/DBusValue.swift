@@ -109,10 +109,4 @@ public indirect enum DBusValue: Equatable, Sendable {
 public struct DBusDictEntry: Equatable, Sendable {
     public var key: DBusValue
     public var value: DBusValue
-
-    /// Creates an entry.
-    public init(key: DBusValue, value: DBusValue) {
-        self.key = key
-        self.value = value
-    }
 }

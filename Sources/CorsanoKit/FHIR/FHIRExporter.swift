@@ -62,15 +62,14 @@ public struct FHIRExporter: Sendable {
         let heartRate = r.pulse != nil ? Self.heartRateIdentity(of: bp) : nil
 
         var components: [JSONValue] = [
-            component([FHIRTerminology.systolic, FHIRTerminology.mdcSystolic], "Systolic blood pressure", r.systolic),
-            component([FHIRTerminology.diastolic, FHIRTerminology.mdcDiastolic], "Diastolic blood pressure", r.diastolic),
+            component(FHIRTerminology.systolic, r.systolic),
+            component(FHIRTerminology.diastolic, r.diastolic),
         ]
         if let map = r.meanArterialPressure {
-            components.append(component([FHIRTerminology.meanArterial, FHIRTerminology.mdcMean], "Mean blood pressure", map))
+            components.append(component(FHIRTerminology.meanArterial, map))
         }
         var members = envelope(bp, profile: FHIRTerminology.bloodPressureProfile, meetsProfile: stamped != nil)
-        members += observationCommon(code: FHIRTerminology.codeable([FHIRTerminology.bloodPressurePanel, FHIRTerminology.mdcBloodPressure],
-                                                                    text: "Blood pressure"),
+        members += observationCommon(code: FHIRTerminology.bloodPressurePanel.codeable,
                                      stamped: stamped, manual: r.isManualEntry, cuff: cuff)
         if let heartRate { members.append(("hasMember", .array([style.reference(heartRate)]))) }
         members.append(("component", .array(components)))
@@ -78,7 +77,7 @@ public struct FHIRExporter: Sendable {
 
         if let pulse = r.pulse, let heartRate {
             var hr = envelope(heartRate, profile: FHIRTerminology.heartRateProfile, meetsProfile: stamped != nil)
-            hr += observationCommon(code: FHIRTerminology.codeable([FHIRTerminology.heartRate, FHIRTerminology.mdcPulseRate], text: "Heart rate"),
+            hr += observationCommon(code: FHIRTerminology.heartRate.codeable,
                                     stamped: stamped, manual: r.isManualEntry, cuff: cuff)
             hr.append(("valueQuantity", FHIRTerminology.quantity(pulse, ucum: "/min")))
             out.append(FHIRResource(identity: heartRate, json: .object(hr)))
@@ -113,8 +112,8 @@ public struct FHIRExporter: Sendable {
         return members
     }
 
-    private func component(_ concepts: [FHIRTerminology.Concept], _ text: String, _ value: Int) -> JSONValue {
-        .object([("code", FHIRTerminology.codeable(concepts, text: text)), ("valueQuantity", FHIRTerminology.quantity(value, ucum: "mm[Hg]"))])
+    private func component(_ measured: FHIRTerminology.Measured, _ value: Int) -> JSONValue {
+        .object([("code", measured.codeable), ("valueQuantity", FHIRTerminology.quantity(value, ucum: "mm[Hg]"))])
     }
 
     private func cuffDevice(_ identity: FHIRIdentity, address: String) -> FHIRResource {

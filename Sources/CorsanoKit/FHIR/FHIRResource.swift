@@ -29,13 +29,6 @@ public struct FHIRReadingInput: Sendable {
         public var run: String
         public var attempt: Int
         public var index: Int
-
-        /// Creates a position.
-        public init(run: String, attempt: Int, index: Int) {
-            self.run = run
-            self.attempt = attempt
-            self.index = index
-        }
     }
 
     /// Creates an input.

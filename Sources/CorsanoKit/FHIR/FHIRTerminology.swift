@@ -27,16 +27,31 @@ public enum FHIRTerminology {
         var json: JSONValue { .object([("system", .string(system)), ("code", .string(code)), ("display", .string(display))]) }
     }
 
-    public static let bloodPressurePanel = Concept(system: loinc, code: "85354-9", display: "Blood pressure panel with all children optional")
-    public static let systolic = Concept(system: loinc, code: "8480-6", display: "Systolic blood pressure")
-    public static let diastolic = Concept(system: loinc, code: "8462-4", display: "Diastolic blood pressure")
-    public static let meanArterial = Concept(system: loinc, code: "8478-0", display: "Mean blood pressure")
-    public static let heartRate = Concept(system: loinc, code: "8867-4", display: "Heart rate")
-    public static let mdcBloodPressure = Concept(system: mdc, code: "150020", display: "MDC_PRESS_BLD_NONINV")
-    public static let mdcSystolic = Concept(system: mdc, code: "150021", display: "MDC_PRESS_BLD_NONINV_SYS")
-    public static let mdcDiastolic = Concept(system: mdc, code: "150022", display: "MDC_PRESS_BLD_NONINV_DIA")
-    public static let mdcMean = Concept(system: mdc, code: "150023", display: "MDC_PRESS_BLD_NONINV_MEAN")
-    public static let mdcPulseRate = Concept(system: mdc, code: "149546", display: "MDC_PULS_RATE_NON_INV")
+    /// What an Observation or a component measures, coded as the PHD IG codes it: the LOINC
+    /// concept, then the MDC concept it pairs with it; `text` is the CodeableConcept's text.
+    public struct Measured: Sendable {
+        public let loinc: Concept
+        public let mdc: Concept
+        public let text: String
+
+        /// `text` defaults to the LOINC display.
+        init(loinc code: String, _ display: String, mdc mdcCode: String, _ mdcDisplay: String, text: String? = nil) {
+            loinc = Concept(system: FHIRTerminology.loinc, code: code, display: display)
+            mdc = Concept(system: FHIRTerminology.mdc, code: mdcCode, display: mdcDisplay)
+            self.text = text ?? display
+        }
+
+        /// The CodeableConcept: both codings, LOINC first, and `text`.
+        var codeable: JSONValue { FHIRTerminology.codeable([loinc, mdc], text: text) }
+    }
+
+    public static let bloodPressurePanel = Measured(loinc: "85354-9", "Blood pressure panel with all children optional",
+                                                    mdc: "150020", "MDC_PRESS_BLD_NONINV", text: "Blood pressure")
+    public static let systolic = Measured(loinc: "8480-6", "Systolic blood pressure", mdc: "150021", "MDC_PRESS_BLD_NONINV_SYS")
+    public static let diastolic = Measured(loinc: "8462-4", "Diastolic blood pressure", mdc: "150022", "MDC_PRESS_BLD_NONINV_DIA")
+    public static let meanArterial = Measured(loinc: "8478-0", "Mean blood pressure", mdc: "150023", "MDC_PRESS_BLD_NONINV_MEAN")
+    public static let heartRate = Measured(loinc: "8867-4", "Heart rate", mdc: "149546", "MDC_PULS_RATE_NON_INV")
+
     public static let vitalSigns = Concept(system: observationCategory, code: "vital-signs", display: "Vital Signs")
     public static let bluetoothAddress = Concept(system: continuaDeviceIdentifiers, code: "BTMAC", display: "Bluetooth MAC address")
     public static let assembler = Concept(system: provenanceParticipantType, code: "assembler", display: "Assembler")

@@ -3,7 +3,7 @@
 /// calibration and, given the lab's interval, when the next is due (`CalibrationDue`'s rule), and
 /// a plot of every reading fed against time with the blood-pressure categories.
 public struct BraceletHistoryReport: Sendable {
-    /// The bracelet's rows in the audit log, oldest first (runs, signatures, plan restores).
+    /// The bracelet's rows in the audit log, oldest first (runs, signatures, plan restores); at least one.
     public var runs: [AuditRun]
     /// The recalibration interval (days); nil: no due date is computed.
     public var dueDays: Int?
@@ -12,17 +12,6 @@ public struct BraceletHistoryReport: Sendable {
     /// When the report is made (the command's wall clock; also the "now" of the due date).
     public var issued: Instant
     public var version: String
-
-    /// Creates the history of the bracelet whose rows are `runs` (at least one).
-    public init(runs: [AuditRun], dueDays: Int?, categories: BPCategories = .default, paper: PaperSize = .default,
-                issued: Instant, version: String) {
-        self.runs = runs
-        self.dueDays = dueDays
-        self.categories = categories
-        self.paper = paper
-        self.issued = issued
-        self.version = version
-    }
 
     /// The document in `l`'s locale.
     public func html(_ l: Localizer) -> String {

@@ -15,27 +15,14 @@ public struct CalibrationCertificate: Sendable {
     public var planRestored: PlanRestoreRecord?
     /// The hash of the store's newest audit-chain record (`StateStore.auditChainHead`); nil when it has no chain.
     public var chainHead: String?
-    public var categories: BPCategories
-    public var paper: PaperSize
+    public var categories: BPCategories = .default
+    public var paper: PaperSize = .default
     /// When the certificate is made (the command's wall clock).
     public var issued: Instant
     /// corsano's version, in the document's foot.
     public var version: String
     /// The multi-set calibration (issue 32) this run is a set of; nil: a single session.
     public var calibration: MultiSetCalibration? = nil
-
-    /// Creates a certificate of `run`.
-    public init(run: AuditRun, signatures: [SignatureRecord], planRestored: PlanRestoreRecord?, chainHead: String?,
-                categories: BPCategories = .default, paper: PaperSize = .default, issued: Instant, version: String) {
-        self.run = run
-        self.signatures = signatures
-        self.planRestored = planRestored
-        self.chainHead = chainHead
-        self.categories = categories
-        self.paper = paper
-        self.issued = issued
-        self.version = version
-    }
 
     /// The document in `l`'s locale.
     public func html(_ l: Localizer) -> String {

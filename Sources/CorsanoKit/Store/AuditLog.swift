@@ -175,15 +175,6 @@ public struct PlanRestoreRecord: Equatable, Sendable {
     /// The record's own id in the audit log.
     public var record: String
 
-    /// Creates a record.
-    public init(at: String, previousPlan: String, why: String, restoredRun: String?, record: String) {
-        self.at = at
-        self.previousPlan = previousPlan
-        self.why = why
-        self.restoredRun = restoredRun
-        self.record = record
-    }
-
     /// The stored result object.
     var resultJSON: JSONValue {
         .object([("kind", .string("planRestored")), ("previousPlan", .string(previousPlan)), ("why", .string(why)),

@@ -122,13 +122,6 @@ public struct StoredProfile: Equatable, Sendable {
     public var serial: String
     public var profile: UserProfile
     public var pushedAt: String
-
-    /// Creates a row.
-    public init(serial: String, profile: UserProfile, pushedAt: String) {
-        self.serial = serial
-        self.profile = profile
-        self.pushedAt = pushedAt
-    }
 }
 
 /// Why the state store failed; every case names the store's location (a path, or a server URI

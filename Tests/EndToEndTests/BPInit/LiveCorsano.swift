@@ -26,17 +26,10 @@ final class LiveCorsano: @unchecked Sendable {
         process.standardError = errors
         try process.run()
         Thread { [self] in
-            var pending = Data()
-            while true {
-                let chunk = output.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                pending.append(chunk)
-                while let newline = pending.firstIndex(of: 0x0A) {
-                    let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
-                    pending.removeSubrange(pending.startIndex...newline)
-                    lines.withLock { $0.append(line) }
-                    arrived.signal()
-                }
+            forEachLine(of: output.fileHandleForReading) { line in
+                lines.withLock { $0.append(line) }
+                arrived.signal()
+                return true
             }
             arrived.signal()
             outDone.signal()
@@ -107,5 +100,21 @@ final class LiveCorsano: @unchecked Sendable {
         process.waitUntilExit()
         closeInput()
         return (process.terminationStatus, lines.withLock { $0 }, errText.withLock { $0 })
+    }
+}
+
+/// Reads `handle` to its end, handing on each complete line (without its newline) as it arrives,
+/// until `line` returns false; a last line without a newline is not handed on.
+func forEachLine(of handle: FileHandle, _ line: (String) -> Bool) {
+    var pending = Data()
+    while true {
+        let chunk = handle.availableData
+        if chunk.isEmpty { return }
+        pending.append(chunk)
+        while let newline = pending.firstIndex(of: 0x0A) {
+            let text = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
+            pending.removeSubrange(pending.startIndex...newline)
+            if !line(text) { return }
+        }
     }
 }

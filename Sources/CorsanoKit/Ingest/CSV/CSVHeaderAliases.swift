@@ -21,63 +21,44 @@ enum CSVHeaderAliases {
         names.map { CSVHeaderAlias(name: $0, role: role, source: source) }
     }
 
-    static let all: [CSVHeaderAlias] = systolic + diastolic + pulse + map + stamps + zone + user
+    static let all: [CSVHeaderAlias] = pressures + pulse + map + stamps + zone + user
 
-    static let systolic: [CSVHeaderAlias] =
-        a(.systolic, "OMRON connect e-mailed logbook (en, de, fr, it, es, nl, pl, sv, tr, pt)", "SYS")
-        + a(.systolic, "OMRON connect app CSV", "SYS(mmHg)")
-        + a(.systolic, "OMRON connect report (en)", "Systolic (mmHg)")
-        + a(.systolic, "Withings bp.csv; Blood Pressure Monitor app; Samsung Health", "Systolic")
-        + a(.systolic, "SilverCrest SBM69 tool", "Systolic Pressure")
-        + a(.systolic, "HealthForYou (Sanitas/SilverCrest); omblepy", "Sys")
-        + a(.systolic, "Health Auto Export (Apple Health)", "Blood Pressure [Systolic] (mmHg)")
-        + a(.systolic, "Beurer BM-58 tool (en, de); bplog", "Systole")
-        + a(.systolic, "Garmin FIT blood_pressure message", "systolic_pressure")
-        + a(.systolic, "OMRON connect e-mailed logbook (ja, zh, zh-Hans)", "最高血圧（mmHg）", "收縮壓(mmHg)", "高压")
-        + a(.systolic, "OMRON connect e-mailed logbook (ko, vi)", "최고혈압 (mmHg)", "Huyết áp tâm thu")
-        + a(.systolic, "English variants", "SBP", "Systolic BP", "Systolic blood pressure", "Blood pressure systolic", "Syst")
-        + a(.systolic, "locale: de", "Systolisch", "Systolischer Blutdruck")
-        + a(.systolic, "locale: fr", "Systolique", "Pression systolique", "Tension systolique")
-        + a(.systolic, "locale: es", "Sistólica", "Presión sistólica")
-        + a(.systolic, "locale: it", "Sistolica", "Pressione sistolica")
-        + a(.systolic, "locale: nl, nl-BE", "Systolische bloeddruk", "Bovendruk")
-        + a(.systolic, "locale: da, nb", "Systolisk", "Systolisk blodtryk", "Systolisk blodtrykk")
-        + a(.systolic, "locale: sv", "Systoliskt", "Systoliskt blodtryck", "Övertryck")
-        + a(.systolic, "locale: fi", "Systolinen", "Yläpaine", "Systolinen verenpaine")
-        + a(.systolic, "locale: pl", "Skurczowe", "Ciśnienie skurczowe")
-        + a(.systolic, "locale: pt-PT", "Pressão sistólica")
-        + a(.systolic, "locale: el", "Συστολική", "Συστολική πίεση")
-        + a(.systolic, "locale: he", "סיסטולי", "לחץ סיסטולי")
-        + a(.systolic, "locale: ar", "الانقباضي", "ضغط الدم الانقباضي")
-        + a(.systolic, "locale: ka", "სისტოლური", "სისტოლური წნევა")
+    /// Systolic and diastolic columns: every export and locale that names one names the other, so
+    /// each source is a row of both.
+    static let pressures: [CSVHeaderAlias] = pressureRows.flatMap { row in
+        row.systolic.map { CSVHeaderAlias(name: $0, role: .systolic, source: row.source) }
+            + row.diastolic.map { CSVHeaderAlias(name: $0, role: .diastolic, source: row.source) }
+    }
 
-    static let diastolic: [CSVHeaderAlias] =
-        a(.diastolic, "OMRON connect e-mailed logbook (en, de, fr, it, es, nl, pl, sv, tr, pt)", "DIA")
-        + a(.diastolic, "OMRON connect app CSV", "DIA(mmHg)")
-        + a(.diastolic, "OMRON connect report (en)", "Diastolic (mmHg)")
-        + a(.diastolic, "Withings bp.csv; Blood Pressure Monitor app; Samsung Health", "Diastolic")
-        + a(.diastolic, "SilverCrest SBM69 tool", "Diastolic Pressure")
-        + a(.diastolic, "HealthForYou (Sanitas/SilverCrest); omblepy", "Dia")
-        + a(.diastolic, "Health Auto Export (Apple Health)", "Blood Pressure [Diastolic] (mmHg)")
-        + a(.diastolic, "Beurer BM-58 tool (en, de); bplog", "Diastole")
-        + a(.diastolic, "Garmin FIT blood_pressure message", "diastolic_pressure")
-        + a(.diastolic, "OMRON connect e-mailed logbook (ja, zh, zh-Hans)", "最低血圧（mmHg）", "舒張壓(mmHg)", "低压")
-        + a(.diastolic, "OMRON connect e-mailed logbook (ko, vi)", "최저혈압 (mmHg)", "Huyết áp tâm trương")
-        + a(.diastolic, "English variants", "DBP", "Diastolic BP", "Diastolic blood pressure", "Blood pressure diastolic", "Diast")
-        + a(.diastolic, "locale: de", "Diastolisch", "Diastolischer Blutdruck")
-        + a(.diastolic, "locale: fr", "Diastolique", "Pression diastolique", "Tension diastolique")
-        + a(.diastolic, "locale: es", "Diastólica", "Presión diastólica")
-        + a(.diastolic, "locale: it", "Diastolica", "Pressione diastolica")
-        + a(.diastolic, "locale: nl, nl-BE", "Diastolische bloeddruk", "Onderdruk")
-        + a(.diastolic, "locale: da, nb", "Diastolisk", "Diastolisk blodtryk", "Diastolisk blodtrykk")
-        + a(.diastolic, "locale: sv", "Diastoliskt", "Diastoliskt blodtryck", "Undertryck")
-        + a(.diastolic, "locale: fi", "Diastolinen", "Alapaine", "Diastolinen verenpaine")
-        + a(.diastolic, "locale: pl", "Rozkurczowe", "Ciśnienie rozkurczowe")
-        + a(.diastolic, "locale: pt-PT", "Pressão diastólica")
-        + a(.diastolic, "locale: el", "Διαστολική", "Διαστολική πίεση")
-        + a(.diastolic, "locale: he", "דיאסטולי", "לחץ דיאסטולי")
-        + a(.diastolic, "locale: ar", "الانبساطي", "ضغط الدم الانبساطي")
-        + a(.diastolic, "locale: ka", "დიასტოლური", "დიასტოლური წნევა")
+    private static let pressureRows: [(source: String, systolic: [String], diastolic: [String])] = [
+        ("OMRON connect e-mailed logbook (en, de, fr, it, es, nl, pl, sv, tr, pt)", ["SYS"], ["DIA"]),
+        ("OMRON connect app CSV", ["SYS(mmHg)"], ["DIA(mmHg)"]),
+        ("OMRON connect report (en)", ["Systolic (mmHg)"], ["Diastolic (mmHg)"]),
+        ("Withings bp.csv; Blood Pressure Monitor app; Samsung Health", ["Systolic"], ["Diastolic"]),
+        ("SilverCrest SBM69 tool", ["Systolic Pressure"], ["Diastolic Pressure"]),
+        ("HealthForYou (Sanitas/SilverCrest); omblepy", ["Sys"], ["Dia"]),
+        ("Health Auto Export (Apple Health)", ["Blood Pressure [Systolic] (mmHg)"], ["Blood Pressure [Diastolic] (mmHg)"]),
+        ("Beurer BM-58 tool (en, de); bplog", ["Systole"], ["Diastole"]),
+        ("Garmin FIT blood_pressure message", ["systolic_pressure"], ["diastolic_pressure"]),
+        ("OMRON connect e-mailed logbook (ja, zh, zh-Hans)", ["最高血圧（mmHg）", "收縮壓(mmHg)", "高压"], ["最低血圧（mmHg）", "舒張壓(mmHg)", "低压"]),
+        ("OMRON connect e-mailed logbook (ko, vi)", ["최고혈압 (mmHg)", "Huyết áp tâm thu"], ["최저혈압 (mmHg)", "Huyết áp tâm trương"]),
+        ("English variants", ["SBP", "Systolic BP", "Systolic blood pressure", "Blood pressure systolic", "Syst"],
+         ["DBP", "Diastolic BP", "Diastolic blood pressure", "Blood pressure diastolic", "Diast"]),
+        ("locale: de", ["Systolisch", "Systolischer Blutdruck"], ["Diastolisch", "Diastolischer Blutdruck"]),
+        ("locale: fr", ["Systolique", "Pression systolique", "Tension systolique"], ["Diastolique", "Pression diastolique", "Tension diastolique"]),
+        ("locale: es", ["Sistólica", "Presión sistólica"], ["Diastólica", "Presión diastólica"]),
+        ("locale: it", ["Sistolica", "Pressione sistolica"], ["Diastolica", "Pressione diastolica"]),
+        ("locale: nl, nl-BE", ["Systolische bloeddruk", "Bovendruk"], ["Diastolische bloeddruk", "Onderdruk"]),
+        ("locale: da, nb", ["Systolisk", "Systolisk blodtryk", "Systolisk blodtrykk"], ["Diastolisk", "Diastolisk blodtryk", "Diastolisk blodtrykk"]),
+        ("locale: sv", ["Systoliskt", "Systoliskt blodtryck", "Övertryck"], ["Diastoliskt", "Diastoliskt blodtryck", "Undertryck"]),
+        ("locale: fi", ["Systolinen", "Yläpaine", "Systolinen verenpaine"], ["Diastolinen", "Alapaine", "Diastolinen verenpaine"]),
+        ("locale: pl", ["Skurczowe", "Ciśnienie skurczowe"], ["Rozkurczowe", "Ciśnienie rozkurczowe"]),
+        ("locale: pt-PT", ["Pressão sistólica"], ["Pressão diastólica"]),
+        ("locale: el", ["Συστολική", "Συστολική πίεση"], ["Διαστολική", "Διαστολική πίεση"]),
+        ("locale: he", ["סיסטולי", "לחץ סיסטולי"], ["דיאסטולי", "לחץ דיאסטולי"]),
+        ("locale: ar", ["الانقباضي", "ضغط الدم الانقباضي"], ["الانبساطي", "ضغط الدم الانبساطي"]),
+        ("locale: ka", ["სისტოლური", "სისტოლური წნევა"], ["დიასტოლური", "დიასტოლური წნევა"]),
+    ]
 
     static let pulse: [CSVHeaderAlias] =
         a(.pulse, "OMRON connect e-mailed logbook (en, de, fr, it, nl, pl, sv, tr, pt)", "Pulse")

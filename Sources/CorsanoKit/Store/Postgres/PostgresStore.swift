@@ -304,7 +304,7 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
         _ = try insertRun(run)
     }
 
-    private func insertRun(_ run: AuditRun) throws -> Bool {
+    func insertRun(_ run: AuditRun) throws -> Bool {
         try query("""
             INSERT INTO audit_run (run, flow, gateway, bracelet_serial, bracelet_model, bracelet_firmware,
                                    started_seconds, started_at, ended_at, config, result)
@@ -357,11 +357,7 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
     }
 
     public func auditImport(_ run: AuditRun) throws -> Bool {
-        try transaction {
-            guard try insertRun(run) else { return false }
-            for reading in run.readings { try auditRecord(run: run.run, reading) }
-            return true
-        }
+        try transaction { try insertRunWithReadings(run) }
     }
 
     // MARK: Audit chain (issue 35)

@@ -107,7 +107,7 @@ extension SQLiteStore {
         _ = try insertRun(run)
     }
 
-    private func insertRun(_ run: AuditRun) throws -> Bool {
+    func insertRun(_ run: AuditRun) throws -> Bool {
         try locked {
             try prepare("""
                 INSERT OR IGNORE INTO audit_run (run, flow, gateway, bracelet_serial, bracelet_model, bracelet_firmware,
@@ -165,11 +165,7 @@ extension SQLiteStore {
     }
 
     public func auditImport(_ run: AuditRun) throws -> Bool {
-        try transaction {
-            guard try insertRun(run) else { return false }
-            for reading in run.readings { try auditRecord(run: run.run, reading) }
-            return true
-        }
+        try transaction { try insertRunWithReadings(run) }
     }
 
     // MARK: Audit chain (issue 35)

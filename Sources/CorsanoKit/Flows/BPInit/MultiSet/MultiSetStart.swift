@@ -71,14 +71,6 @@ public struct MultiSetNotDue: DiagnosticError, Equatable {
     public var dueAt: Instant
     public var now: Instant
 
-    /// Creates the refusal.
-    public init(calibration: MultiSetCalibration, set: Int, dueAt: Instant, now: Instant) {
-        self.calibration = calibration
-        self.set = set
-        self.dueAt = dueAt
-        self.now = now
-    }
-
     public var message: String {
         let minutes = Int((dueAt.seconds(since: now) / 60).rounded(.up))
         return "bracelet \(calibration.serial): set \(set) of \(calibration.parameters.sets) of calibration \(calibration.id) "
