@@ -114,7 +114,7 @@ import Testing
         let plain = try Corsano.run(Self.filterArgs + ["--state", state, "--scope", "a"], stdin: Self.filterInput)
         #expect(plain.status == 0)
         #expect(plain.stderr == "corsano: state store \(state): creating a new store\n<stdin>:1: replayed\n<stdin>:3: duplicate\n"
-                + "corsano: replay-filter: read 3, written 1, dropped 2 (replayed 1, duplicate 1), rejected 0\n")
+                + "corsano: replay-filter: read 3, written 1, skipped 0, dropped 2 (replayed: 1, duplicate: 1), rejected 0\n")
         let verbose = try Corsano.run(Self.filterArgs + ["--state", state, "--scope", "b", "-v"], stdin: Self.filterInput)
         #expect(verbose.status == 0 && verbose.stdout == plain.stdout)
         let opened: String = "corsano: store: opened SQLite store " + state + " (existing, schema version 8, WAL journal, synchronous FULL)"

@@ -68,7 +68,7 @@ import Testing
             try term.waitFor("[exited 65]")  // a record rejected
             let seen = TerminalWidthTests.plain(try term.transcript().joined(separator: " "))
             #expect(seen.contains("\(file.path):2: systolic: 400 mmHg outside 50-300"), "\(locale.tag): \(seen)")
-            #expect(seen.contains("corsano: cuff ingest: read 2, written 1, skipped 0, rejected 1"), "\(locale.tag): \(seen)")
+            #expect(seen.contains("corsano: cuff ingest: read 2, written 1, skipped 0, dropped 0, rejected 1"), "\(locale.tag): \(seen)")
         }
         try Self.expectWrapped(runs)
     }
