@@ -137,7 +137,7 @@ import Testing
         for (run, gateway, second) in [("r1", "gw-a", 0), ("r2", "gw-b", 60), ("r3", "gw-a", 120)] {
             let log = AuditLog(store: store, gateway: gateway)
             let at = Instant(secondsSinceEpoch: 1_795_000_000 + Int64(second))
-            try log.begin(run: run, flow: "bp-init", bracelet: bracelet, at: at, config: .object([("maxAttempts", .int(3))]))
+            try log.begin(run: run, flow: .bpInit, bracelet: bracelet, at: at, config: .object([("maxAttempts", .int(3))]))
             try log.record(run: run, attempt: 1, index: 1, accepted: true, manual: false,
                            reading: .object([("systolic", .int(120))]))
             try log.record(run: run, attempt: 1, index: 1, accepted: false, manual: true,

@@ -145,7 +145,7 @@ enum CommandTable {
         CommandSpec(
             words: ["wearing-opt"], summary: "Run PPG wearing optimization.",
             operands: "", operandKind: nil,
-            details: "Runs special mode 4 on the bracelet, polling its status every 5 s until success (isSuccess and quality >= 50) or failure, with retries.",
+            details: "Runs special mode 4 on the bracelet, polling its status every 5 s until success (isSuccess and quality >= \(WearingOptimizationConfig.minimumSuccessQuality)) or failure, with retries.",
             options: [
                 OptionSpec(.maxAttempts, .integer(1...20), default: .integer(WearingOptimizationConfig.default.maxAttempts),
                            note: "1 disables retry", "Optimization attempts"),

@@ -6,10 +6,10 @@ import Synchronization
 /// have always seen.
 ///
 /// `flow` is `bp-init`, `wearing-opt` or `profile-push` (or the command repairing a plan:
-/// `repl`); `run` is an id per process run; `at` comes from the run's clock (virtual time when
+/// `repl`, `bracelet-repair`; `FlowName`); `run` is an id per process run; `at` comes from the run's clock (virtual time when
 /// the clock is virtual).
 public struct FlowEvent: Equatable, Sendable {
-    public var flow: String
+    public var flow: FlowName
     public var run: String
     public var at: Instant
     /// The bracelet's serial, so that the logs of parallel runs can be split; set by
@@ -21,7 +21,7 @@ public struct FlowEvent: Equatable, Sendable {
     public var payload: FlowEventPayload
 
     /// Creates an event.
-    public init(flow: String, run: String, at: Instant, bracelet: String? = nil, _ payload: FlowEventPayload) {
+    public init(flow: FlowName, run: String, at: Instant, bracelet: String? = nil, _ payload: FlowEventPayload) {
         self.flow = flow
         self.run = run
         self.at = at
@@ -37,7 +37,7 @@ public struct FlowEvent: Equatable, Sendable {
 
     /// The whole event as one JSON object, envelope first.
     public var json: JSONValue {
-        .object([("event", .string(event)), ("flow", .string(flow)), ("run", .string(run)),
+        .object([("event", .string(event)), ("flow", .string(flow.rawValue)), ("run", .string(run)),
                  ("at", .string(RFC3339.format(at)))] + (bracelet.map { [("bracelet", .string($0))] } ?? [])
                 + (calibrationSet.map { [("set", .int($0.set)), ("of", .int($0.of))] } ?? []) + payload.members)
     }

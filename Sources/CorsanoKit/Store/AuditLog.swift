@@ -21,8 +21,8 @@ public final class AuditLog: @unchecked Sendable {
     }
 
     /// Records the start of `run`. - Throws: `StoreError`.
-    public func begin(run: String, flow: String, bracelet: BraceletIdentity, at: Instant, config: JSONValue) throws {
-        try store.auditAppend(.begin(AuditRun(run: run, flow: flow, bracelet: bracelet, startedAt: RFC3339.format(at), endedAt: nil,
+    public func begin(run: String, flow: FlowName, bracelet: BraceletIdentity, at: Instant, config: JSONValue) throws {
+        try store.auditAppend(.begin(AuditRun(run: run, flow: flow.rawValue, bracelet: bracelet, startedAt: RFC3339.format(at), endedAt: nil,
                                       configJSON: config.serialized, resultJSON: nil, readings: [],
                                       gateway: gateway.isEmpty ? nil : gateway)), key: key)
     }
@@ -41,7 +41,7 @@ public final class AuditLog: @unchecked Sendable {
     }
 
     /// The `flow` of a plan-restore record (`recordPlanRestored`).
-    public static let planRestoreFlow = "plan-restore"
+    public static let planRestoreFlow = FlowName.planRestore.rawValue
 
     /// Appends the record that the plan a killed run left switched on `bracelet` was restored to
     /// `previousPlan` (by the journal repair of the run `by`, or an operator's `bracelet repair
@@ -68,7 +68,7 @@ public final class AuditLog: @unchecked Sendable {
     }
 
     /// The `flow` of a signature record (`sign`).
-    public static let signatureFlow = "signature"
+    public static let signatureFlow = FlowName.signature.rawValue
 
     /// Appends a signature of `run` (issue 35; 21 CFR 11.50's printed name, date and time, and
     /// meaning): a record of flow `signature` holding the typed `name`, the OS user, this log's

@@ -20,7 +20,7 @@ struct ReplayFilterReport {
         out.append(contentsOf: [UInt8(ascii: ":"), UInt8(ascii: " ")])
         out.append(contentsOf: reason.utf8)
         if let detail { out.append(contentsOf: ": \(detail)".utf8) }
-        if let age { out.append(contentsOf: " (age \(Self.wholeSeconds(age)) s)".utf8) }
+        if let age { out.append(contentsOf: " (age \(WholeSeconds.truncating(age)) s)".utf8) }
         out.append(0x0A)
     }
 
@@ -28,16 +28,11 @@ struct ReplayFilterReport {
     /// carries its text as a string instead of `reading`.
     func json(reading: String?, text: String?) -> String {
         var members: [(String, JSONValue)] = [("source", .string(source)), ("line", .int(line)), ("reason", .string(reason))]
-        if let age { members.append(("age", .int(Self.wholeSeconds(age)))) }
+        if let age { members.append(("age", .int(WholeSeconds.truncating(age)))) }
         if let detail { members.append(("error", .string(detail))) }
         if let reading { members.append(("reading", .raw(reading))) }
         if let text { members.append(("text", .string(text))) }
         return JSONValue.object(members).serialized
-    }
-
-    /// Whole seconds, truncated toward zero (DESIGN: ages in whole seconds).
-    static func wholeSeconds(_ age: Double) -> Int {
-        Int(exactly: age.rounded(.towardZero)) ?? (age < 0 ? Int.min : Int.max)
     }
 }
 

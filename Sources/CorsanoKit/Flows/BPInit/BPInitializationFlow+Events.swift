@@ -1,7 +1,7 @@
 extension BPInitializationFlow {
     /// Emits one bp-init event stamped with the run's clock.
     func emit(_ payload: FlowEventPayload) {
-        var event = FlowEvent(flow: BPInitializationStep.flowName, run: runID, at: clock.now(), payload)
+        var event = FlowEvent(flow: .bpInit, run: runID, at: clock.now(), payload)
         event.calibrationSet = multiSet.map { SetPosition(set: $0.calibration.nextSet, of: $0.calibration.parameters.sets) }
         sink.emit(event)
     }
