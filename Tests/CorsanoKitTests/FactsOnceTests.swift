@@ -1,4 +1,5 @@
 @testable import CorsanoKit
+import Foundation
 import Testing
 
 /// Issue 24, "each fact once": the reported age of a stale reading (whole seconds truncated toward
@@ -98,5 +99,38 @@ import Testing
         #expect(throws: ManualCuffEntry.Problem.notAReading("120/80 72 at 2026-11-29T10:00:00Z")) {
             try ManualCuffEntry.parse("120/80 72 at 2026-11-29T10:00:00Z", enteredAt: Self.typed)
         }
+    }
+}
+
+/// Rows the audit log holds from before it kept the record stay readable (issue 24).
+@Suite struct FedReadingRecordMigrationTests {
+    /// A SQLite store at schema 8 (before `record`) with one fed reading: after the migration
+    /// the row has no stored record; it is shown in the record's shape from its columns, and the
+    /// chain's canonical encoding of its run is what it was (no `record` member).
+    @Test func aRowFromBeforeTheRecordIsShownInItsShape() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("corsano-record-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let path = dir.appendingPathComponent("state.sqlite3").path
+        let reading = #"{"systolic":120,"diastolic":80,"pulse":70,"meanArterialPressure":93,"isManualEntry":true}"#
+        do {
+            let old = try SQLiteStore(path: path)
+            try old.execute("""
+                ALTER TABLE audit_reading DROP COLUMN record;
+                PRAGMA user_version = 8;
+                INSERT INTO audit_run (run, flow, bracelet_serial, bracelet_model, bracelet_firmware, started_seconds, started_at, config)
+                VALUES ('old', 'bp-init', 'SIM-1', '287-2', '7.4', 1795000000, '2026-11-18T11:06:40Z', '{}');
+                INSERT INTO audit_reading (run, attempt, idx, accepted, manual, reading, map_reported)
+                VALUES ('old', 1, 2, 1, 1, '\(reading)', 0);
+                """)
+        }
+        let store = try SQLiteStore(path: path)
+        let row = try #require(try AuditLog(store: store).runs().first?.readings.first)
+        #expect(row.recordJSON == nil)
+        #expect(row.record.serialized == #"{"attempt":1,"index":2,"reading":\#(reading),"braceletAccepted":true}"#)
+        let run = try #require(try AuditLog(store: store).runs().first)
+        #expect(!AuditChain.canonical(run).serialized.contains(#""record""#))
+        var recorded = run
+        recorded.readings[0].recordJSON = row.record.serialized
+        #expect(AuditChain.canonical(recorded).serialized.contains(#""record""#))
     }
 }

@@ -1,3 +1,4 @@
+import CorsanoKit
 import Foundation
 import Testing
 
@@ -61,5 +62,31 @@ import Testing
         #expect(history.lines.first?.contains(#""bracelet":"# + identity + ",") == true, "\(history.stdout)")
         let due = try Corsano.run(["history", "--state", state, "--due", "1", "--now", "2027-01-01T00:00:00Z"])
         #expect(due.lines.first?.contains(#""bracelet":"# + identity + ",") == true, "\(due.stdout)")
+    }
+
+    /// The fed-reading record is encoded once: each `measurement` event's record is what the
+    /// `readings` event lists and what `history --json` prints, byte for byte, as the store keeps it
+    /// (a stored record changed by hand comes out changed: history does not encode it again).
+    @Test func historyPrintsTheFedReadingRecordAsStored() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("corsano-record-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let state = dir.appendingPathComponent("state.sqlite3").path
+        let readings = #"{"systolic":120,"diastolic":80,"pulse":70,"cuff":{"id":"A"}}"# + "\n" + #"{"systolic":121,"diastolic":80,"pulse":70}"# + "\n"
+        let run = try Corsano.run(["bp-init", "--json", "--now", Self.now, "--state", state, "--max-attempts", "1"], stdin: readings)
+        #expect(run.status == 0, "\(run.stderr)")
+        // The record of a measurement event: its members after the envelope.
+        let records = run.lines.filter { $0.hasPrefix(#"{"event":"measurement""#) }.compactMap { line in
+            line.range(of: #""attempt":"#).map { "{" + line[$0.lowerBound...] }
+        }
+        #expect(records.count == 2)
+        let listed = "[" + records.joined(separator: ",") + "]"
+        #expect(run.lines.contains { $0.hasPrefix(#"{"event":"readings""#) && $0.contains(#""readings":"# + listed) }, "\(run.stdout)")
+        let history = try Corsano.run(["history", "--state", state, "--json"])
+        #expect(history.lines.first?.contains(#""readings":"# + listed + ",") == true, "\(history.stdout)\n\(listed)")
+
+        try SQLiteStore(path: state).execute(#"UPDATE audit_reading SET record = replace(record, '"index":', '"index": ')"#)
+        let changed = try Corsano.run(["history", "--state", state, "--json"])
+        #expect(changed.lines.first?.contains(#""readings":"# + listed.replacingOccurrences(of: #""index":"#, with: #""index": "#) + ",") == true,
+                "\(changed.stdout)")
     }
 }

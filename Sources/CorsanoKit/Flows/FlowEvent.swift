@@ -116,8 +116,8 @@ public enum FlowEventPayload: Equatable, Sendable {
         case .step(let step):
             return step.members
         case .measurement(let fed):
-            return [("attempt", .int(fed.attempt)), ("index", .int(fed.index)),
-                    ("reading", fed.reading.json(includeDerivedMAP: true)), ("braceletAccepted", .bool(fed.braceletAccepted))]
+            guard case .object(let members) = fed.json else { return [] }
+            return members
         case .attempt(let attempt, let succeeded, let reason):
             return [("attempt", .int(attempt)), ("succeeded", .bool(succeeded))] + (reason.map { [("reason", $0.json)] } ?? [])
         case .readings(let fed):

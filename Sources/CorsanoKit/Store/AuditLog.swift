@@ -27,12 +27,10 @@ public final class AuditLog: @unchecked Sendable {
                                       gateway: gateway.isEmpty ? nil : gateway)), key: key)
     }
 
-    /// Records one reading fed to the bracelet. - Throws: `StoreError`.
-    /// `mapReported`: whether the cuff reported the MAP the reading carries (nil: not known).
-    public func record(run: String, attempt: Int, index: Int, accepted: Bool, manual: Bool, reading: JSONValue,
-                       mapReported: Bool? = nil) throws {
-        try store.auditAppend(.reading(run: run, AuditReading(attempt: attempt, index: index, accepted: accepted, manual: manual,
-                                                              readingJSON: reading.serialized, mapReported: mapReported)), key: key)
+    /// Records one reading fed to the bracelet: its record as encoded (`FedCuffReading.json`)
+    /// and the columns queries use. - Throws: `StoreError`.
+    public func record(run: String, _ fed: FedCuffReading) throws {
+        try store.auditAppend(.reading(run: run, AuditReading(fed)), key: key)
     }
 
     /// Records how `run` ended. - Throws: `StoreError`.
@@ -139,7 +137,8 @@ public struct AuditRun: Equatable, Sendable {
     public var startedSeconds: Int64 { RFC3339.parseInstant(startedAt)?.secondsSinceEpoch ?? 0 }
 }
 
-/// One reading fed during a run: its place, the firmware's verdict, whether typed in, the reading as fed (JSON text).
+/// One reading fed during a run: its place, the firmware's verdict, whether typed in, the reading as fed (JSON text),
+/// and the fed-reading record as it was encoded (`FedCuffReading.json`).
 public struct AuditReading: Equatable, Sendable {
     public var attempt: Int
     public var index: Int
@@ -149,15 +148,36 @@ public struct AuditReading: Equatable, Sendable {
     /// Whether the cuff reported the MAP in `readingJSON` (false: derived by the seed's rule;
     /// nil: not recorded — rows written before the store kept it).
     public var mapReported: Bool? = nil
+    /// The record as encoded when it was fed (`FedCuffReading.json`), kept as that text; nil in
+    /// rows written before the store kept it (SQLite migration 9, PostgreSQL migration 4).
+    public var recordJSON: String? = nil
 
     /// Creates a reading row.
-    public init(attempt: Int, index: Int, accepted: Bool, manual: Bool, readingJSON: String, mapReported: Bool? = nil) {
+    public init(attempt: Int, index: Int, accepted: Bool, manual: Bool, readingJSON: String, mapReported: Bool? = nil,
+                recordJSON: String? = nil) {
         self.attempt = attempt
         self.index = index
         self.accepted = accepted
         self.manual = manual
         self.readingJSON = readingJSON
         self.mapReported = mapReported
+        self.recordJSON = recordJSON
+    }
+
+    /// The row of `fed`: the record encoded once (`FedCuffReading.json`); the columns are read
+    /// off it (the reading's text is the record's `reading` member).
+    public init(_ fed: FedCuffReading) {
+        let record = fed.json
+        self.init(attempt: fed.attempt, index: fed.index, accepted: fed.braceletAccepted, manual: fed.reading.isManualEntry,
+                  readingJSON: record["reading"]?.serialized ?? "{}", mapReported: fed.reading.meanArterialPressure != nil,
+                  recordJSON: record.serialized)
+    }
+
+    /// The record as stored; for a row written before the store kept it, the same shape built from
+    /// its columns by the record's one encoder (`FedCuffReading.record`), its reading as stored.
+    public var record: JSONValue {
+        recordJSON.map(JSONValue.raw)
+            ?? FedCuffReading.record(attempt: attempt, index: index, reading: .raw(readingJSON), braceletAccepted: accepted)
     }
 }
 

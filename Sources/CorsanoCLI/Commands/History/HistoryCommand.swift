@@ -151,10 +151,7 @@ enum HistoryCommand {
             ("bracelet", run.bracelet.json),
             ("startedAt", .string(wholeSeconds(run.startedAt))), ("endedAt", run.endedAt.map { .string(wholeSeconds($0)) } ?? .null),
             ("config", .raw(run.configJSON)),
-            ("readings", .array(run.readings.map { r in
-                .object([("attempt", .int(r.attempt)), ("index", .int(r.index)), ("braceletAccepted", .bool(r.accepted)),
-                         ("isManualEntry", .bool(r.manual)), ("reading", .raw(r.readingJSON))])
-            })),
+            ("readings", .array(run.readings.map(\.record))),
             ("result", run.resultJSON.map(JSONValue.raw) ?? .null),
         ])
     }
