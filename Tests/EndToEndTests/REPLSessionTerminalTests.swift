@@ -43,7 +43,7 @@ import Testing
         let term = try Tmux(["repl", "--no-state"])
         try term.waitFor("corsano>")
         try term.send("source \(script.path)", "Enter")
-        try term.waitFor("\(script.path):4: cuff add: systolic: 80 mmHg not above diastolic 120 mmHg")
+        try term.waitFor("queue.repl:4: cuff add: systolic: 80 mmHg not above")
         let screen = try term.waitFor("the prompt naming the bracelet") { $0.hasSuffix("[exit status 1]\ncorsano [SIM-287-0001]>") }
         #expect(screen.contains("queued 124/80 70 (manual) (2 waiting for the next bp-init)"))
         try term.send("bp-init --no-preparation", "Enter")
