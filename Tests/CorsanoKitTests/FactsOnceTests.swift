@@ -134,3 +134,15 @@ import Testing
         #expect(AuditChain.canonical(recorded).serialized.contains(#""record""#))
     }
 }
+
+/// Flow names are said once (`FlowName`); the stores and scripts hold these spellings, so they are pinned.
+@Suite struct FlowNameTests {
+    @Test func theSpellingsStoresAndScriptsHold() {
+        #expect(FlowName.allCases.map(\.rawValue) == ["bp-init", "wearing-opt", "profile-push", "nibp-read", "validate",
+                                                      "bracelet-repair", "repl", "plan-restore", "signature"])
+        #expect(AuditLog.planRestoreFlow == FlowName.planRestore.rawValue && AuditLog.signatureFlow == FlowName.signature.rawValue)
+        #expect(PlanJournal.specialModeFlow == FlowName.wearingOpt.rawValue)
+        #expect(FlowEvent(flow: .bpInit, run: "r", at: Instant(secondsSinceEpoch: 0), .planRestored(previousPlan: BraceletPlan("sleep"), why: .journal))
+            .json.serialized.hasPrefix(#"{"event":"planRestored","flow":"bp-init","#))
+    }
+}

@@ -21,7 +21,7 @@ extension Scenario {
         }
         func step(_ flow: String?, _ step: String, _ path: String) -> String? {
             if let flow, !Self.flowNames.contains(flow) {
-                return "field \(path).flow: unknown flow '\(flow)' (bp-init or wearing-opt)"
+                return "field \(path).flow: unknown flow '\(flow)' (\(Self.flowNames.sorted().joined(separator: " or ")))"
             }
             guard Self.stepNames.contains(step) else {
                 return "field \(path).step: unknown step '\(step)' (one of \(Self.stepNames.sorted().joined(separator: ", ")))"
