@@ -92,7 +92,7 @@ public struct FlowNarrator: Sendable {
     func readings(_ event: FlowEvent, _ fed: [FedCuffReading]) -> [TextBlock] {
         if fed.isEmpty { return event.flow == .bpInit ? [.text(localizer[.readingsNone], tone: .note)] : [] }
         let rows = fed.map { item -> String in
-            var row = localizer[.bpMeasuringTitle, item.index, item.attempt] + ": " + localizer.short(reading: item.json)
+            var row = localizer[.bpMeasuringTitle, item.index, item.attempt] + ": " + localizer.short(reading: item.reading.json())
             if let accepted = verdicts["\(item.attempt).\(item.index)"] {
                 row += " (" + localizer[accepted ? .verdictAccepted : .verdictRejected] + ")"
             }
