@@ -107,8 +107,9 @@ public enum FlowEventPayload: Equatable, Sendable {
         }
     }
 
-    /// The payload's JSON members in wire order (DESIGN "Events"; unchanged since scripts
-    /// match on them).
+    /// The payload's JSON members in wire order (DESIGN "Events"; scripts match on them). A fed
+    /// reading is its one record (`FedCuffReading.json`): the `measurement` payload and each
+    /// element of `readings` (issue 24).
     public var members: [(String, JSONValue)] {
         switch self {
         case .started(let config):
