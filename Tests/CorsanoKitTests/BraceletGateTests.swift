@@ -6,30 +6,30 @@ import Testing
         BraceletIdentity(model: model, firmware: firmware, serial: "X1")
     }
 
-    @Test(arguments: ["bp-init", "wearing-opt"])
-    func model287_1IsRefusedByBothFlows(flow: String) {
-        #expect(throws: BraceletGateError.wrongModel(flow: flow, found: "287-1", required: "287-2")) {
+    @Test(arguments: [FlowName.bpInit, .wearingOpt])
+    func model287_1IsRefusedByBothFlows(flow: FlowName) {
+        #expect(throws: BraceletGateError.wrongModel(flow: flow.rawValue, found: "287-1", required: "287-2")) {
             try BraceletGate.check(Self.identity("287-1", "7.4"), flow: flow)
         }
     }
 
     @Test func firmware6_9IsRefusedByWearingOptOnly() throws {
-        try BraceletGate.check(Self.identity("287-2", "6.9"), flow: "bp-init")
+        try BraceletGate.check(Self.identity("287-2", "6.9"), flow: .bpInit)
         #expect(throws: BraceletGateError.firmwareTooOld(flow: "wearing-opt", found: "6.9", required: "7.0")) {
-            try BraceletGate.check(Self.identity("287-2", "6.9"), flow: "wearing-opt")
+            try BraceletGate.check(Self.identity("287-2", "6.9"), flow: .wearingOpt)
         }
     }
 
     @Test(arguments: ["7.0", "7", "7.0.0", "7.4", "10.0", "10.0.3"])
     func firmwareFrom7_0IsAccepted(firmware: String) throws {
-        try BraceletGate.check(Self.identity("287-2", firmware), flow: "wearing-opt")
-        try BraceletGate.check(Self.identity("287-2", firmware), flow: "bp-init")
+        try BraceletGate.check(Self.identity("287-2", firmware), flow: .wearingOpt)
+        try BraceletGate.check(Self.identity("287-2", firmware), flow: .bpInit)
     }
 
     @Test(arguments: ["6.99", "0.9", "beta", "7.x", "", "7..0"])
     func oldOrUnreadableFirmwareIsRefusedByWearingOpt(firmware: String) {
         #expect(throws: BraceletGateError.firmwareTooOld(flow: "wearing-opt", found: firmware, required: "7.0")) {
-            try BraceletGate.check(Self.identity("287-2", firmware), flow: "wearing-opt")
+            try BraceletGate.check(Self.identity("287-2", firmware), flow: .wearingOpt)
         }
     }
 
@@ -57,6 +57,6 @@ import Testing
     }
 
     @Test func ungatedCommandsAcceptAnyBracelet() throws {
-        try BraceletGate.check(Self.identity("100-0", "1.0"), flow: "profile-push")
+        try BraceletGate.check(Self.identity("100-0", "1.0"), flow: .profilePush)
     }
 }

@@ -30,7 +30,7 @@ import Testing
         let events = EventRecorder(), notices = NoticeBox(), asked = NoticeBox()
         var sinkFor: String?
         let (bracelet, planInBody, openInBody) = try await BraceletSession.run(
-            target(Scenario(plan: BraceletPlan.nibpCalibration.name), asked: asked), flow: "wearing-opt", store: store, run: "r1",
+            target(Scenario(plan: BraceletPlan.nibpCalibration.name), asked: asked), flow: .wearingOpt, store: store, run: "r1",
             events: { session in sinkFor = session.identity.serial; return events },
             diagnostics: notices.diagnostics
         ) { session, sink in
@@ -48,7 +48,7 @@ import Testing
         #expect(events.events.map(\.bracelet) == ["SIM-287-0001"])
         #expect(events.events.first?.json.serialized.contains(#""at":"2026-11-18T11:06:40Z","bracelet":"SIM-287-0001","previousPlan""#) == true,
                 "\(events.events.first?.json.serialized ?? "")")
-        #expect(events.events.first?.flow == "wearing-opt")
+        #expect(events.events.first?.flow == .wearingOpt)
         #expect(notices.lines.count == 1)
         #expect(!bracelet.isConnected)
     }
@@ -58,7 +58,7 @@ import Testing
         let held = NoticeBox()
         nonisolated(unsafe) var bracelet: SimulatedBracelet?
         await #expect(throws: Failed.self) {
-            try await BraceletSession.run(target(), flow: "bp-init", store: store, run: "r1",
+            try await BraceletSession.run(target(), flow: .bpInit, store: store, run: "r1",
                                           events: { _ in EventRecorder() }, diagnostics: held.diagnostics) { session, _ in
                 bracelet = session.bracelet as? SimulatedBracelet
                 throw Failed()
@@ -72,7 +72,7 @@ import Testing
         try leaveOpenEntry()
         var reached = false
         await #expect(throws: BraceletGateError.firmwareTooOld(flow: "wearing-opt", found: "6.9", required: "7.0")) {
-            try await BraceletSession.run(target(Scenario(firmware: "6.9")), flow: "wearing-opt", store: store, run: "r1",
+            try await BraceletSession.run(target(Scenario(firmware: "6.9")), flow: .wearingOpt, store: store, run: "r1",
                                           events: { _ in reached = true; return EventRecorder() }, diagnostics: .none) { _, _ in
                 reached = true
             }
@@ -80,7 +80,7 @@ import Testing
         #expect(!reached)
         #expect(try PlanJournal(store: store).openEntries().count == 1, "the entry waits for a bracelet that may run")
         // A command without requirements (profile-push) is not gated, and repairs.
-        try await BraceletSession.run(target(Scenario(firmware: "6.9")), flow: "profile-push", store: store, run: "r2",
+        try await BraceletSession.run(target(Scenario(firmware: "6.9")), flow: .profilePush, store: store, run: "r2",
                                       events: { _ in EventRecorder() }, diagnostics: .none) { _, _ in }
         #expect(try PlanJournal(store: store).openEntries() == [])
     }

@@ -3,7 +3,7 @@ import Testing
 
 /// What the narrator says for screens and outcomes the snapshot runs do not reach.
 @Suite struct FlowNarratorTests {
-    static func narrate(_ locale: AppLocale, _ flow: String, _ payloads: [FlowEventPayload]) -> [TextBlock] {
+    static func narrate(_ locale: AppLocale, _ flow: FlowName, _ payloads: [FlowEventPayload]) -> [TextBlock] {
         var narrator = FlowNarrator(localizer: Localizer(locale: locale))
         return payloads.enumerated().flatMap { i, payload in
             narrator.narrate(FlowEvent(flow: flow, run: "r", at: Instant(secondsSinceEpoch: Int64(i) * 60), payload))
@@ -11,7 +11,7 @@ import Testing
     }
 
     @Test func needsCuffPairingAndNoPreparation() {
-        let blocks = Self.narrate(.en, "bp-init", [
+        let blocks = Self.narrate(.en, .bpInit, [
             .started(.bpInit(BPInitializationConfig(maxAttempts: 1, includePreparation: false))),
             .step(FlowStep(.bpInit(.needsCuffPairing))),
             .step(FlowStep(.bpInit(.instructions), preparation: false)),
@@ -26,7 +26,7 @@ import Testing
     }
 
     @Test func staleReadingInGermanWithAgeInDays() {
-        let blocks = Self.narrate(.de, "bp-init", [
+        let blocks = Self.narrate(.de, .bpInit, [
             .readings([]),
             .finished(.bpInit(.cuffError(.staleReading(age: -94_608_000)))),
         ])
@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test func summaryAfterTheBudgetIsSpent() {
-        let blocks = Self.narrate(.fr, "bp-init", [
+        let blocks = Self.narrate(.fr, .bpInit, [
             .step(FlowStep(.bpInit(.finalFailure))),
             .finished(.bpInit(.failedAfterRetries(attemptCount: 3))),
         ])
@@ -49,7 +49,7 @@ import Testing
     }
 
     @Test func wearingFailureNamesTheLastReason() {
-        let blocks = Self.narrate(.en, "wearing-opt", [
+        let blocks = Self.narrate(.en, .wearingOpt, [
             .attempt(attempt: 3, succeeded: false, reason: .braceletNotWornCorrectly),
             .step(FlowStep(.wearingOpt(.finalFailure))),
             .finished(.wearingOpt(.failedAfterRetries(attemptCount: 3, lastReason: .bleTimeout))),
@@ -65,7 +65,7 @@ import Testing
     @Test func notesForPlansProfilesAndCancellation() {
         let profile = UserProfile(heightCm: 178, weightKg: 74, wrist: .right, gender: .male, unit: .metric,
                                   birthdate: "1980-04-02", skinTone: 4, hairDensity: .high)
-        let blocks = Self.narrate(.en, "profile-push", [
+        let blocks = Self.narrate(.en, .profilePush, [
             .planRestored(previousPlan: BraceletPlan("monitoring"), why: .journal),
             .profile(ProfileEvent(outcome: .skipped, forced: false, why: .sameProfile, serial: "S", values: profile)),
             .finished(.wearingOpt(.cancelledByUser)),
@@ -80,7 +80,7 @@ import Testing
 
     @Test func droppedReadingsByReason() {
         let reading = CuffReading(systolic: 120, diastolic: 80, pulse: nil)
-        let blocks = Self.narrate(.en, "bp-init", [
+        let blocks = Self.narrate(.en, .bpInit, [
             .cuffReadingDropped(DroppedCuffItem(.duplicate, .reading(reading, problem: nil))),
             .cuffReadingDropped(DroppedCuffItem(.unanchored, .reading(reading, problem: nil))),
             .cuffReadingDropped(DroppedCuffItem(.incomplete, .reading(reading, problem: nil))),

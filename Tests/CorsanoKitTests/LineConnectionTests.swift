@@ -41,7 +41,7 @@ import Testing
         let input = Array((hello + "\r\n" + junk + "\n" + last).utf8)
         let expected = [
             #"{"jsonrpc":"2.0","id":1,"result":{"plan":"monitoring"}}"#,
-            #"{"jsonrpc":"2.0","id":2,"result":{"model":"287-2","firmware":"7.4","serial":"SIM-287-0001","simulated":true}}"#,
+            #"{"jsonrpc":"2.0","id":2,"result":{"serial":"SIM-287-0001","model":"287-2","firmware":"7.4","simulated":true}}"#,
             #"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"line 2 of 150 bytes exceeds the 100-byte limit"}}"#,
         ]
         for chunk in [1, 2, 3, 5, 8, 13, 21, 34, 55, 56, 57, 58, 89, 144, 233, input.count] {

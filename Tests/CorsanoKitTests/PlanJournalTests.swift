@@ -56,7 +56,7 @@ import TestSupport
         let notices = NoticeBox()
         clock.advance(to: Instant(secondsSinceEpoch: 1_795_000_600))
         let repair = try await journal.repairOpenEntries(
-            bracelet: next, identity: try await next.identify(), sink: events, flow: "wearing-opt", run: "r2",
+            bracelet: next, identity: try await next.identify(), sink: events, flow: .wearingOpt, run: "r2",
             clock: clock, diagnostics: notices.diagnostics, probe: .gone)
         let entry = PlanJournal.Entry(serial: "SIM-287-0001", previousPlan: BraceletPlan("monitoring"), flow: "bp-init",
                                       owner: PlanJournal.Owner(gateway: "", pid: 999_999, startTime: 5, bootID: "b1"), openedAt: Instant(secondsSinceEpoch: 1_795_000_000))
@@ -68,7 +68,7 @@ import TestSupport
         ])
         #expect(notices.lines == ["bracelet SIM-287-0001 was left in plan nibpCalibration by bp-init (pid 999999, 2026-11-18T11:06:40Z); restored plan monitoring"])
         let again = try await journal.repairOpenEntries(bracelet: next, identity: try await next.identify(), sink: events,
-                                                        flow: "wearing-opt", run: "r2", clock: clock)
+                                                        flow: .wearingOpt, run: "r2", clock: clock)
         #expect(again == .nothingOpen)
         #expect(events.events.count == 1)
     }
@@ -80,7 +80,7 @@ import TestSupport
                              owner: PlanJournal.Owner(gateway: "", pid: 31337, startTime: 9, bootID: "b1")).enter()
         let events = EventRecorder()
         let repair = try await journal.repairOpenEntries(bracelet: sim, identity: try await sim.identify(), sink: events,
-                                                         flow: "bp-init", run: "r", clock: clock, probe: .fake(running: [31337: 9]))
+                                                         flow: .bpInit, run: "r", clock: clock, probe: .fake(running: [31337: 9]))
         guard case .heldByLiveProcess(let entry) = repair else { Issue.record("\(repair)"); return }
         #expect(entry.pid == 31337)
         #expect(sim.state.plan == .nibpCalibration)
@@ -94,7 +94,7 @@ import TestSupport
         sim.state.plan = BraceletPlan("sleep")
         let events = EventRecorder()
         let repair = try await journal.repairOpenEntries(bracelet: sim, identity: try await sim.identify(), sink: events,
-                                                         flow: "bp-init", run: "r", clock: clock, probe: .gone)
+                                                         flow: .bpInit, run: "r", clock: clock, probe: .gone)
         guard case .alreadyLeft(_, let current) = repair else { Issue.record("\(repair)"); return }
         #expect(current == BraceletPlan("sleep"))
         #expect(sim.state.plan == BraceletPlan("sleep"))
@@ -194,7 +194,7 @@ extension PlanJournalTests {
         // The run (pid 31337, started at tick 9) died; another process got pid 31337 later.
         let (journal, sim) = try await leftInCalibration(by: PlanJournal.Owner(gateway: "", pid: 31337, startTime: 9, bootID: "b1"))
         let repair = try await journal.repairOpenEntries(bracelet: sim, identity: try await sim.identify(), sink: EventRecorder(),
-                                                         flow: "bp-init", run: "r", clock: clock,
+                                                         flow: .bpInit, run: "r", clock: clock,
                                                          probe: .fake(running: [31337: 12_000]))
         guard case .restored(let entry) = repair else { Issue.record("\(repair)"); return }
         #expect(entry.owner == PlanJournal.Owner(gateway: "", pid: 31337, startTime: 9, bootID: "b1"))
@@ -205,7 +205,7 @@ extension PlanJournalTests {
     @Test func anEntryFromAnEarlierBootIsRepaired() async throws {
         let (journal, sim) = try await leftInCalibration(by: PlanJournal.Owner(gateway: "", pid: 31337, startTime: 9, bootID: "b0"))
         let repair = try await journal.repairOpenEntries(bracelet: sim, identity: try await sim.identify(), sink: EventRecorder(),
-                                                         flow: "bp-init", run: "r", clock: clock,
+                                                         flow: .bpInit, run: "r", clock: clock,
                                                          probe: .fake(running: [31337: 9]))
         guard case .restored = repair else { Issue.record("\(repair)"); return }
         #expect(sim.state.plan == BraceletPlan("monitoring"))
@@ -216,7 +216,7 @@ extension PlanJournalTests {
         let (journal, sim) = try await leftInCalibration(by: PlanJournal.Owner(gateway: "", pid: 31337))
         let notices = NoticeBox()
         let repair = try await journal.repairOpenEntries(bracelet: sim, identity: try await sim.identify(), sink: EventRecorder(),
-                                                         flow: "wearing-opt", run: "r", clock: clock,
+                                                         flow: .wearingOpt, run: "r", clock: clock,
                                                          diagnostics: notices.diagnostics, probe: .fake(running: [31337: 9]))
         guard case .ownerUnconfirmed(_, let why) = repair else { Issue.record("\(repair)"); return }
         #expect(why == "pid 31337 runs, and the entry has no start time to tell it from a reused pid")
@@ -228,7 +228,7 @@ extension PlanJournalTests {
                 + "alone (once it is over, `corsano bracelet repair` restores plan monitoring)")
         // `corsano bracelet repair` overrides an unconfirmed owner, not a running one.
         let forced = try await journal.repairOpenEntries(bracelet: sim, identity: try await sim.identify(), sink: EventRecorder(),
-                                                         flow: "bracelet-repair", run: "r", clock: clock,
+                                                         flow: .braceletRepair, run: "r", clock: clock,
                                                          probe: .fake(running: [31337: 9]), policy: .unlessRunning)
         guard case .restored = forced else { Issue.record("\(forced)"); return }
         #expect(sim.state.plan == BraceletPlan("monitoring"))
@@ -239,12 +239,12 @@ extension PlanJournalTests {
         let (journal, sim) = try await leftInCalibration(by: owner)
         let probe = OwnerProbe.fake(running: [31337: 9])
         let kept = try await journal.repairOpenEntries(bracelet: sim, identity: try await sim.identify(), sink: EventRecorder(),
-                                                       flow: "bracelet-repair", run: "r", clock: clock, probe: probe,
+                                                       flow: .braceletRepair, run: "r", clock: clock, probe: probe,
                                                        policy: .unlessRunning)
         #expect(kept == .heldByLiveProcess(try #require(try journal.entry(serial: "SIM-287-0001"))))
         #expect(sim.state.plan == .nibpCalibration)
         let forced = try await journal.repairOpenEntries(bracelet: sim, identity: try await sim.identify(), sink: EventRecorder(),
-                                                         flow: "bracelet-repair", run: "r", clock: clock, probe: probe,
+                                                         flow: .braceletRepair, run: "r", clock: clock, probe: probe,
                                                          policy: .always)
         guard case .restored = forced else { Issue.record("\(forced)"); return }
         #expect(sim.state.plan == BraceletPlan("monitoring"))

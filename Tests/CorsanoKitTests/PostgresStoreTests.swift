@@ -395,9 +395,10 @@ import Testing
         for (run, second) in [("a", 0), ("b", 10)] {
             let log = AuditLog(store: sqlite, gateway: "gw-a")
             let at = Instant(secondsSinceEpoch: 1_795_000_000 + Int64(second))
-            try log.begin(run: run, flow: "bp-init", bracelet: BraceletIdentity(model: "287-2", firmware: "7.4", serial: "SIM-9"),
+            try log.begin(run: run, flow: .bpInit, bracelet: BraceletIdentity(model: "287-2", firmware: "7.4", serial: "SIM-9"),
                           at: at, config: .object([]))
-            try log.record(run: run, attempt: 1, index: 1, accepted: true, manual: false, reading: .object([("systolic", .int(120))]))
+            try log.record(run: run, FedCuffReading(attempt: 1, index: 1, reading: CuffReading(systolic: 120, diastolic: 80, pulse: 70, measuredAt: nil),
+                                                    braceletAccepted: true))
             if run == "a" { try log.finish(run: run, at: at, result: .object([("kind", .string("success"))])) }
         }
         let profile = UserProfile(heightCm: 170, weightKg: 70, wrist: .right, gender: .female, unit: .metric,

@@ -130,6 +130,11 @@ import Testing
         #expect(try journal.renew(serial: "SIM-1", owner: owner) == false)
     }
 
+    /// A reading fed to the bracelet, unstamped.
+    static func fed(_ systolic: Int, manual: Bool) -> CuffReading {
+        CuffReading(systolic: systolic, diastolic: 80, pulse: 70, measuredAt: nil, isManualEntry: manual)
+    }
+
     @Test(arguments: Engine.allCases)
     func auditRunsCarryTheirGatewayAndFilterByIt(engine: Engine) throws {
         let store = try Self.open(Self.freshLocation(engine))
@@ -137,11 +142,9 @@ import Testing
         for (run, gateway, second) in [("r1", "gw-a", 0), ("r2", "gw-b", 60), ("r3", "gw-a", 120)] {
             let log = AuditLog(store: store, gateway: gateway)
             let at = Instant(secondsSinceEpoch: 1_795_000_000 + Int64(second))
-            try log.begin(run: run, flow: "bp-init", bracelet: bracelet, at: at, config: .object([("maxAttempts", .int(3))]))
-            try log.record(run: run, attempt: 1, index: 1, accepted: true, manual: false,
-                           reading: .object([("systolic", .int(120))]))
-            try log.record(run: run, attempt: 1, index: 1, accepted: false, manual: true,
-                           reading: .object([("systolic", .int(121))]))
+            try log.begin(run: run, flow: .bpInit, bracelet: bracelet, at: at, config: .object([("maxAttempts", .int(3))]))
+            try log.record(run: run, FedCuffReading(attempt: 1, index: 1, reading: Self.fed(120, manual: false), braceletAccepted: true))
+            try log.record(run: run, FedCuffReading(attempt: 1, index: 1, reading: Self.fed(121, manual: true), braceletAccepted: false))
             try log.finish(run: run, at: at, result: .object([("kind", .string("success"))]))
         }
         let log = AuditLog(store: store)
@@ -150,9 +153,38 @@ import Testing
         #expect(try log.runs(since: Instant(secondsSinceEpoch: 1_795_000_001), gateway: "gw-a").map(\.run) == ["r3"])
         let run = try #require(try log.runs(gateway: "gw-b").first)
         #expect(run.gateway == "gw-b")
-        #expect(run.readings == [AuditReading(attempt: 1, index: 1, accepted: false, manual: true, readingJSON: #"{"systolic":121}"#)])
+        // The later row replaced the first; the record is kept as it was encoded, the columns read off it.
+        let fed = FedCuffReading(attempt: 1, index: 1, reading: Self.fed(121, manual: true), braceletAccepted: false)
+        #expect(run.readings == [AuditReading(fed)])
+        #expect(run.readings.first?.recordJSON == fed.json.serialized)
+        #expect(run.readings.first.map { [$0.accepted, $0.manual, $0.mapReported == false] } == [false, true, true])
         #expect(run.configJSON == #"{"maxAttempts":3}"#)
         #expect(run.resultJSON == #"{"kind":"success"}"#)
+    }
+
+    /// The fed-reading record is encoded once (`FedCuffReading.json`): the `measurement` event
+    /// carries it, the `readings` event lists it, and the store keeps that text (issue 24).
+    @Test(arguments: Engine.allCases)
+    func theFedReadingRecordIsStoredAsEncoded(engine: Engine) throws {
+        let store = try Self.open(Self.freshLocation(engine))
+        let sink = AuditLogSink(log: AuditLog(store: store), bracelet: BraceletIdentity(model: "287-2", firmware: "7.4", serial: "SIM-1"))
+        let at = Instant(secondsSinceEpoch: 1_795_000_000)
+        let reading = CuffReading(systolic: 121, diastolic: 79, pulse: 64, measuredAt: at, provenance: [ProvenanceField(name: "cuff", rawJSON: #"{"id":"A"}"#)])
+        let fed = [FedCuffReading(attempt: 1, index: 1, reading: reading, braceletAccepted: true),
+                   FedCuffReading(attempt: 1, index: 2, reading: Self.fed(118, manual: true), braceletAccepted: false)]
+        let events = [FlowEvent(flow: .bpInit, run: "r1", at: at, .started(.bpInit(.default)))]
+            + fed.map { FlowEvent(flow: .bpInit, run: "r1", at: at, .measurement($0)) }
+            + [FlowEvent(flow: .bpInit, run: "r1", at: at, .readings(fed)),
+               FlowEvent(flow: .bpInit, run: "r1", at: at, .finished(.bpInit(.failedAfterRetries(attemptCount: 1))))]
+        for event in events { sink.emit(event) }
+        #expect(sink.failure == nil)
+        let stored = try AuditLog(store: store).runs().first?.readings.map { $0.recordJSON ?? "" } ?? []
+        let measured = events.filter { $0.event == "measurement" }.map { JSONValue.object($0.payload.members).serialized }
+        let collected = events.first { $0.event == "readings" }?["readings"]?.arrayValue?.map(\.serialized) ?? []
+        #expect(stored.count == 2)
+        #expect(stored == measured)
+        #expect(stored == collected)
+        #expect(stored.first == #"{"attempt":1,"index":1,"reading":{"systolic":121,"diastolic":79,"pulse":64,"meanArterialPressure":93,"measuredAt":"2026-11-18T11:06:40Z","isManualEntry":false,"cuff":{"id":"A"}},"braceletAccepted":true}"#)
     }
 
     @Test(arguments: Engine.allCases)

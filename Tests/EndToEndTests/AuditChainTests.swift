@@ -227,7 +227,7 @@ import TestSupport
         let store = try StateLocation.openForTest(state)
         let log = AuditLog(store: store, gateway: "ward-3", key: AuditKey(bytes: Array("lab-key-0123456789abcdef0123456789abcdef".utf8)))
         let bracelet = BraceletIdentity(model: "287-2", firmware: "2.4.1", serial: "CS-SIGNED")
-        try log.begin(run: "running", flow: "bp-init", bracelet: bracelet, at: Instant(secondsSinceEpoch: 1_800_000_000), config: .object([]))
+        try log.begin(run: "running", flow: .bpInit, bracelet: bracelet, at: Instant(secondsSinceEpoch: 1_800_000_000), config: .object([]))
         let unfinished = try Corsano.run(["history", "sign", "--state", state, "--audit-key", key, "--run", "running", "--name", "A",
                                           "--meaning", "review"])
         #expect(unfinished.status == 75)

@@ -37,7 +37,7 @@ import Testing
     @Test func bailStopsAtTheFirstFailureWithItsStatus() throws {
         let r = try Corsano.run(["repl", "--bail", "--no-state"], stdin: "cuff add 120/80 72\ncuff add 80/120 72\nstatus\n")
         #expect(r.status == 64)
-        #expect(r.stderr == "2: cuff add: systolic must be above diastolic\n")
+        #expect(r.stderr == "2: cuff add: systolic: 80 mmHg not above diastolic 120 mmHg\n")
         #expect(!r.stdout.contains("plan"))
     }
 
@@ -188,7 +188,7 @@ import Testing
         #expect(r.status == 1)
         let errors = r.stderr.split(separator: "\n").map(String.init)
         // Eight files deep, each reporting its failing line; the ninth is refused.
-        #expect(errors.filter { $0 == "\(loop.path):1: cuff add: systolic must be above diastolic" }.count == 8)
+        #expect(errors.filter { $0 == "\(loop.path):1: cuff add: systolic: 80 mmHg not above diastolic 120 mmHg" }.count == 8)
         #expect(errors.contains("\(loop.path):2: source: files nested more than 8 deep (does \(loop.path) source itself?)"))
         #expect(errors.last == "2: /nonexistent/x.repl: No such file or directory")
         #expect(r.lines.filter { $0.hasPrefix(#"{"reply":"source","file":"\#(loop.path)","lines":2,"failed":2}"#) }.count == 8)

@@ -41,7 +41,7 @@ import Testing
         try Data("# two readings and a typo\nconnect sim\ncuff add 128/82 72\ncuff add 80/120 72\ncuff add 124/80 70\n".utf8).write(to: script)
         let term = try Tmux.repl()
         try term.send("source \(script.path)", "Enter")
-        try term.waitFor("\(script.path):4: cuff add: systolic must be above diastolic")
+        try term.waitFor("queue.repl:4: cuff add: systolic: 80 mmHg not above")
         let screen = try term.waitFor("the prompt naming the bracelet") { $0.hasSuffix("[exit status 1]\ncorsano [SIM-287-0001]>") }
         #expect(screen.contains("queued 124/80 70 (manual) (2 waiting for the next bp-init)"))
         try term.send("bp-init --no-preparation", "Enter")

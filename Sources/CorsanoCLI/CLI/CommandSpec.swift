@@ -267,8 +267,8 @@ struct CommandSpec: Sendable {
     var operandKind: ValueKind?
     /// Longer description for help and the man page.
     var details: String
-    /// Every status the command exits with and what each means for it (docs/design.md "Exit
-    /// status"): rendered into its `--help`, equal to its man page's EXIT STATUS (a test). Built
+    /// Every status the command exits with and what each means for it (docs/design.md
+    /// "Exit status"): rendered into its `--help`, equal to its man page's EXIT STATUS (a test). Built
     /// from `ExitCase`'s shared entries; empty only for a REPL session command.
     var exits: [ExitCase] = []
     var options: [OptionSpec]

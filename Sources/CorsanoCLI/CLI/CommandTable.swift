@@ -152,7 +152,7 @@ enum CommandTable {
         CommandSpec(
             words: ["wearing-opt"], summary: "Run PPG wearing optimization.",
             operands: "", operandKind: nil,
-            details: "Runs special mode 4 on the bracelet, polling its status every 5 s until success (isSuccess and quality >= 50) or failure, with retries.",
+            details: "Runs special mode 4 on the bracelet, polling its status every 5 s until success (isSuccess and quality >= \(WearingOptimizationConfig.minimumSuccessQuality)) or failure, with retries.",
             exits: [.success, .failedAfterRetries, ExitCase(.usage, "usage error, or no profile to start from"),
                     ExitCase(.dataError, "the --profile file is invalid"), ExitCase(.noInput, "the --profile file is missing"),
                     ExitCase(.unavailable, "the bracelet's firmware is older than 7.0")]

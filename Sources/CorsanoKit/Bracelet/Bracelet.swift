@@ -121,6 +121,13 @@ public struct BraceletIdentity: Equatable, Sendable {
         self.firmware = firmware
         self.serial = serial
     }
+
+    /// The identity as every JSON output writes it: `{"serial":…,"model":…,"firmware":…}` (history's
+    /// runs and `--due` lines, the REPL's `status`, the bridge's `identify` answer, which adds
+    /// `simulated`). The one encoder: the member order scripts see is decided here.
+    public var json: JSONValue {
+        .object([("serial", .string(serial)), ("model", .string(model)), ("firmware", .string(firmware))])
+    }
 }
 
 /// A bracelet measurement plan, by name (e.g. `monitoring`, `nibpCalibration`).
@@ -143,7 +150,8 @@ public struct SpecialModeStatus: Equatable, Sendable {
     public var percent: Int
     /// PPG signal quality, 0-100.
     public var quality: Int
-    /// The firmware's success flag (success needs this AND quality >= 50).
+    /// The firmware's success flag (a successful session needs this AND a quality of at least
+    /// `WearingOptimizationConfig.minimumSuccessQuality`).
     public var isSuccess: Bool
     /// Motion level, 0 (still) and up.
     public var motionLevel: Int

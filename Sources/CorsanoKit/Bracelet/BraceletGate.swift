@@ -13,24 +13,24 @@ public enum BraceletGate {
     }
 
     /// The requirement of `flow` (`bp-init`, `wearing-opt`); nil for commands that are not gated.
-    public static func requirement(flow: String) -> Requirement? {
+    public static func requirement(flow: FlowName) -> Requirement? {
         switch flow {
-        case "bp-init", "nibp-read": return Requirement(model: "287-2", minimumFirmware: nil)
-        case "wearing-opt": return Requirement(model: "287-2", minimumFirmware: "7.0")
+        case .bpInit, .nibpRead: return Requirement(model: "287-2", minimumFirmware: nil)
+        case .wearingOpt: return Requirement(model: "287-2", minimumFirmware: "7.0")
         default: return nil
         }
     }
 
     /// Refuses a bracelet that cannot run `flow`.
     /// - Throws: `BraceletGateError` naming what was found and what is required (exit 69).
-    public static func check(_ identity: BraceletIdentity, flow: String) throws {
+    public static func check(_ identity: BraceletIdentity, flow: FlowName) throws {
         guard let need = requirement(flow: flow) else { return }
         guard identity.model == need.model else {
-            throw BraceletGateError.wrongModel(flow: flow, found: identity.model, required: need.model)
+            throw BraceletGateError.wrongModel(flow: flow.rawValue, found: identity.model, required: need.model)
         }
         guard let minimum = need.minimumFirmware, let required = FirmwareVersion(minimum) else { return }
         guard let found = FirmwareVersion(identity.firmware), found >= required else {
-            throw BraceletGateError.firmwareTooOld(flow: flow, found: identity.firmware, required: minimum)
+            throw BraceletGateError.firmwareTooOld(flow: flow.rawValue, found: identity.firmware, required: minimum)
         }
     }
 }

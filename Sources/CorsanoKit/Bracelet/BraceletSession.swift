@@ -58,7 +58,7 @@ public struct BraceletSession: Sendable {
     /// (`BraceletGate`; a flow without requirements, or nil, is not gated). The bracelet is
     /// closed again when anything here fails.
     /// - Throws: `BraceletError.unavailable`, `BraceletGateError` (exit 69), the clock's error.
-    public static func connect(_ target: BraceletTarget, flow: String?) async throws -> BraceletSession {
+    public static func connect(_ target: BraceletTarget, flow: FlowName?) async throws -> BraceletSession {
         let bracelet: any Bracelet
         let clock: any FlowClock
         var known: BraceletIdentity?
@@ -112,7 +112,7 @@ public struct BraceletSession: Sendable {
     ///   changed then); what `connect`, the repair (`BraceletError`: the entry stays open;
     ///   `StoreError`), `events` or `body` throws.
     public static func run<Result>(
-        _ target: BraceletTarget, flow: String, store: any StateStore, ownership: PlanJournal.Ownership = .init(),
+        _ target: BraceletTarget, flow: FlowName, store: any StateStore, ownership: PlanJournal.Ownership = .init(),
         run: String, events: (BraceletSession) throws -> any EventSink, diagnostics: Diagnostics,
         _ body: (BraceletSession, any EventSink) async throws -> Result
     ) async throws -> Result {
@@ -143,9 +143,9 @@ public struct BraceletSession: Sendable {
 
     /// A plan guard for a flow on this bracelet, journaled in `store` under `ownership` (docs/design.md
     /// "Plan safety"): `enter()` where the flow switches to nibpCalibration, `restore()` on every way out.
-    public func planGuard(store: any StateStore, ownership: PlanJournal.Ownership = .init(), flow: String) -> PlanGuard {
+    public func planGuard(store: any StateStore, ownership: PlanJournal.Ownership = .init(), flow: FlowName) -> PlanGuard {
         PlanGuard(bracelet: bracelet, serial: identity.serial,
-                  journal: PlanJournal(store: store, leaseSeconds: ownership.leaseSeconds), flow: flow, clock: clock,
+                  journal: PlanJournal(store: store, leaseSeconds: ownership.leaseSeconds), flow: flow.rawValue, clock: clock,
                   owner: ownership.owner, diagnostics: diagnostics)
     }
 }

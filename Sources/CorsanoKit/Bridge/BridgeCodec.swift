@@ -85,8 +85,8 @@ enum BridgeCodec {
     }
 
     static func identity(_ i: BraceletIdentity, simulated: Bool) -> JSONValue {
-        .object([("model", .string(i.model)), ("firmware", .string(i.firmware)), ("serial", .string(i.serial)),
-                 ("simulated", .bool(simulated))])
+        guard case .object(let members) = i.json else { return i.json }
+        return .object(members + [("simulated", .bool(simulated))])
     }
 
     static func identity(_ p: BridgeParams) throws -> (BraceletIdentity, simulated: Bool) {

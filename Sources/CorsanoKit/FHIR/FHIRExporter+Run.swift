@@ -86,7 +86,7 @@ extension FHIRExporter {
         members.append(("identifier", .array([identity.identifierJSON, .object([("value", .string(run.run))])])))
         // A killed run is known to have stopped once its plan was restored: `stopped`, not `unknown`.
         members.append(("status", .string(run.killedPlanRestored != nil ? "stopped" : Self.procedureStatus(resultKind: run.resultKind))))
-        let what = run.flow == "wearing-opt" ? "PPG wearing optimization of a Corsano CardioWatch"
+        let what = run.flow == FlowName.wearingOpt.rawValue ? "PPG wearing optimization of a Corsano CardioWatch"
                                              : "NIBP (cuffless blood pressure) calibration of a Corsano CardioWatch against a reference cuff"
         members.append(("code", .object([("text", .string(what))])))
         // Procedure.subject is 1..1 in R4: without a known subject say it is unknown, never invent one.

@@ -46,8 +46,8 @@ public enum FilterDecision: Equatable, Sendable {
 }
 
 extension DropReason {
-    /// The rule that drops a reading for this reason, for `-v` (docs/design.md "Host-side cuff
-    /// rules", "Diagnostics"); the run's values are said once by `HostRules.described`.
+    /// The rule that drops a reading for this reason, for `-v` (docs/design.md
+    /// "Host-side cuff rules", "Diagnostics"); the run's values are said once by `HostRules.described`.
     public var rule: String {
         switch self {
         case .unanchored: return "a deviceTime without measuredAt: its cuff clock was never anchored to real time (host rule 1)"

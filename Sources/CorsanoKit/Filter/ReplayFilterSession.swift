@@ -31,7 +31,7 @@ public struct FilterDrop: Sendable {
     /// `age` in whole seconds, truncated toward zero (docs/design.md "Host-side cuff rules": a
     /// reading is stale when its exact age exceeds the limit, so the reported age may equal it).
     public var wholeSecondsAge: Int? {
-        age.map { Int(exactly: $0.rounded(.towardZero)) ?? ($0 < 0 ? Int.min : Int.max) }
+        age.map(WholeSeconds.truncating)
     }
 
     /// The line's `--rejects` record, read from `source` (its text as `raw`: `""` when the

@@ -6,10 +6,10 @@ import Synchronization
 /// have always seen.
 ///
 /// `flow` is `bp-init`, `wearing-opt` or `profile-push` (or the command repairing a plan:
-/// `repl`); `run` is an id per process run; `at` comes from the run's clock (virtual time when
+/// `repl`, `bracelet-repair`; `FlowName`); `run` is an id per process run; `at` comes from the run's clock (virtual time when
 /// the clock is virtual).
 public struct FlowEvent: Equatable, Sendable {
-    public var flow: String
+    public var flow: FlowName
     public var run: String
     public var at: Instant
     /// The bracelet's serial, so that the logs of parallel runs can be split; set by
@@ -21,7 +21,7 @@ public struct FlowEvent: Equatable, Sendable {
     public var payload: FlowEventPayload
 
     /// Creates an event.
-    public init(flow: String, run: String, at: Instant, bracelet: String? = nil, _ payload: FlowEventPayload) {
+    public init(flow: FlowName, run: String, at: Instant, bracelet: String? = nil, _ payload: FlowEventPayload) {
         self.flow = flow
         self.run = run
         self.at = at
@@ -37,7 +37,7 @@ public struct FlowEvent: Equatable, Sendable {
 
     /// The whole event as one JSON object, envelope first.
     public var json: JSONValue {
-        .object([("event", .string(event)), ("flow", .string(flow)), ("run", .string(run)),
+        .object([("event", .string(event)), ("flow", .string(flow.rawValue)), ("run", .string(run)),
                  ("at", .string(RFC3339.format(at)))] + (bracelet.map { [("bracelet", .string($0))] } ?? [])
                 + (calibrationSet.map { [("set", .int($0.set)), ("of", .int($0.of))] } ?? []) + payload.members)
     }
@@ -107,8 +107,9 @@ public enum FlowEventPayload: Equatable, Sendable {
         }
     }
 
-    /// The payload's JSON members in wire order (docs/design.md "Events"; unchanged since scripts
-    /// match on them).
+    /// The payload's JSON members in wire order (docs/design.md "Events"; scripts match on them). A fed
+    /// reading is its one record (`FedCuffReading.json`): the `measurement` payload and each
+    /// element of `readings` (issue 24).
     public var members: [(String, JSONValue)] {
         switch self {
         case .started(let config):
@@ -116,8 +117,8 @@ public enum FlowEventPayload: Equatable, Sendable {
         case .step(let step):
             return step.members
         case .measurement(let fed):
-            return [("attempt", .int(fed.attempt)), ("index", .int(fed.index)),
-                    ("reading", fed.reading.json(includeDerivedMAP: true)), ("braceletAccepted", .bool(fed.braceletAccepted))]
+            guard case .object(let members) = fed.json else { return [] }
+            return members
         case .attempt(let attempt, let succeeded, let reason):
             return [("attempt", .int(attempt)), ("succeeded", .bool(succeeded))] + (reason.map { [("reason", $0.json)] } ?? [])
         case .readings(let fed):

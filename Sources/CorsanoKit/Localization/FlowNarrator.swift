@@ -82,7 +82,7 @@ public struct FlowNarrator: Sendable {
         attemptsFinished = max(attemptsFinished, attempt)
         measurementsThisAttempt = 0
         let tone: TextTone = succeeded ? .success : .failure
-        if event.flow == "wearing-opt" {
+        if event.flow == .wearingOpt {
             if succeeded { return [.text(localizer[.woAttemptSucceeded, attempt], tone: tone)] }
             return [.text(localizer[.woAttemptFailed, attempt, localizer.describe(reason: reason?.json ?? .null)], tone: tone)]
         }
@@ -90,9 +90,9 @@ public struct FlowNarrator: Sendable {
     }
 
     func readings(_ event: FlowEvent, _ fed: [FedCuffReading]) -> [TextBlock] {
-        if fed.isEmpty { return event.flow == BPInitializationStep.flowName ? [.text(localizer[.readingsNone], tone: .note)] : [] }
+        if fed.isEmpty { return event.flow == .bpInit ? [.text(localizer[.readingsNone], tone: .note)] : [] }
         let rows = fed.map { item -> String in
-            var row = localizer[.bpMeasuringTitle, item.index, item.attempt] + ": " + localizer.short(reading: item.json)
+            var row = localizer[.bpMeasuringTitle, item.index, item.attempt] + ": " + localizer.short(reading: item.reading.json())
             if let accepted = verdicts["\(item.attempt).\(item.index)"] {
                 row += " (" + localizer[accepted ? .verdictAccepted : .verdictRejected] + ")"
             }

@@ -9,9 +9,6 @@ public struct ProfilePush: Sendable {
         case pushed, skipped
     }
 
-    /// The `flow` of `profile push`'s events.
-    public static let flowName = "profile-push"
-
     public var bracelet: any Bracelet
     public var clock: any FlowClock
     public var events: any EventSink
@@ -37,7 +34,7 @@ public struct ProfilePush: Sendable {
         try profileStore?.save(profile, serial: serial, at: clock.now())
         let event = ProfileEvent(outcome: outcome, forced: force, why: outcome == .skipped ? .sameProfile : nil,
                                  serial: serial, values: profile)
-        events.emit(FlowEvent(flow: Self.flowName, run: run, at: clock.now(), .profile(event)))
+        events.emit(FlowEvent(flow: .profilePush, run: run, at: clock.now(), .profile(event)))
         return outcome
     }
 }

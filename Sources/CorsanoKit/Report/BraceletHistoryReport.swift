@@ -49,7 +49,7 @@ public struct BraceletHistoryReport: Sendable {
                     .text(config["operator"]?.stringValue ?? "–"), .text(result), .text(f.integer(run.readings.count)),
                     .text(signed.isEmpty ? "–" : signed.joined(separator: "; ")), .id(run.run)]
         }, numeric: [5]))
-        let points = flows.filter { $0.flow == BPInitializationStep.flowName }.flatMap { $0.readings.map { ReportReading($0).point } }
+        let points = flows.filter { $0.flow == FlowName.bpInit.rawValue }.flatMap { $0.readings.map { ReportReading($0).point } }
         if !points.isEmpty {
             body.append(TimelinePlot(points: points, categories: categories, localizer: l, format: f).figure(id: "history"))
         }

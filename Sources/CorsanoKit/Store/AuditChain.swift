@@ -101,7 +101,7 @@ public enum AuditChain {
         let readings = run.readings.sorted { ($0.attempt, $0.index) < ($1.attempt, $1.index) }.map { reading -> JSONValue in
             .object([("attempt", .int(reading.attempt)), ("index", .int(reading.index)), ("accepted", .bool(reading.accepted)),
                      ("manual", .bool(reading.manual)), ("mapReported", reading.mapReported.map(JSONValue.bool) ?? .null),
-                     ("reading", .string(reading.readingJSON))])
+                     ("reading", .string(reading.readingJSON))] + (reading.recordJSON.map { [("record", .string($0))] } ?? []))
         }
         return .object([("run", .string(run.run)), ("flow", .string(run.flow)), ("gateway", .string(run.gateway ?? "")),
                         ("serial", .string(run.bracelet.serial)), ("model", .string(run.bracelet.model)),

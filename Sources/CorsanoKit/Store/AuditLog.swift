@@ -21,18 +21,16 @@ public final class AuditLog: @unchecked Sendable {
     }
 
     /// Records the start of `run`. - Throws: `StoreError`.
-    public func begin(run: String, flow: String, bracelet: BraceletIdentity, at: Instant, config: JSONValue) throws {
-        try store.auditAppend(.begin(AuditRun(run: run, flow: flow, bracelet: bracelet, startedAt: RFC3339.format(at), endedAt: nil,
+    public func begin(run: String, flow: FlowName, bracelet: BraceletIdentity, at: Instant, config: JSONValue) throws {
+        try store.auditAppend(.begin(AuditRun(run: run, flow: flow.rawValue, bracelet: bracelet, startedAt: RFC3339.format(at), endedAt: nil,
                                       configJSON: config.serialized, resultJSON: nil, readings: [],
                                       gateway: gateway.isEmpty ? nil : gateway)), key: key)
     }
 
-    /// Records one reading fed to the bracelet. - Throws: `StoreError`.
-    /// `mapReported`: whether the cuff reported the MAP the reading carries (nil: not known).
-    public func record(run: String, attempt: Int, index: Int, accepted: Bool, manual: Bool, reading: JSONValue,
-                       mapReported: Bool? = nil) throws {
-        try store.auditAppend(.reading(run: run, AuditReading(attempt: attempt, index: index, accepted: accepted, manual: manual,
-                                                              readingJSON: reading.serialized, mapReported: mapReported)), key: key)
+    /// Records one reading fed to the bracelet: its record as encoded (`FedCuffReading.json`)
+    /// and the columns queries use. - Throws: `StoreError`.
+    public func record(run: String, _ fed: FedCuffReading) throws {
+        try store.auditAppend(.reading(run: run, AuditReading(fed)), key: key)
     }
 
     /// Records how `run` ended. - Throws: `StoreError`.
@@ -41,7 +39,7 @@ public final class AuditLog: @unchecked Sendable {
     }
 
     /// The `flow` of a plan-restore record (`recordPlanRestored`).
-    public static let planRestoreFlow = "plan-restore"
+    public static let planRestoreFlow = FlowName.planRestore.rawValue
 
     /// Appends the record that the plan a killed run left switched on `bracelet` was restored to
     /// `previousPlan` (by the journal repair of the run `by`, or an operator's `bracelet repair
@@ -68,7 +66,7 @@ public final class AuditLog: @unchecked Sendable {
     }
 
     /// The `flow` of a signature record (`sign`).
-    public static let signatureFlow = "signature"
+    public static let signatureFlow = FlowName.signature.rawValue
 
     /// Appends a signature of `run` (issue 35; 21 CFR 11.50's printed name, date and time, and
     /// meaning): a record of flow `signature` holding the typed `name`, the OS user, this log's
@@ -139,7 +137,8 @@ public struct AuditRun: Equatable, Sendable {
     public var startedSeconds: Int64 { RFC3339.parseInstant(startedAt)?.secondsSinceEpoch ?? 0 }
 }
 
-/// One reading fed during a run: its place, the firmware's verdict, whether typed in, the reading as fed (JSON text).
+/// One reading fed during a run: its place, the firmware's verdict, whether typed in, the reading as fed (JSON text),
+/// and the fed-reading record as it was encoded (`FedCuffReading.json`).
 public struct AuditReading: Equatable, Sendable {
     public var attempt: Int
     public var index: Int
@@ -149,15 +148,36 @@ public struct AuditReading: Equatable, Sendable {
     /// Whether the cuff reported the MAP in `readingJSON` (false: derived by the seed's rule;
     /// nil: not recorded — rows written before the store kept it).
     public var mapReported: Bool? = nil
+    /// The record as encoded when it was fed (`FedCuffReading.json`), kept as that text; nil in
+    /// rows written before the store kept it (SQLite migration 9, PostgreSQL migration 4).
+    public var recordJSON: String? = nil
 
     /// Creates a reading row.
-    public init(attempt: Int, index: Int, accepted: Bool, manual: Bool, readingJSON: String, mapReported: Bool? = nil) {
+    public init(attempt: Int, index: Int, accepted: Bool, manual: Bool, readingJSON: String, mapReported: Bool? = nil,
+                recordJSON: String? = nil) {
         self.attempt = attempt
         self.index = index
         self.accepted = accepted
         self.manual = manual
         self.readingJSON = readingJSON
         self.mapReported = mapReported
+        self.recordJSON = recordJSON
+    }
+
+    /// The row of `fed`: the record encoded once (`FedCuffReading.json`); the columns are read
+    /// off it (the reading's text is the record's `reading` member).
+    public init(_ fed: FedCuffReading) {
+        let record = fed.json
+        self.init(attempt: fed.attempt, index: fed.index, accepted: fed.braceletAccepted, manual: fed.reading.isManualEntry,
+                  readingJSON: record["reading"]?.serialized ?? "{}", mapReported: fed.reading.meanArterialPressure != nil,
+                  recordJSON: record.serialized)
+    }
+
+    /// The record as stored; for a row written before the store kept it, the same shape built from
+    /// its columns by the record's one encoder (`FedCuffReading.record`), its reading as stored.
+    public var record: JSONValue {
+        recordJSON.map(JSONValue.raw)
+            ?? FedCuffReading.record(attempt: attempt, index: index, reading: .raw(readingJSON), braceletAccepted: accepted)
     }
 }
 

@@ -45,9 +45,7 @@ public final class AuditLogSink: EventSink {
                 if let operatorName, case .object(let members) = json { json = .object(members + [("operator", .string(operatorName))]) }
                 try log.begin(run: event.run, flow: event.flow, bracelet: bracelet, at: at, config: json)
             case .measurement(let fed):
-                try log.record(run: event.run, attempt: fed.attempt, index: fed.index, accepted: fed.braceletAccepted,
-                               manual: fed.reading.isManualEntry, reading: fed.reading.json(includeDerivedMAP: true),
-                               mapReported: fed.reading.meanArterialPressure != nil)
+                try log.record(run: event.run, fed)
             case .planRestoreFailed:
                 restoreFailed.withLock { $0 = .object(event.payload.members) }
             case .finished(let result):

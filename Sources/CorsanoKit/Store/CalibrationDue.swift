@@ -21,7 +21,7 @@ public struct CalibrationDue: Equatable, Sendable {
         var calibrated: [String: Instant] = [:]
         for run in runs {
             latest[run.bracelet.serial] = run.bracelet
-            guard run.flow == BPInitializationStep.flowName, run.resultKind == "success",
+            guard run.flow == FlowName.bpInit.rawValue, run.resultKind == "success",
                   let end = RFC3339.parseInstant(run.endedAt ?? run.startedAt) else { continue }
             if calibrated[run.bracelet.serial].map({ end > $0 }) ?? true { calibrated[run.bracelet.serial] = end }
         }

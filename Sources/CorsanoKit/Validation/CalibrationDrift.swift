@@ -98,7 +98,7 @@ public struct CalibrationDrift: Equatable, Sendable {
     /// `endedAt`, else its start, as `CalibrationDue` reads them).
     public static func calibrations(in runs: [AuditRun]) -> [String: [Instant]] {
         var out: [String: [Instant]] = [:]
-        for run in runs where run.flow == BPInitializationStep.flowName && run.resultKind == "success" {
+        for run in runs where run.flow == FlowName.bpInit.rawValue && run.resultKind == "success" {
             if let end = RFC3339.parseInstant(run.endedAt ?? run.startedAt) { out[run.bracelet.serial, default: []].append(end) }
         }
         return out

@@ -53,7 +53,7 @@ enum BPInitFixture {
         var collected: [[Int]] {
             (named("readings").first?["readings"]?.arrayValue ?? []).compactMap { item in
                 guard let a = item["attempt"]?.intValue, let i = item["index"]?.intValue,
-                      let s = item["systolic"]?.intValue, let d = item["diastolic"]?.intValue else { return nil }
+                      let s = item["reading"]?["systolic"]?.intValue, let d = item["reading"]?["diastolic"]?.intValue else { return nil }
                 return [a, i, s, d]
             }
         }

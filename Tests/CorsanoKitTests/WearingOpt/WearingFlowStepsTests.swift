@@ -48,7 +48,7 @@ import Testing
         #expect(run.events.first?.json.serialized ==
                 #"{"event":"started","flow":"wearing-opt","run":"test-run","at":"2026-11-29T10:00:00Z","config":{"maxAttempts":3,"includePreparation":true,"position":"seated","pollInterval":5,"finishBound":300,"missedPollLimit":3}}"#)
         #expect(run.events.last?.event == "finished")
-        #expect(run.events.allSatisfy { $0.flow == "wearing-opt" && $0.run == "test-run" })
+        #expect(run.events.allSatisfy { $0.flow == .wearingOpt && $0.run == "test-run" })
     }
 
     @Test func positionComesFromTheAccelerometerNotTheAnnouncement() async throws {

@@ -60,7 +60,7 @@ enum BPInitE2E {
     /// (attempt, index, systolic) of each reading in the `readings` event.
     static func collected(_ lines: [String]) -> [[Int]] {
         let items = events(lines).last { $0["event"] as? String == "readings" }?["readings"] as? [[String: Any]] ?? []
-        return items.map { [$0["attempt"] as? Int ?? 0, $0["index"] as? Int ?? 0, $0["systolic"] as? Int ?? 0] }
+        return items.map { [$0["attempt"] as? Int ?? 0, $0["index"] as? Int ?? 0, ($0["reading"] as? [String: Any])?["systolic"] as? Int ?? 0] }
     }
 
     /// A `--cuff-cmd` that writes its process id (its group's: corsano starts it as a group leader)

@@ -7,7 +7,7 @@ import Synchronization
 /// Order of checks follows the precedence of docs/design.md "Exit status": flags (64), the cuff file and the scenario (66),
 /// the state store (74), then the bracelet (69), then the flow's result.
 enum BPInitCommand {
-    static let flow = BPInitializationStep.flowName
+    static let flow = FlowName.bpInit
 
     static func run(_ args: ParsedCommand, _ ctx: CommandContext) async throws -> ExitStatus {
         // First: no stop signal is lost (issue 18). Until the bracelet is reached one ends the

@@ -9,7 +9,7 @@ import CorsanoKit
 /// needed nothing or was repaired; 69 when the entry's owner still runs (without `--force`) or
 /// the bracelet is unavailable; 74 for the state store.
 enum BraceletRepairCommand {
-    static let flow = "bracelet-repair"
+    static let flow = FlowName.braceletRepair
 
     /// `--plan` names a plan to give back: not empty, not the calibration plan itself (64, checked
     /// with the other rules before the store is opened).
@@ -119,7 +119,7 @@ enum BraceletRepairCommand {
         }
         // The operator's plan supersedes any entry: written first, so a kill mid-way leaves it.
         try journal.close(serial: serial)
-        _ = try journal.open(PlanJournal.Entry(serial: serial, previousPlan: plan, flow: flow, owner: ownership.owner,
+        _ = try journal.open(PlanJournal.Entry(serial: serial, previousPlan: plan, flow: flow.rawValue, owner: ownership.owner,
                                                openedAt: session.clock.now()))
         try await session.bracelet.setPlan(plan)
         try journal.close(serial: serial)

@@ -86,7 +86,7 @@ enum HistoryCommand {
         for entry in due {
             if format == "json" {
                 ctx.stdout.line(JSONValue.object([
-                    ("kind", .string("recalibration")), ("bracelet", braceletJSON(entry.bracelet)),
+                    ("kind", .string("recalibration")), ("bracelet", entry.bracelet.json),
                     ("lastCalibratedAt", entry.lastCalibratedAt.map { .string(wholeSeconds($0)) } ?? .null),
                     ("days", entry.days.map(JSONValue.int) ?? .null), ("due", .bool(true)),
                 ]).serialized)
@@ -100,7 +100,7 @@ enum HistoryCommand {
         for next in sets {
             if format == "json" {
                 ctx.stdout.line(JSONValue.object([
-                    ("kind", .string("nextSet")), ("bracelet", braceletJSON(next.bracelet)), ("calibration", .string(next.calibration)),
+                    ("kind", .string("nextSet")), ("bracelet", next.bracelet.json), ("calibration", .string(next.calibration)),
                     ("set", .int(next.set)), ("of", .int(next.of)), ("dueAt", .string(wholeSeconds(next.dueAt))), ("due", .bool(next.due)),
                 ]).serialized)
             } else {
@@ -112,11 +112,6 @@ enum HistoryCommand {
                      + "(no successful bp-init in the last \(days) days)"
                      + (sets.isEmpty ? "" : "; \(sets.filter(\.due).count) of \(sets.count) open calibrations have a set due now"))
         return due.isEmpty && !sets.contains(where: \.due) ? .success : .failedAfterRetries
-    }
-
-    /// A bracelet as `--due`'s lines name it: serial, model, firmware (empty when no run recorded them).
-    static func braceletJSON(_ bracelet: BraceletIdentity) -> JSONValue {
-        .object([("serial", .string(bracelet.serial)), ("model", .string(bracelet.model)), ("firmware", .string(bracelet.firmware))])
     }
 
     /// `instant` in RFC 3339 to the whole second (the audit log keeps the run clock's nanoseconds).
@@ -154,14 +149,10 @@ enum HistoryCommand {
     private static func json(_ run: AuditRun) -> JSONValue {
         .object([
             ("run", .string(run.run)), ("flow", .string(run.flow)), ("gateway", run.gateway.map(JSONValue.string) ?? .null),
-            ("bracelet", .object([("serial", .string(run.bracelet.serial)), ("model", .string(run.bracelet.model)),
-                                  ("firmware", .string(run.bracelet.firmware))])),
+            ("bracelet", run.bracelet.json),
             ("startedAt", .string(wholeSeconds(run.startedAt))), ("endedAt", run.endedAt.map { .string(wholeSeconds($0)) } ?? .null),
             ("config", .raw(run.configJSON)),
-            ("readings", .array(run.readings.map { r in
-                .object([("attempt", .int(r.attempt)), ("index", .int(r.index)), ("braceletAccepted", .bool(r.accepted)),
-                         ("isManualEntry", .bool(r.manual)), ("reading", .raw(r.readingJSON))])
-            })),
+            ("readings", .array(run.readings.map(\.record))),
             ("result", run.resultJSON.map(JSONValue.raw) ?? .null),
         ])
     }

@@ -8,7 +8,7 @@ import Foundation
 /// Exit: 0, 64 usage, 65/66 scenario, 69 bracelet unavailable (a bridge without readNIBP or
 /// measureNIBP included, naming the method), 4 disconnected, 74 output.
 enum NIBPReadCommand {
-    static let flow = "nibp-read"
+    static let flow = FlowName.nibpRead
 
     static func run(_ args: ParsedCommand, _ ctx: CommandContext) async throws -> ExitStatus {
         let mode = try OutputMode.choose(args, stdoutIsTerminal: ctx.stdoutIsTerminal)

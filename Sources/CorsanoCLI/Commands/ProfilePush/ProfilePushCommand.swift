@@ -7,7 +7,7 @@ import CorsanoKit
 /// Order follows the precedence of docs/design.md "Exit status": flags (64), the `--from` file (66, then its content 65),
 /// the state store (74), then the bracelet (69).
 enum ProfilePushCommand {
-    static let flow = "profile-push"
+    static let flow = FlowName.profilePush
 
     static func run(_ args: ParsedCommand, _ ctx: CommandContext) async throws -> ExitStatus {
         _ = try OutputMode.choose(args, stdoutIsTerminal: ctx.stdoutIsTerminal)

@@ -17,36 +17,18 @@ final class CuffQueue: @unchecked Sendable {
 
     func add(_ reading: CuffReading) { lock.locked { readings.append(reading) } }
 
-    /// Parses the operands of `cuff add`: `SYS/DIA PULSE [at TIME]` (also `SYS/DIA/PULSE`-free
-    /// spacing like `120 / 80 72`). Without `at` the reading is a manual entry (never
-    /// deduplicated or age-checked, docs/design.md "Host-side cuff rules" 3/4); with it, a cuff reading measured at TIME.
-    /// A manual entry records `enteredAt`, the wall-clock instant it was typed (issue 26).
-    /// - Throws: `UsageError` naming what is wrong.
+    /// Parses the operands of `cuff add`: `SYS/DIA PULSE [at TIME]`, the core's typed-reading
+    /// grammar and plausibility ranges (`ManualCuffEntry.parse(_:enteredAt:allowingTime:)`).
+    /// Without `at` the reading is a manual entry typed at `enteredAt` (the wall clock; never
+    /// deduplicated or age-checked, docs/design.md "Host-side cuff rules", rules 3 and 4); with it,
+    /// a cuff reading measured at TIME.
+    /// - Throws: `UsageError` naming what is wrong (`cuff add: ` and the core's reason).
     static func reading(_ operands: [String], enteredAt: Instant) throws -> CuffReading {
-        var words = operands.joined(separator: " ").split(separator: " ").map(String.init)
-        var measuredAt: Instant?
-        if let at = words.firstIndex(of: "at") {
-            guard at + 2 == words.count, let time = RFC3339.parseInstant(words[at + 1]) else {
-                throw UsageError.missing("cuff add: 'at' needs an RFC 3339 time like 2026-11-29T10:00:00Z")
-            }
-            measuredAt = time
-            words.removeSubrange(at...)
+        do {
+            return try ManualCuffEntry.parse(operands.joined(separator: " "), enteredAt: enteredAt, allowingTime: true)
+        } catch {
+            throw UsageError.missing("cuff add: \(error)")
         }
-        let text = words.joined(separator: " ").replacing(" / ", with: "/").replacing("/ ", with: "/").replacing(" /", with: "/")
-        let parts = text.split(separator: " ")
-        let pressures = parts.first?.split(separator: "/") ?? []
-        guard parts.count == 2, pressures.count == 2, let sys = Int(pressures[0]), let dia = Int(pressures[1]),
-              let pulse = Int(parts[1]) else {
-            throw UsageError.missing("cuff add: expected SYS/DIA PULSE [at TIME], e.g. cuff add 120/80 72")
-        }
-        for (field, value, range) in [("systolic", sys, 50...300), ("diastolic", dia, 20...200), ("pulse", pulse, 20...250)]
-        where !range.contains(value) {
-            throw UsageError.missing("cuff add: \(field) \(value) is outside \(range.lowerBound)-\(range.upperBound)")
-        }
-        guard sys > dia else { throw UsageError.missing("cuff add: systolic must be above diastolic") }
-        return CuffReading(systolic: sys, diastolic: dia, pulse: pulse, measuredAt: measuredAt,
-                           isManualEntry: measuredAt == nil,
-                           provenance: measuredAt == nil ? [ManualCuffEntry.enteredAtField(enteredAt)] : [])
     }
 
     /// A pipe carrying the queued readings (the queue is emptied: the next flow takes them all).

@@ -27,12 +27,6 @@ struct REPLReply {
         ctx.stdout.flush()
     }
 
-    /// `{"serial":…,"model":…,"firmware":…}`.
-    static func json(_ identity: BraceletIdentity) -> JSONValue {
-        .object([("serial", .string(identity.serial)), ("model", .string(identity.model)),
-                 ("firmware", .string(identity.firmware))])
-    }
-
     /// A reading as its reading line's object.
     static func json(_ reading: CuffReading) -> JSONValue { .raw(reading.jsonLine()) }
 }

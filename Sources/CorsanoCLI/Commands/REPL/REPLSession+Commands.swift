@@ -52,7 +52,7 @@ extension REPLSession {
         let identity = try await onBracelet(["--bracelet", uri], ctx) { $0.identity }
         braceletURI = uri
         serial = identity.serial
-        REPLReply(reply: "connect", fields: [("uri", .string(uri)), ("bracelet", REPLReply.json(identity))],
+        REPLReply(reply: "connect", fields: [("uri", .string(uri)), ("bracelet", identity.json)],
                   text: ["connected to \(uri): \(Self.describe(identity))"]).write(ctx)
         return .success
     }
@@ -96,7 +96,7 @@ extension REPLSession {
     }
 
     /// The flow name of the REPL's own bracelet work in the plan journal.
-    static let flow = "repl"
+    static let flow = FlowName.repl
 
     private func status(_ words: [String], _ ctx: CommandContext) async throws {
         let (session, plan, profile) = try await onBracelet(words, ctx) { session in
@@ -108,7 +108,7 @@ extension REPLSession {
         if let cuff { cuffLines.append("cuff      ble:\(cuff.address)" + (cuff.adapter.map { " on \($0)" } ?? "") + " (cuff connect)") }
         let cuffJSON: JSONValue = cuff.map { .string($0.address) } ?? .null
         REPLReply(reply: "status", fields: [
-            ("bracelet", REPLReply.json(session.identity)), ("plan", .string(plan.name)),
+            ("bracelet", session.identity.json), ("plan", .string(plan.name)),
             ("profile", profile.map(\.json) ?? .null), ("storedProfile", stored.map(\.json) ?? .null),
             ("queued", .array(queued.map(REPLReply.json))), ("cuff", cuffJSON),
         ], text: [

@@ -5,7 +5,7 @@ import CorsanoKit
 /// core) — writing each step as an event line, the readings to `--reference-out`/`--device-out`,
 /// and the summary at the end, as the offline command would for those two files.
 enum ValidateLive {
-    static let flow = "validate"
+    static let flow = FlowName.validate
 
     static func run(_ args: ParsedCommand, _ ctx: CommandContext, options: ValidateCommand.Options, mode: OutputMode) async throws -> ExitStatus {
         // The rules between options (operands, --state, --pairing, --sequence, the cuff) are the

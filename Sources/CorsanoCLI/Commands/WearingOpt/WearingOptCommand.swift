@@ -10,7 +10,7 @@ import CorsanoKit
 /// store), else the one the bracelet holds. Prompts only when stdin is a terminal; otherwise the answers come
 /// from the flags and the stored profile and every retry is taken.
 enum WearingOptCommand {
-    static let flow = "wearing-opt"
+    static let flow = FlowName.wearingOpt
 
     static func run(_ args: ParsedCommand, _ ctx: CommandContext) async throws -> ExitStatus {
         // First: no stop signal is lost (issue 18). Until the bracelet is reached one ends the

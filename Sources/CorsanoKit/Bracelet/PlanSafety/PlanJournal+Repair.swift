@@ -41,7 +41,7 @@ extension PlanJournal {
     /// - Throws: `BraceletError` (the entry stays open), `StoreError`.
     @discardableResult
     public func repairOpenEntries(
-        bracelet: any Bracelet, identity: BraceletIdentity, sink: any EventSink, flow: String, run: String,
+        bracelet: any Bracelet, identity: BraceletIdentity, sink: any EventSink, flow: FlowName, run: String,
         clock: any FlowClock, diagnostics: Diagnostics = .none, me: Owner = .current(gateway: ""),
         probe: OwnerProbe = .system, policy: RepairPolicy = .ownerGone
     ) async throws -> Repair {
@@ -77,7 +77,7 @@ extension PlanJournal {
 
     /// The flow whose journal entries mean "special mode 4 may run" (wearing optimization; seed
     /// wearing-optimization: `startSpecialModeCustom(value: 4)`).
-    public static let specialModeFlow = "wearing-opt"
+    public static let specialModeFlow = FlowName.wearingOpt.rawValue
 
     /// Whether `entry`'s run still lives, as judged by `me`: on the same gateway (or an entry from
     /// before gateways) by its process — `me` itself never holds one against itself; on another

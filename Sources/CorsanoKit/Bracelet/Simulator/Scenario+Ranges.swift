@@ -9,7 +9,7 @@ extension Scenario {
     /// would never fire and a test would pass vacuously.
     static let stepNames = Set(BPInitializationStep.allCases.map(\.rawValue) + WearingOptimizationStep.allCases.map(\.rawValue))
     /// The flows a step fault may name.
-    static let flowNames: Set<String> = ["bp-init", "wearing-opt"]
+    static let flowNames = Set([FlowName.bpInit, .wearingOpt].map(\.rawValue))
 
     /// The first field whose value is out of range, as `field PATH: why`; nil when all are in
     /// range (docs/scenario.md: occurrences, attempts, indexes and polls count from 1; seconds
@@ -21,7 +21,7 @@ extension Scenario {
         }
         func step(_ flow: String?, _ step: String, _ path: String) -> String? {
             if let flow, !Self.flowNames.contains(flow) {
-                return "field \(path).flow: unknown flow '\(flow)' (bp-init or wearing-opt)"
+                return "field \(path).flow: unknown flow '\(flow)' (\(Self.flowNames.sorted().joined(separator: " or ")))"
             }
             guard Self.stepNames.contains(step) else {
                 return "field \(path).step: unknown step '\(step)' (one of \(Self.stepNames.sorted().joined(separator: ", ")))"

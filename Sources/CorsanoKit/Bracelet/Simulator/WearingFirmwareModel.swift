@@ -42,7 +42,8 @@ enum WearingFirmwareModel {
         let total = duration(model.movement)
         let fraction = min(max(elapsed / total, 0), 1)
         let finished = elapsed >= total
-        let target = Double(targetQuality(model, profile: profile))
+        let targetQuality = Self.targetQuality(model, profile: profile)
+        let target = Double(targetQuality)
         let quality = Int((target * (0.35 + 0.65 * fraction) + rng.jitter(3)).rounded())
         let motion: Int
         switch model.movement {
@@ -52,7 +53,7 @@ enum WearingFirmwareModel {
         }
         return SpecialModeStatus(
             percent: Int((fraction * 100).rounded(.down)), quality: min(max(quality, 0), 100),
-            isSuccess: finished && model.worn && target >= 50, motionLevel: motion, finished: finished,
+            isSuccess: finished && model.worn && WearingOptimizationConfig.isSuccessQuality(targetQuality), motionLevel: motion, finished: finished,
             worn: model.worn, gravity: gravity(model.gravity, position: position, motion: motion, rng: &rng))
     }
 

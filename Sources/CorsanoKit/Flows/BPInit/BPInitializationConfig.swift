@@ -60,8 +60,8 @@ public struct BPInitializationConfig: Equatable, Sendable {
             ("deviationThresholdMmHg", .int(deviationThresholdMmHg)),
             ("maxAttempts", .int(maxAttempts)),
             ("includePreparation", .bool(includePreparation)),
-            ("maxReadingAge", maxReadingAge.map { .int(CuffError.wholeSeconds($0)) } ?? .null),
-            ("backdate", .int(CuffError.wholeSeconds(backdateSeconds))),
+            ("maxReadingAge", maxReadingAge.map { .int(WholeSeconds.truncating($0)) } ?? .null),
+            ("backdate", .int(WholeSeconds.truncating(backdateSeconds))),
             ("replayFilter", .bool(replayFilter)),
         ] + (multiSet.map { [("protocol", $0.json)] } ?? []))
     }

@@ -1,7 +1,7 @@
 extension BPInitializationFlow {
     /// Emits one bp-init event stamped with the run's clock.
     func emit(_ payload: FlowEventPayload) {
-        var event = FlowEvent(flow: BPInitializationStep.flowName, run: runID, at: clock.now(), payload)
+        var event = FlowEvent(flow: .bpInit, run: runID, at: clock.now(), payload)
         event.calibrationSet = multiSet.map { SetPosition(set: $0.calibration.nextSet, of: $0.calibration.parameters.sets) }
         sink.emit(event)
     }
@@ -26,12 +26,18 @@ public struct FedCuffReading: Equatable, Sendable {
         self.braceletAccepted = braceletAccepted
     }
 
-    /// One element of the `readings` event: `attempt`, `index`, the reading's own fields as fed
-    /// (MAP included), then `braceletAccepted`.
+    /// The fed-reading record, encoded once: `{"attempt":A,"index":I,"reading":{…as fed, MAP
+    /// included},"braceletAccepted":B}`. It is the `measurement` event's payload, each element of
+    /// the `readings` event, the audit log's stored record (`AuditReading.recordJSON`) and what
+    /// `history` prints for the reading (docs/design.md "Events", "State store").
     public var json: JSONValue {
-        guard case .object(let fields) = reading.json(includeDerivedMAP: true) else { return .null }
-        return .object([("attempt", .int(attempt)), ("index", .int(index))] + fields
-                       + [("braceletAccepted", .bool(braceletAccepted))])
+        Self.record(attempt: attempt, index: index, reading: reading.json(includeDerivedMAP: true), braceletAccepted: braceletAccepted)
+    }
+
+    /// The record's encoder on its parts (`json`; a row stored before the audit log kept the
+    /// record is shown in the same shape from its columns, `AuditReading.record`).
+    static func record(attempt: Int, index: Int, reading: JSONValue, braceletAccepted: Bool) -> JSONValue {
+        .object([("attempt", .int(attempt)), ("index", .int(index)), ("reading", reading), ("braceletAccepted", .bool(braceletAccepted))])
     }
 }
 

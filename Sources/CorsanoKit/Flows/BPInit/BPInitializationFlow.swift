@@ -46,7 +46,7 @@ public struct BPInitializationFlow: Sendable {
         self.pairing = pairing
         self.runID = runID
         self.planGuard = planGuard ?? PlanGuard(bracelet: bracelet, serial: "", journal: nil,
-                                                flow: BPInitializationStep.flowName, clock: clock)
+                                                flow: FlowName.bpInit.rawValue, clock: clock)
     }
 
     /// Runs the whole flow and returns its result. Cancelling the task ends it with
@@ -131,7 +131,7 @@ public struct BPInitializationFlow: Sendable {
     func enter(_ step: FlowStep) async throws {
         try Task.checkCancellation()
         emit(.step(step))
-        try await bracelet.enterStep(flow: BPInitializationStep.flowName, step: step.screen.name)
+        try await bracelet.enterStep(flow: FlowName.bpInit.rawValue, step: step.screen.name)
     }
 
     /// Enters a screen that carries nothing but its name.

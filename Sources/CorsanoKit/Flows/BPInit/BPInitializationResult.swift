@@ -50,25 +50,17 @@ public enum BPInitializationResult: Equatable, Sendable {
 }
 
 extension CuffError {
-    /// The `error` object of a cuffError result; a stale reading's age in whole seconds
-    /// (rounded to nearest, negative when future-dated), e.g. `{"kind":"staleReading","age":-94608000}`.
+    /// The `error` object of a cuffError result; a stale reading's age as `WholeSeconds` reports it
+    /// (whole seconds truncated toward zero, negative when future-dated), e.g.
+    /// `{"kind":"staleReading","age":-94608000}`.
     public var json: JSONValue {
         switch self {
         case .noReading: return .object([("kind", .string("noReading"))])
         case .cuffDisconnected: return .object([("kind", .string("cuffDisconnected"))])
         case .staleReading(let age):
-            return .object([("kind", .string("staleReading")), ("age", .int(Self.wholeSeconds(age)))])
+            return .object([("kind", .string("staleReading")), ("age", .int(WholeSeconds.truncating(age)))])
         case .unknown(let message):
             return .object([("kind", .string("unknown")), ("message", .string(message))])
         }
-    }
-
-    /// `seconds` rounded to a whole number, clamped so no input value traps.
-    static func wholeSeconds(_ seconds: Double) -> Int {
-        guard seconds.isFinite else { return seconds > 0 ? Int.max : (seconds < 0 ? Int.min : 0) }
-        let rounded = seconds.rounded()
-        if rounded >= 9.2e18 { return Int.max }
-        if rounded <= -9.2e18 { return Int.min }
-        return Int(rounded)
     }
 }

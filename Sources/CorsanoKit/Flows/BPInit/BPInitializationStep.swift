@@ -16,7 +16,4 @@ public enum BPInitializationStep: String, CaseIterable, Equatable, Sendable {
     case finalSuccess
     /// The attempt budget is exhausted; a summary, never an alarm.
     case finalFailure
-
-    /// The flow name of bp-init events and of `Bracelet.enterStep(flow:step:)`.
-    public static let flowName = "bp-init"
 }

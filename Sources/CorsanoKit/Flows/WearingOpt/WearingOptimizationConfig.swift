@@ -25,6 +25,19 @@ public struct WearingOptimizationConfig: Equatable, Sendable {
     public var hairDensity: UserProfile.HairDensity?
     public var wrist: UserProfile.Wrist?
 
+    /// The lowest PPG signal quality (the SDK's 0-100 scale) of a successful session (seed
+    /// "Result handling": "A session is successful when the bracelet reports isSuccess == 1 AND
+    /// quality ≥ 50").
+    public static let minimumSuccessQuality = 50
+
+    /// True when `quality` (0-100) is high enough for a successful session: at least
+    /// `minimumSuccessQuality` (exactly 50 succeeds; seed "Result handling").
+    public static func isSuccessQuality(_ quality: Int) -> Bool { quality >= minimumSuccessQuality }
+
+    /// True when a status poll shows a successful session: the firmware's `isSuccess` AND a quality
+    /// of at least `minimumSuccessQuality` (seed "Result handling").
+    public static func isSuccessful(_ status: SpecialModeStatus) -> Bool { status.isSuccess && isSuccessQuality(status.quality) }
+
     /// The seed's defaults: 3 attempts, preparation, seated, 5 s polls, 300 s bound, 3 missed polls.
     public static let `default` = WearingOptimizationConfig()
 

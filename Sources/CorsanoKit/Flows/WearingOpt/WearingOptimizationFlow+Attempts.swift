@@ -92,18 +92,19 @@ extension WearingOptimizationFlow {
 
     /// The verdict of one poll, nil while the optimization is still running.
     ///
-    /// Success needs isSuccess AND quality >= 50 (seed: "Result handling"); a finish without it
-    /// fails: no skin contact → braceletNotWornCorrectly, else quality < 50 →
-    /// ppgSignalQualityTooLow, else unknown with what the bracelet said.
+    /// Success is `WearingOptimizationConfig.isSuccessful` (isSuccess AND quality at least
+    /// `minimumSuccessQuality`, seed "Result handling"); a finish without it fails: no skin
+    /// contact → braceletNotWornCorrectly, else a quality below it → ppgSignalQualityTooLow, else
+    /// unknown with what the bracelet said.
     static func verdict(_ status: SpecialModeStatus) -> AttemptOutcome? {
-        if status.isSuccess, status.quality >= 50 {
+        if WearingOptimizationConfig.isSuccessful(status) {
             // The position the accelerometer shows at this poll, not the one announced: |z| the
             // largest component = seated (display up on a desk), else supine (`BraceletPosition`).
             return .succeeded(quality: status.quality, position: BraceletPosition(gravity: status.gravity))
         }
         guard status.finished else { return nil }
         if !status.worn { return .failed(.braceletNotWornCorrectly) }
-        if status.quality < 50 { return .failed(.ppgSignalQualityTooLow) }
+        if !WearingOptimizationConfig.isSuccessQuality(status.quality) { return .failed(.ppgSignalQualityTooLow) }
         return .failed(.unknown("finished without isSuccess at quality \(status.quality)"))
     }
 

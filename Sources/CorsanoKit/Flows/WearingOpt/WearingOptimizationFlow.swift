@@ -42,8 +42,6 @@ public struct WearingOptimizationFlow: Sendable {
         self.run = run
     }
 
-    static let flowName = "wearing-opt"
-
     /// The bracelet error that ended the run as `braceletDisconnected`, shared by copies of the
     /// flow value, for the command to name on stderr (issue 25).
     let braceletFailure = FailureBox()
@@ -118,12 +116,12 @@ public struct WearingOptimizationFlow: Sendable {
     /// Emits `step` and tells the bracelet side (a scenario may hold or disconnect there).
     func enter(_ step: FlowStep) async throws {
         emit(.step(step))
-        try await bracelet.enterStep(flow: Self.flowName, step: step.screen.name)
+        try await bracelet.enterStep(flow: FlowName.wearingOpt.rawValue, step: step.screen.name)
     }
 
     /// Writes one event stamped with the flow's clock.
     func emit(_ payload: FlowEventPayload) {
-        events.emit(FlowEvent(flow: Self.flowName, run: run, at: clock.now(), payload))
+        events.emit(FlowEvent(flow: .wearingOpt, run: run, at: clock.now(), payload))
     }
 }
 

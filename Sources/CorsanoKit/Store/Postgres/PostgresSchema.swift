@@ -59,6 +59,10 @@ enum PostgresSchema {
                                   status text NOT NULL, body text NOT NULL);
         CREATE UNIQUE INDEX calibration_open ON calibration (serial) WHERE status = 'open';
         """,
+        // 4: each fed reading's record as encoded (issue 24), as `SQLiteSchema` migration 9.
+        """
+        ALTER TABLE audit_reading ADD COLUMN record text;
+        """,
     ]
 
     /// The advisory lock key of audit chain appends (`pg_advisory_xact_lock`): "corsaudt" in ASCII.

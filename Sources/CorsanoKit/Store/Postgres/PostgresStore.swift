@@ -315,12 +315,12 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
 
     public func auditRecord(run: String, _ reading: AuditReading) throws {
         _ = try query("""
-            INSERT INTO audit_reading (run, attempt, idx, accepted, manual, reading, map_reported)
-            VALUES ($1, $2, $3, $4, $5, $6, $7)
+            INSERT INTO audit_reading (run, attempt, idx, accepted, manual, reading, map_reported, record)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
             ON CONFLICT (run, attempt, idx) DO UPDATE SET accepted = excluded.accepted, manual = excluded.manual,
-                reading = excluded.reading, map_reported = excluded.map_reported
+                reading = excluded.reading, map_reported = excluded.map_reported, record = excluded.record
             """, [run, String(reading.attempt), String(reading.index), reading.accepted ? "t" : "f",
-                  reading.manual ? "t" : "f", reading.readingJSON, reading.mapReported.map { $0 ? "t" : "f" }])
+                  reading.manual ? "t" : "f", reading.readingJSON, reading.mapReported.map { $0 ? "t" : "f" }, reading.recordJSON])
     }
 
     public func auditFinish(run: String, endedAt: String, resultJSON: String) throws {
@@ -339,12 +339,13 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
             return try (0..<rows.rowCount).map { r in
                 let run = rows.text(r, 0) ?? ""
                 let fed = try query("""
-                    SELECT attempt, idx, accepted, manual, reading, map_reported FROM audit_reading WHERE run = $1
+                    SELECT attempt, idx, accepted, manual, reading, map_reported, record FROM audit_reading WHERE run = $1
                     ORDER BY attempt, idx
                     """, [run])
                 let readings = (0..<fed.rowCount).map { i in
                     AuditReading(attempt: Int(fed.int(i, 0) ?? 0), index: Int(fed.int(i, 1) ?? 0), accepted: fed.bool(i, 2) == true,
-                                 manual: fed.bool(i, 3) == true, readingJSON: fed.text(i, 4) ?? "{}", mapReported: fed.bool(i, 5))
+                                 manual: fed.bool(i, 3) == true, readingJSON: fed.text(i, 4) ?? "{}", mapReported: fed.bool(i, 5),
+                                 recordJSON: fed.text(i, 6))
                 }
                 return AuditRun(run: run, flow: rows.text(r, 1) ?? "",
                                 bracelet: BraceletIdentity(model: rows.text(r, 4) ?? "", firmware: rows.text(r, 5) ?? "",

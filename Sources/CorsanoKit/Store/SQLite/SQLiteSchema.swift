@@ -83,6 +83,11 @@ enum SQLiteSchema {
         CREATE TABLE calibration (id TEXT PRIMARY KEY, serial TEXT NOT NULL, status TEXT NOT NULL, body TEXT NOT NULL);
         CREATE UNIQUE INDEX calibration_open ON calibration (serial) WHERE status = 'open';
         """,
+        // 9: each fed reading's record as it was encoded (`FedCuffReading.json`, issue 24), which
+        // `history` prints as stored; NULL in rows written before (shown from their columns).
+        """
+        ALTER TABLE audit_reading ADD COLUMN record TEXT;
+        """,
     ]
 
     static func migrate(_ store: SQLiteStore) throws {

@@ -123,10 +123,11 @@ extension SQLiteStore {
     public func auditRecord(run: String, _ reading: AuditReading) throws {
         try locked {
             _ = try prepare("""
-                INSERT OR REPLACE INTO audit_reading (run, attempt, idx, accepted, manual, reading, map_reported)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
+                INSERT OR REPLACE INTO audit_reading (run, attempt, idx, accepted, manual, reading, map_reported, record)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """).run([.text(run), .int(Int64(reading.attempt)), .int(Int64(reading.index)), .int(reading.accepted ? 1 : 0),
-                          .int(reading.manual ? 1 : 0), .text(reading.readingJSON), reading.mapReported.map { .int($0 ? 1 : 0) } ?? .null])
+                          .int(reading.manual ? 1 : 0), .text(reading.readingJSON), reading.mapReported.map { .int($0 ? 1 : 0) } ?? .null,
+                          reading.recordJSON.map { .text($0) } ?? .null])
         }
     }
 
@@ -148,12 +149,13 @@ extension SQLiteStore {
                 """).rows([filter.since.map { .int($0.secondsSinceEpoch) } ?? .null, filter.serial.map { .text($0) } ?? .null,
                            filter.gateway.map { .text($0) } ?? .null, filter.run.map { .text($0) } ?? .null])
             let readings = try prepare(
-                "SELECT attempt, idx, accepted, manual, reading, map_reported FROM audit_reading WHERE run = ? ORDER BY attempt, idx")
+                "SELECT attempt, idx, accepted, manual, reading, map_reported, record FROM audit_reading WHERE run = ? ORDER BY attempt, idx")
             return try rows.map { row in
                 let run = row[0].text ?? ""
                 let fed = try readings.rows([.text(run)]).map { r in
                     AuditReading(attempt: Int(r[0].int ?? 0), index: Int(r[1].int ?? 0), accepted: r[2].int == 1,
-                                 manual: r[3].int == 1, readingJSON: r[4].text ?? "{}", mapReported: r[5].int.map { $0 == 1 })
+                                 manual: r[3].int == 1, readingJSON: r[4].text ?? "{}", mapReported: r[5].int.map { $0 == 1 },
+                                 recordJSON: r[6].text)
                 }
                 return AuditRun(run: run, flow: row[1].text ?? "",
                                 bracelet: BraceletIdentity(model: row[4].text ?? "", firmware: row[5].text ?? "",

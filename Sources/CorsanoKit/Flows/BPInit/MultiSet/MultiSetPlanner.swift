@@ -50,7 +50,7 @@ public enum MultiSetPlanner {
         let what = asked == nil ? "a single-session bp-init" : "other protocol parameters"
         return "bracelet \(open.serial) has an open \(open.parameters.kind.rawValue) calibration \(open.id) "
             + "(\(open.sets.count) of \(open.parameters.sets) sets, \(open.parameters.readingsPerSet) readings each, "
-            + "interval \(CuffError.wholeSeconds(open.parameters.intervalSeconds)) s): \(what) is refused; finish it, "
+            + "interval \(WholeSeconds.truncating(open.parameters.intervalSeconds)) s): \(what) is refused; finish it, "
             + "or close it with 'corsano bp-init --protocol \(open.parameters.kind.rawValue) --abandon'"
     }
 }

@@ -57,8 +57,8 @@ public struct MultiSetProtocol: Equatable, Sendable {
     /// The parameters as the `started` event's `protocol` object and the store's record.
     public var json: JSONValue {
         .object([("kind", .string(kind.rawValue)), ("sets", .int(sets)), ("readingsPerSet", .int(readingsPerSet)),
-                 ("setInterval", .int(CuffError.wholeSeconds(intervalSeconds))),
-                 ("maxSetGap", .int(CuffError.wholeSeconds(maxGapSeconds)))])
+                 ("setInterval", .int(WholeSeconds.truncating(intervalSeconds))),
+                 ("maxSetGap", .int(WholeSeconds.truncating(maxGapSeconds)))])
     }
 
     /// Reads `json` back; nil when a member is missing or out of range.

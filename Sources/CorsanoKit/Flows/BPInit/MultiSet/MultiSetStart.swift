@@ -26,7 +26,7 @@ public enum MultiSetStart {
                 try store.calibrationSave(expired)
                 diagnostics.notice(.flow, "calibration \(expired.id) of bracelet \(serial) expired at \(RFC3339.format(expired.closedAt ?? now)) "
                      + "(set \(expired.nextSet) of \(expired.parameters.sets) was more than "
-                     + "\(CuffError.wholeSeconds(expired.parameters.maxGapSeconds)) s late): starting a new calibration")
+                     + "\(WholeSeconds.truncating(expired.parameters.maxGapSeconds)) s late): starting a new calibration")
             }
             return calibration
         }
