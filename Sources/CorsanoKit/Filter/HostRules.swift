@@ -63,8 +63,8 @@ extension DropReason {
 extension HostRules {
     /// The rules' values for `-v`: `requested at 2026-11-29T10:00:30Z, backdate 90 s, maximum reading age 900 s`.
     public var described: String {
-        (requestedAt.map { "requested at \(RFC3339.format($0)), backdate \(CuffError.wholeSeconds(backdate)) s" }
+        (requestedAt.map { "requested at \(RFC3339.format($0)), backdate \(WholeSeconds.truncating(backdate)) s" }
             ?? "no request time (host rule 2 off)")
-            + ", maximum reading age " + (maxReadingAge.map { "\(CuffError.wholeSeconds($0)) s" } ?? "none (host rule 4 off)")
+            + ", maximum reading age " + (maxReadingAge.map { "\(WholeSeconds.truncating($0)) s" } ?? "none (host rule 4 off)")
     }
 }
