@@ -22,3 +22,9 @@ public enum FlowName: String, CaseIterable, Equatable, Sendable {
     /// The audit log's e-signature record (`history sign`).
     case signature
 }
+
+extension FlowName: CustomStringConvertible {
+    /// The wire name (`bp-init`): what a message interpolating a flow says, as scripts and stores
+    /// spell it, never the Swift case name.
+    public var description: String { rawValue }
+}
