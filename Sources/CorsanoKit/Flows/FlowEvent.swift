@@ -141,16 +141,11 @@ public enum FlowEventPayload: Equatable, Sendable {
     }
 }
 
-/// Which set of a multi-set calibration a run takes: `set` (1-based) of `of` (issue 32).
+/// Which set of a multi-set calibration a run takes: `set` (1-based) of `of` (issue 32). Only
+/// the core builds one (`MultiSetStart`), by the memberwise initializer.
 public struct SetPosition: Equatable, Sendable {
     public var set: Int
     public var of: Int
-
-    /// Creates a position.
-    public init(set: Int, of: Int) {
-        self.set = set
-        self.of = of
-    }
 }
 
 /// The effective config of a run, as its `started` event carries it.
@@ -330,7 +325,7 @@ public struct DroppedCuffItem: Equatable, Sendable {
     }
 }
 
-/// One status poll of a wearing optimization.
+/// One status poll of a wearing optimization (built only by the flow, memberwise).
 public struct WearingProgress: Equatable, Sendable {
     public var attempt: Int
     /// 0-100.
@@ -338,11 +333,6 @@ public struct WearingProgress: Equatable, Sendable {
     /// The raw 0-100 PPG quality.
     public var quality: Int
     public var motionLevel: Int
-
-    /// Creates a progress report.
-    public init(attempt: Int, percent: Int, quality: Int, motionLevel: Int) {
-        (self.attempt, self.percent, self.quality, self.motionLevel) = (attempt, percent, quality, motionLevel)
-    }
 }
 
 /// A `profile` event: a push, or a push skipped because the bracelet holds the same profile.

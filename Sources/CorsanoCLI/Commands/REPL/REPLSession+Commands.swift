@@ -10,6 +10,18 @@ extension REPLSession {
         return try await run(self, Array(words.dropFirst(used)), ctx)
     }
 
+    /// `operands` parsed by the grammar of session command `name`; nil when they ask for `--help`
+    /// (written, before any operand is checked). Without `takesOperands` an operand is 64.
+    /// - Throws: `UsageError`.
+    func sessionArguments(_ name: String, _ operands: [String], _ ctx: CommandContext,
+                          takesOperands: Bool = true) throws -> ParsedCommand? {
+        let spec = REPLGrammar.session(name)
+        let parsed = try ArgumentParser.parse(operands, as: spec, environment: ctx.environment)
+        if parsed.flag(.help) { ctx.forText.writeHelp(spec); return nil }
+        if !takesOperands, let first = parsed.operands.first { throw UsageError.unexpectedOperand(first, command: spec.name) }
+        return parsed
+    }
+
     /// `cuff add SYS/DIA PULSE [at TIME]`.
     func cuffAddCommand(_ operands: [String], _ ctx: CommandContext) throws -> ExitStatus {
         let reading = try CuffQueue.reading(operands, enteredAt: CommandContext.wallClock())
@@ -22,19 +34,14 @@ extension REPLSession {
 
     /// `cuff scan [--timeout S] [--adapter NAME]`.
     func cuffScanCommand(_ operands: [String], _ ctx: CommandContext) async throws -> ExitStatus {
-        let spec = REPLGrammar.session("cuff scan")
-        let parsed = try ArgumentParser.parse(operands, as: spec, environment: ctx.environment)
-        if parsed.flag(.help) { ctx.forText.writeHelp(spec); return .success }
-        if !parsed.operands.isEmpty { throw UsageError.unexpectedOperand(parsed.operands[0], command: spec.name) }
+        guard let parsed = try sessionArguments("cuff scan", operands, ctx, takesOperands: false) else { return .success }
         try await REPLCuffCommands.scan(parsed, ctx)
         return .success
     }
 
     /// `cuff connect MAC [--timeout S] [--adapter NAME] [--pair]`.
     func cuffConnectCommand(_ operands: [String], _ ctx: CommandContext) async throws -> ExitStatus {
-        let spec = REPLGrammar.session("cuff connect")
-        let parsed = try ArgumentParser.parse(operands, as: spec, environment: ctx.environment)
-        if parsed.flag(.help) { ctx.forText.writeHelp(spec); return .success }
+        guard let parsed = try sessionArguments("cuff connect", operands, ctx) else { return .success }
         guard parsed.operands.count == 1 else {
             throw UsageError.missing("cuff connect: name one cuff address, e.g. cuff connect A0:9E:1A:12:34:56")
         }
@@ -44,10 +51,8 @@ extension REPLSession {
 
     /// `connect URI`.
     func connectCommand(_ operands: [String], _ ctx: CommandContext) async throws -> ExitStatus {
-        let spec = REPLGrammar.session("connect")
-        let parsed = try ArgumentParser.parse(operands, as: spec, environment: ctx.environment)
+        guard let parsed = try sessionArguments("connect", operands, ctx) else { return .success }
         guard parsed.operands.count == 1 else { throw UsageError.missing("connect: name one bracelet URI, e.g. connect sim") }
-        if parsed.flag(.help) { ctx.forText.writeHelp(spec); return .success }
         let uri = parsed.operands[0]
         let identity = try await onBracelet(["--bracelet", uri], ctx) { $0.identity }
         braceletURI = uri
@@ -59,19 +64,15 @@ extension REPLSession {
 
     /// `status [--bracelet URI ...]`.
     func statusCommand(_ operands: [String], _ ctx: CommandContext) async throws -> ExitStatus {
-        let spec = REPLGrammar.session("status")
-        let parsed = try ArgumentParser.parse(operands, as: spec, environment: ctx.environment)
-        if parsed.flag(.help) { ctx.forText.writeHelp(spec); return .success }
+        guard try sessionArguments("status", operands, ctx) != nil else { return .success }
         try await status(operands, ctx)
         return .success
     }
 
     /// `profile show` and `profile set [FLAGS]`.
     func profileCommand(set: Bool, _ operands: [String], _ ctx: CommandContext) async throws -> ExitStatus {
-        let spec = REPLGrammar.session(set ? "profile set" : "profile show")
-        let parsed = try ArgumentParser.parse(operands, as: spec, environment: ctx.environment)
-        if parsed.flag(.help) { ctx.forText.writeHelp(spec); return .success }
-        if !parsed.operands.isEmpty { throw UsageError.unexpectedOperand(parsed.operands[0], command: spec.name) }
+        guard let parsed = try sessionArguments(set ? "profile set" : "profile show", operands, ctx, takesOperands: false)
+        else { return .success }
         try await profile(set: set ? parsed : nil, ctx)
         return .success
     }

@@ -12,9 +12,7 @@ extension REPLSession {
     /// session) stops the file after the running line.
     /// - Throws: `UsageError` (no FILE, too deep), `InputError.cannotOpen` (66), `CancellationError`.
     func sourceCommand(_ operands: [String], _ ctx: CommandContext) async throws -> ExitStatus {
-        let spec = REPLGrammar.session("source")
-        let parsed = try ArgumentParser.parse(operands, as: spec, environment: ctx.environment)
-        if parsed.flag(.help) { ctx.forText.writeHelp(spec); return .success }
+        guard let parsed = try sessionArguments("source", operands, ctx) else { return .success }
         guard parsed.operands.count == 1, let path = parsed.operands.first, path != "-" else {
             throw UsageError.missing("source: name one FILE of REPL lines, e.g. source calibrate.repl")
         }
