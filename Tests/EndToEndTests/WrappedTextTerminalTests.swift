@@ -80,6 +80,18 @@ import Testing
         try Self.expectWrapped(runs)
     }
 
+    /// `history` text on stdout (a run's header, result, readings; `--due`): the one wrapper at a
+    /// terminal, the localized lines kept whole in a pipe (`HistoryLocalizedTextTests`).
+    @Test func historyTextWraps() throws {
+        let (state, _) = try HistoryLocalizedTextTests.store()
+        let runs = try Self.terminals(["history", "--state", state], lang: false)
+        for (_, _, term) in runs { try term.waitFor("[exited 0]") }
+        try Self.expectWrapped(runs)
+        let due = try Self.terminals(["history", "--state", state, "--due", "1", "--now", "2026-12-01T00:00:00Z"], lang: false)
+        for (_, _, term) in due { try term.waitFor("[exited 1]") }
+        try Self.expectWrapped(due)
+    }
+
     /// The banner, replies, `status` (its values wrapped under the values) and help in the REPL,
     /// whose text reaches the terminal through the line editor's pipe.
     @Test func theREPLsBannerStatusAndHelpWrap() throws {

@@ -64,7 +64,8 @@ enum HistoryCommand {
         } else {
             let localizer = EventSinks.localizer(args, ctx)
             for (i, run) in runs.enumerated() {
-                ctx.stdout.write((i > 0 ? "\n" : "") + text(run, localizer, planRestored: restores[run.run], signatures: signatures[run.run] ?? []))
+                if i > 0 { ctx.stdout.write("\n") }
+                writeLines(text(run, localizer, planRestored: restores[run.run], signatures: signatures[run.run] ?? []), localizer, ctx)
             }
         }
         return .success
@@ -91,9 +92,9 @@ enum HistoryCommand {
                     ("days", entry.days.map(JSONValue.int) ?? .null), ("due", .bool(true)),
                 ]).serialized)
             } else if let at = entry.lastCalibratedAt, let days = entry.days {
-                ctx.stdout.line(mark(localizer) + localizer[.historyDue, count: days, entry.bracelet.serial, wholeSeconds(at)])
+                writeLines([localizer[.historyDue, count: days, entry.bracelet.serial, wholeSeconds(at)]], localizer, ctx)
             } else {
-                ctx.stdout.line(mark(localizer) + localizer[.historyNeverCalibrated, entry.bracelet.serial])
+                writeLines([localizer[.historyNeverCalibrated, entry.bracelet.serial]], localizer, ctx)
             }
         }
         let sets = NextSetDue.check(open, runs: runs, now: now)
@@ -104,8 +105,7 @@ enum HistoryCommand {
                     ("set", .int(next.set)), ("of", .int(next.of)), ("dueAt", .string(wholeSeconds(next.dueAt))), ("due", .bool(next.due)),
                 ]).serialized)
             } else {
-                ctx.stdout.line((next.due ? mark(localizer) : "") + localizer[.historyNextSet, next.bracelet.serial, next.set, next.of,
-                                                                              wholeSeconds(next.dueAt)])
+                writeLines([localizer[.historyNextSet, next.bracelet.serial, next.set, next.of, wholeSeconds(next.dueAt)]], localizer, ctx)
             }
         }
         ctx.note("history: \(due.count) of \(checked.count) bracelets due for recalibration "
@@ -157,9 +157,9 @@ enum HistoryCommand {
         ])
     }
 
-    /// One run as a few lines of text: header, result, then one line per reading fed, every word
-    /// in `l`'s locale, each line marked right-to-left where the locale is.
-    static func text(_ run: AuditRun, _ l: Localizer, planRestored: PlanRestoreRecord? = nil, signatures: [SignatureRecord] = []) -> String {
+    /// One run as a few lines of text (no newlines; `writeLines` marks and lays them out): header,
+    /// result, then one line per reading fed, every word in `l`'s locale.
+    static func text(_ run: AuditRun, _ l: Localizer, planRestored: PlanRestoreRecord? = nil, signatures: [SignatureRecord] = []) -> [String] {
         var header = l[.historyRunHeader, wholeSeconds(run.startedAt), run.flow, run.bracelet.serial, run.bracelet.model,
                        run.bracelet.firmware, run.run]
         if let gateway = run.gateway { header += "  " + l[.historyRunGateway, gateway] }
@@ -180,7 +180,20 @@ enum HistoryCommand {
             lines.append(line)
         }
         for signature in signatures { lines.append("  " + signatureLine(signature)) }
-        return lines.map { mark(l) + $0 + "\n" }.joined()
+        return lines
+    }
+
+    /// Writes history's text `lines` on stdout: at a terminal through the one wrapper (a line's
+    /// leading spaces kept on its first row, its later rows indented two more; right-to-left in
+    /// such a locale), elsewhere as they are, each marked right-to-left (U+200F) where `l`'s
+    /// locale is, so a pipe keeps one line per row.
+    static func writeLines(_ lines: [String], _ l: Localizer, _ ctx: CommandContext) {
+        guard ctx.isTerminal(ctx.stdout) else { return ctx.stdout.write(lines.map { mark(l) + $0 + "\n" }.joined()) }
+        for line in lines {
+            let body = line.drop(while: { $0 == " " })
+            let lead = String(repeating: " ", count: line.count - body.count)
+            ctx.writeText(String(body), on: ctx.stdout, indent: lead + "  ", first: lead, rightToLeft: l.locale.isRightToLeft)
+        }
     }
 
     /// A signature as one line (21 CFR 11.50: printed name, date and time, meaning; also on a printout).
@@ -213,7 +226,8 @@ enum HistoryCommand {
             }
             ctx.stdout.line(JSONValue.object(members).serialized)
         } else if result.verified {
-            ctx.stdout.line("audit chain verified: \(result.records) records, head \(head)" + (result.hmacChecked ? "" : "; HMAC not checked (no key)"))
+            ctx.writeText("audit chain verified: \(result.records) records, head \(head)" + (result.hmacChecked ? "" : "; HMAC not checked (no key)"),
+                          on: ctx.stdout)
         }
         guard let failure = result.failure else { return .success }
         ctx.diagnose("history: audit chain broken at record \(failure.seq)" + (failure.run.isEmpty ? "" : " (run \(failure.run))")

@@ -25,8 +25,8 @@ enum HistorySignCommand {
             if case .object(var members) = json { members.insert(("signs", .string(run)), at: 1); members.append(("head", .string(head))); json = .object(members) }
             ctx.stdout.line(json.serialized)
         } else {
-            ctx.stdout.line("run \(run): " + HistoryCommand.signatureLine(record))
-            ctx.stdout.line("audit chain head \(head)")
+            ctx.writeText("run \(run): " + HistoryCommand.signatureLine(record), on: ctx.stdout, indent: "  ")
+            ctx.writeText("audit chain head \(head)", on: ctx.stdout)
         }
         return .success
     }
