@@ -12,6 +12,23 @@ import Testing
         var all: [Diagnostic] { said.withLock { $0 } }
     }
 
+    /// `-v` on a CSV whose own cells place its stamps (OMRON connect's `Timezone` column; a layout
+    /// whose stamps are UTC) says so: "read in zone Europe/Amsterdam" alone would be untrue there.
+    @Test(arguments: [
+        ("Measurement Date,Timezone,SYS(mmHg),DIA(mmHg),Pulse(bpm)\n2024/11/21 11:40,Asia/Bangkok,105,73,73\n",
+         "each row's stamp read in the zone its Timezone cell names, not the run's zone"),
+        ("Date,SYS,DIA,Pulse\n2024-11-21 11:40,105,73,73\n", nil),
+    ] as [(String, String?)])
+    func aCSVHeaderSaysWhereItsOwnCellsPlaceItsStamps(csv: String, says: String?) throws {
+        let heard = Heard()
+        let ingester = CuffIngester(normalizer: IngestNormalizer(basis: NaiveTimeBasis(anchor: nil, zone: ZoneReader(identifier: "Europe/Amsterdam")!)),
+                                    sink: RecordingSink())
+        ingester.diagnostics = heard.sink(.info)
+        try ingester.ingest(MemoryByteSource(Array(csv.utf8)), name: "in.csv", format: .csv)
+        let header = try #require(heard.all.first { $0.message.contains("CSV header") }?.message)
+        if let says { #expect(header.hasSuffix(says), "\(header)") } else { #expect(!header.contains("zone"), "\(header)") }
+    }
+
     @Test func aLevelTakesWhatIsAtOrBelowIt() {
         for level in [nil] + DiagnosticLevel.allCases.map(Optional.some) {
             let heard = Heard()

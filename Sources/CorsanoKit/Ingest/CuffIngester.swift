@@ -318,7 +318,13 @@ public final class CuffIngester {
         case .header(let table):
             diagnostics.info(.ingest, "\(source):\(table.line): CSV header; layout \(table.layout)"
                              + (table.layout == CSVLayout.genericName ? " (no vendor layout's signature columns are all present)"
-                                : " (its header carries every signature column of that layout)"))
+                                : " (its header carries every signature column of that layout)")
+                             + (table.ownTime.map {
+                                 switch $0 {
+                                 case .zoneColumn(let name): "; each row's stamp read in the zone its \(name) cell names, not the run's zone"
+                                 case .utc: "; its naive stamps are UTC (the layout's), not in the run's zone"
+                                 }
+                             } ?? ""))
             if !table.ignored.isEmpty {
                 try sink.note(source: source, line: table.line, message: "columns ignored: " + table.ignored.joined(separator: ", "))
             }

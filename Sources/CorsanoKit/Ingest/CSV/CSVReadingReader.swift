@@ -35,6 +35,17 @@ public struct CSVTable: Equatable, Sendable {
     public var delimiter: UInt8
     /// Named columns that hold no reading field.
     public var ignored: [String]
+    /// Where the table itself places its naive stamps in time, overriding the run's zone
+    /// (`--tz`) and anchor; nil when it does not.
+    public var ownTime: OwnTime?
+
+    /// A table's own time basis.
+    public enum OwnTime: Equatable, Sendable {
+        /// Each row in the zone its cell of this column names (OMRON connect's `Timezone`).
+        case zoneColumn(String)
+        /// The layout's naive stamps are UTC (its zone column only says where the phone was).
+        case utc
+    }
 }
 
 /// What the reader makes of the records of one input, in input order (rows held for the date
@@ -213,7 +224,9 @@ public struct CSVReadingReader {
 
     private var table: CSVTable {
         CSVTable(line: headerLine, layout: layout?.name ?? CSVLayout.genericName, delimiter: delimiter,
-                 ignored: header?.ignoredNames ?? [])
+                 ignored: header?.ignoredNames ?? [],
+                 ownTime: layout?.stampsAreUTC == true ? .utc
+                     : header.flatMap { h in h.columns[.zone].map { .zoneColumn(h.names[$0]) } })
     }
 
     /// Ends the stamp sampling: refuses a header whose unmapped columns hold the rows' time
