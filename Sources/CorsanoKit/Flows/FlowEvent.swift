@@ -280,7 +280,7 @@ public struct FlowStep: Equatable, Sendable {
 /// A cuff item bp-init dropped and why (`cuffReadingDropped`).
 public struct DroppedCuffItem: Equatable, Sendable {
     /// The `reason` word.
-    public enum Reason: String, Equatable, Sendable {
+    public enum Reason: String, CaseIterable, Equatable, Sendable {
         case unanchored, replayed, duplicate, invalid
         /// No pulse: the SDK's CuffReading requires one (docs/design.md "Data on the wire").
         case incomplete

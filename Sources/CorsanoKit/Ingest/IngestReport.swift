@@ -79,6 +79,14 @@ public struct RecordCounts: Equatable, Sendable {
     /// Creates zero counts.
     public init() {}
 
+    /// ` (replayed: 2, duplicate: 1)`: a count's breakdown by reason, in the reasons' declared
+    /// order, zero counts left out; `""` when there is none. Every closing counts line says its
+    /// reasons this way (bp-init's too).
+    public static func byReason<R: RawRepresentable & CaseIterable>(_ counts: [R: Int]) -> String where R.RawValue == String {
+        let parts = R.allCases.compactMap { r in counts[r].map { "\(r.rawValue): \($0)" } }
+        return parts.isEmpty ? "" : " (" + parts.joined(separator: ", ") + ")"
+    }
+
     /// Total skipped records.
     public var skippedTotal: Int { skipped.values.reduce(0, +) }
     /// Total dropped readings.
@@ -87,12 +95,8 @@ public struct RecordCounts: Equatable, Sendable {
     /// `read 6, written 4, skipped 1 (no pressure values: 1), dropped 0, rejected 1`, then
     /// `, unwritten N`, `, released N`, `, unreleased N`, `, unstamped N`, `, manual N` when not zero.
     public var summary: String {
-        func byReason<R: RawRepresentable & CaseIterable>(_ counts: [R: Int]) -> String where R.RawValue == String {
-            let parts = R.allCases.compactMap { r in counts[r].map { "\(r.rawValue): \($0)" } }
-            return parts.isEmpty ? "" : " (" + parts.joined(separator: ", ") + ")"
-        }
-        var text = "read \(read), written \(written), skipped \(skippedTotal)\(byReason(skipped)), "
-            + "dropped \(droppedTotal)\(byReason(dropped)), rejected \(rejected)"
+        var text = "read \(read), written \(written), skipped \(skippedTotal)\(Self.byReason(skipped)), "
+            + "dropped \(droppedTotal)\(Self.byReason(dropped)), rejected \(rejected)"
         for (word, n) in [("unwritten", unwritten), ("released", released), ("unreleased", unreleased)] where n > 0 {
             text += ", \(word) \(n)"
         }

@@ -19,7 +19,7 @@ import Testing
         // Every event names the bracelet, so the logs of parallel runs can be split.
         #expect(r.lines.allSatisfy { $0.contains(#","bracelet":"SIM-287-0001","#) })
         // The closing counts (issue 29): what was read, fed and dropped by reason.
-        #expect(r.stderr == "corsano: bp-init: read 5, fed 2, dropped 3 (replayed 2, duplicate 1)\n")
+        #expect(r.stderr == "corsano: bp-init: read 5, fed 2, dropped 3 (replayed: 2, duplicate: 1)\n")
     }
 
     /// The README's first command: the shipped dump (a copy of the fixture

@@ -171,7 +171,7 @@ extension BPInitOptions.CuffChoice {
 }
 
 /// bp-init's closing counts on stderr (issue 29), in the shape of `cuff ingest`'s and
-/// `replay-filter`'s: `bp-init: read 4, fed 2, dropped 2 (replayed 1, duplicate 1), unstamped 1`
+/// `replay-filter`'s: `bp-init: read 4, fed 2, dropped 2 (replayed: 1, duplicate: 1), unstamped 1`
 /// (not with `--quiet`). The first fed reading without a time (neither `measuredAt` nor
 /// `deviceTime`) that is not a typed entry is said once to be exempt from the age rule (seed: the age rule reads the
 /// reading's time; a reading without one is never age-checked), no new event.
@@ -208,10 +208,7 @@ final class CuffCountsLine: EventSink, @unchecked Sendable {
             let line = lock.locked { () -> String? in
                 let total = dropped.values.reduce(0, +)
                 guard fed + total > 0 else { return nil }  // no cuff reading came: nothing to count
-                let reasons = [DroppedCuffItem.Reason.unanchored, .replayed, .duplicate, .invalid, .incomplete]
-                    .compactMap { r in dropped[r].map { "\(r.rawValue) \($0)" } }
-                return "bp-init: read \(fed + total), fed \(fed), dropped \(total)"
-                    + (reasons.isEmpty ? "" : " (" + reasons.joined(separator: ", ") + ")") + origins.suffix
+                return "bp-init: read \(fed + total), fed \(fed), dropped \(total)" + RecordCounts.byReason(dropped) + origins.suffix
             }
             if let line { ctx.note(line) }
         default: return
