@@ -348,22 +348,39 @@ public final class CuffCollector: Sendable {
     private func readClock(_ characteristic: GATTCharacteristic?, into clock: inout LiveCuffClock,
                            _ emit: @Sendable (Event) -> Void) async throws -> CuffClockValue? {
         var value: CuffClockValue?
+        var hostNow: Instant?
         if let characteristic, let number = characteristic.assignedNumber {
             do {
-                value = try CuffClockValue.decode(try await central.read(characteristic.id), characteristic: number)
+                // An anchor pairs the cuff's clock with the host's time at one instant. The host
+                // time is taken as the read returns; a read that took longer than the jitter (a
+                // stalled link, a suspended host) could be off by that much, so it is read again
+                // (up to `clockReadAttempts` times; the last read stands).
+                for _ in 1...Self.clockReadAttempts {
+                    let before = now()
+                    let bytes = try await central.read(characteristic.id)
+                    let after = now()
+                    value = try CuffClockValue.decode(bytes, characteristic: number)
+                    hostNow = after
+                    if after.secondsSinceEpoch - before.secondsSinceEpoch <= LiveCuffClock.jitterSeconds { break }
+                }
                 if value == nil { emit(.noClock("the cuff says its clock is not set (0x\(String(number, radix: 16, uppercase: true)))")) }
             } catch let problem as CuffClockValue.Problem {
+                value = nil  // an earlier, slow read is not kept when the next one fails
                 emit(.noClock(problem.description))
             } catch let error as BluetoothError {
                 try fatalOnly(error)
+                value = nil
                 emit(.noClock("reading the cuff clock failed: \(error.message)"))
             }
         } else {
             emit(.noClock("the cuff has no Current Time (0x2A2B) or Date Time (0x2A08) characteristic"))
         }
-        emit(.clock(clock.connected(clock: value, hostNow: now())))
+        emit(.clock(clock.connected(clock: value, hostNow: hostNow ?? now())))
         return value
     }
+
+    /// How many times a clock read that took longer than `LiveCuffClock.jitterSeconds` is tried.
+    static let clockReadAttempts = 3
 
     /// `--set-clock`: the characteristic to write when the cuff's clock is unknown or off by more
     /// than the jitter from the host's wall time in the zone; nil when there is nothing to write.
