@@ -313,7 +313,7 @@ enum CommandTable {
             details: "Each run: bracelet, time, config, every reading fed with its verdict, its signatures, and the result. 'history sign --run ID --name NAME --meaning MEANING' appends a signature record; --verify checks the audit log's hash chain.",
             exits: [ExitCase(.success, "success, also when no run is recorded (stderr says so)"),
                     ExitCase(.failedAfterRetries, "--due: some bracelet is due; --verify: a record does not match (named)"), .usage,
-                    ExitCase(.dataError, "a stored run cannot be read back for FHIR (named)"),
+                    ExitCase(.dataError, "a stored run cannot be read back for FHIR (named); sign: the run does not verify, or approval of a run that did not succeed"),
                     ExitCase(.noInput, "sign: no such run; --due: the store does not exist or has no corsano tables"),
                     ExitCase(.notYet, "sign: the run has not ended (sign it when it ends)"),
                     ExitCase(.ioError, "a FHIR bulk file cannot be written")]
@@ -331,7 +331,9 @@ enum CommandTable {
                 OptionSpec(.now, .time, default: .rule("wall time"), "The instant --due measures from"),
                 OptionSpec(.verify, "Check the audit log's hash chain and HMAC; exit 1 naming the first record that does not match")
                     .excluding(.due, .format, .since, .limit, .bracelet, .gateway),
-                OptionSpec(.expect, .text, placeholder: "HASH", "With --verify: the chain head kept elsewhere (at least 12 hex digits)"),
+                OptionSpec(.expect, .text, placeholder: "HEAD",
+                           "With --verify: a chain head kept elsewhere (RECORD:HEAD as printed, or at least 12 hex digits); passes while the chain extends it"),
+                OptionSpec(.hashesOnly, "With --verify: check the hashes alone, without the audit key (says so)"),
                 OptionSpec(.run, .text, placeholder: "ID", "With sign: the run to sign"),
                 OptionSpec(.name, .text, placeholder: "NAME", "With sign: the signer's printed name"),
                 OptionSpec(.meaning, .choice(SignatureMeaning.allCases.map(\.rawValue)), placeholder: "MEANING",
@@ -340,19 +342,20 @@ enum CommandTable {
             ] + fhir + state + [help],
             action: .command(HistoryCommand.run),
             rules: [OptionKey.run, .name, .meaning].map { .requiresOperand($0, "sign") } + [
-                .operand("sign", requires: [.run, .name, .meaning], refuses: [.verify, .expect, .due, .since, .limit, .bracelet, .format, .now]),
+                .operand("sign", requires: [.run, .name, .meaning], refuses: [.verify, .expect, .hashesOnly, .due, .since, .limit, .bracelet, .format, .now]),
                 .check { if let name = $0.string(.name), name.allSatisfy(\.isWhitespace) {
                     throw UsageError.badValue(option: "name", value: name, expected: "the signer's printed name") } },
                 .excludesValue(.json, .format, ["text", "fhir"]), .excludesValue(.text, .format, ["json", "fhir"]),
-                .excludesValue(.due, .format, ["fhir"]), .requires(.now, .due), .requires(.expect, .verify),
+                .excludesValue(.due, .format, ["fhir"]), .requires(.now, .due), .requires(.expect, .verify), .requires(.hashesOnly, .verify),
             ] + fhirRules),
         CommandSpec(
             words: ["report"], summary: "Write a calibration certificate or bracelet history as HTML.",
             operands: "", operandKind: nil,
             details: "One self-contained HTML document (inline CSS and SVG, no script, nothing fetched) from the audit log, in the --lang locale, with print styles: Chromium's Print to PDF gives an A4 or Letter document with a header and 'page x of y' on every page. A certificate shows one run (--run ID, or --bracelet SERIAL: its last run): bracelet, gateway, operator, cuff, clock anchor, every reading with its verdict and category, the result, a plot, the audit chain head and the signatures. A history shows every run on --bracelet SERIAL and when the next calibration is due.",
             exits: [ExitCase(.success, "written"), .usage,
+                    ExitCase(.dataError, "a run or signature shown does not verify against the audit chain (named; --print-unverified prints it marked)"),
                     ExitCase(.noInput, "the store holds no such run or no run on that bracelet, or there is no store"),
-                    ExitCase(.ioError, "the output file cannot be written")] + ExitCase.state + ExitCase.stdout,
+                    ExitCase(.ioError, "the output file or the audit key cannot be read or written")] + ExitCase.state + ExitCase.stdout,
             options: [
                 OptionSpec(.kind, .choice(ReportKind.allCases.map(\.rawValue)), default: .value(ReportKind.certificate.rawValue),
                            "certificate (one run) or history (one bracelet)"),
@@ -365,6 +368,8 @@ enum CommandTable {
                 OptionSpec(.due, .integer(1...3650), placeholder: "DAYS",
                            "With --kind history: the recalibration interval the next due date is counted with"),
                 reportLang,
+                OptionSpec(.printUnverified, "Print a run or signature that does not verify against the audit chain, marked NOT VERIFIED on every page"),
+                auditKey,
                 // A report reads an existing store: --no-state (an empty in-memory store) has nothing to show.
                 state[0],
                 help,

@@ -37,6 +37,7 @@ enum OptionKey: String, CaseIterable, Sendable {
     case gateway
     case gender
     case hairDensity = "hair-density"
+    case hashesOnly = "hashes-only"
     case headerLine = "header-line"
     case height
     case help
@@ -64,6 +65,7 @@ enum OptionKey: String, CaseIterable, Sendable {
     case pair
     case pairing
     case pairs
+    case printUnverified = "print-unverified"
     case report
     case pairCmd = "pair-cmd"
     case paper

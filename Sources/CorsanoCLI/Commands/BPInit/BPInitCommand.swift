@@ -46,7 +46,7 @@ enum BPInitCommand {
         }
         if case .failure(is MultiSetAbandoned) = outcome { return .success }
         // The result is written; a store lost meanwhile still makes the run 74 (docs/design.md "Exit status").
-        if let failure = audit?.failure ?? journalFailure { throw failure }
+        if let failure = audit?.failure ?? journalFailure.map({ $0 as any Error }) { throw failure }
         let result = try outcome.get()
         // Each bracelet failure names its cause (issue 25), never a bare exit 4.
         if case .braceletDisconnected = result, let cause { ctx.diagnose(cause) }
