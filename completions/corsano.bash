@@ -177,18 +177,18 @@ _corsano_reply() {
                 --audit-key|--state) _corsano_files; return 0 ;;
                 --output-dir) _corsano_dirs; return 0 ;;
             esac
-            if [[ $cur == -* ]]; then _corsano_words '--json --text --lang --format --since --bracelet --gateway --limit --due --now --verify --expect --run --name --meaning --audit-key --output-dir --bundle --subject --subject-identifier --state --no-state --quiet --verbose --columns --help'; return 0; fi
+            if [[ $cur == -* ]]; then _corsano_words '--json --text --lang --format --since --bracelet --gateway --limit --due --now --verify --expect --hashes-only --run --name --meaning --audit-key --output-dir --bundle --subject --subject-identifier --state --no-state --quiet --verbose --columns --help'; return 0; fi
             _corsano_words 'sign'; return 0 ;;
         'report')
             case "$prev" in
                 --kind) _corsano_words 'certificate history'; return 0 ;;
                 --run|--bracelet|--due|--columns) return 0 ;;
-                --output|--state) _corsano_files; return 0 ;;
+                --output|--audit-key|--state) _corsano_files; return 0 ;;
                 --categories) _corsano_words 'acc-aha-2017 esh2023'; return 0 ;;
                 --paper) _corsano_words 'a4 letter'; return 0 ;;
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
             esac
-            _corsano_words '--kind --run --bracelet --output --categories --paper --due --lang --state --quiet --verbose --columns --help'; return 0 ;;
+            _corsano_words '--kind --run --bracelet --output --categories --paper --due --lang --print-unverified --audit-key --state --quiet --verbose --columns --help'; return 0 ;;
         'state migrate')
             case "$prev" in
                 --from|--audit-key) _corsano_files; return 0 ;;

@@ -119,4 +119,17 @@ enum AuditKeyFile {
     static func forVerifying(_ args: ParsedCommand, _ ctx: CommandContext) throws -> AuditKey? {
         try read(path: path(args, environment: ctx.environment))
     }
+
+    /// The key a command that prints the audit log checks what it prints with (`report`, `history`):
+    /// the file's when it is `store`'s key; a key of another store is not used (stderr says so,
+    /// and what is printed says "hashes only"), nor is one made. - Throws: `AuditKeyError`, `StoreError`.
+    static func forReading(_ args: ParsedCommand, _ ctx: CommandContext, store: any StateStore, command: String) throws -> AuditKey? {
+        guard let key = try forVerifying(args, ctx) else { return nil }
+        if let storeKeyID = try store.auditKeyID(), storeKeyID != key.id {
+            ctx.note("\(command): the audit key at \(path(args, environment: ctx.environment)) (\(key.id)) is not this store's (\(storeKeyID)): "
+                     + "hashes only, HMAC not checked")
+            return nil
+        }
+        return key
+    }
 }

@@ -44,7 +44,7 @@ enum HistoryCommand {
         }
         // What is printed is checked against the audit chain (docs/design.md "Audit chain"): each
         // run and signature says whether it verifies; without the key, by hashes only.
-        let verification = try opened.map { try $0.auditVerify(key: try AuditKeyFile.forVerifying(args, ctx)) }
+        let verification = try opened.map { try $0.auditVerify(key: try AuditKeyFile.forReading(args, ctx, store: $0, command: "history")) }
         let check = RunCheck(verification: verification)
         // A killed run whose plan was repaired is shown with the record that says so (issue 26).
         let restores = runs.planRestores
