@@ -121,10 +121,16 @@ enum AuditKeyFile {
     }
 
     /// The key a command that prints the audit log checks what it prints with (`report`, `history`):
-    /// the file's when it is `store`'s key; a key of another store is not used (stderr says so,
-    /// and what is printed says "hashes only"), nor is one made. - Throws: `AuditKeyError`, `StoreError`.
+    /// the file's when it is `store`'s key; a key of another store, or a key file that cannot be
+    /// used (unreadable, readable by others), is not used (stderr says so, and what is printed says
+    /// "hashes only"), nor is one made: reading the log never fails on the key. - Throws: `StoreError`.
     static func forReading(_ args: ParsedCommand, _ ctx: CommandContext, store: any StateStore, command: String) throws -> AuditKey? {
-        guard let key = try forVerifying(args, ctx) else { return nil }
+        let key: AuditKey?
+        do { key = try forVerifying(args, ctx) } catch let error as AuditKeyError {
+            ctx.note("\(command): \(error.message): hashes only, HMAC not checked")
+            return nil
+        }
+        guard let key else { return nil }
         if let storeKeyID = try store.auditKeyID(), storeKeyID != key.id {
             ctx.note("\(command): the audit key at \(path(args, environment: ctx.environment)) (\(key.id)) is not this store's (\(storeKeyID)): "
                      + "hashes only, HMAC not checked")
