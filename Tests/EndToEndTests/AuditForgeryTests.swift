@@ -216,6 +216,30 @@ import TestSupport
         #expect((MultiSetEndToEndTests.finished(two.lines)?["result"] as? [String: Any])?["set"] as? Int == 2)
     }
 
+    /// A set's calibration row commits with its run's finish record: when that record cannot be
+    /// appended (here a trigger refuses it), the set is not counted and the next run takes it again.
+    @Test func aSetIsNotCountedWithoutItsChainRecord() async throws {
+        let server = try ServedSimulator(.unix)
+        defer { server.stop() }
+        let state = try E.directory().appendingPathComponent("state.sqlite3").path
+        let lab = try A.keyFile(Self.labKey).path
+        let one = try MultiSetEndToEndTests.set(server, state: state, now: "2026-11-29T10:00:00Z", base: 120, extra: ["--audit-key", lab])
+        #expect(one.status == 0, "\(one.stderr)")
+        let store = try SQLiteStore(path: state)
+        let calibrations = try store.calibrations(openOnly: false)
+        try A.shell("/usr/bin/sqlite3", [state, "CREATE TRIGGER refuse_finish BEFORE INSERT ON audit_chain WHEN NEW.kind = 'finish' "
+                                         + "BEGIN SELECT RAISE(ABORT, 'refused by the test'); END"])
+        let refused = try MultiSetEndToEndTests.set(server, state: state, now: "2026-11-29T11:02:00Z", base: 130, extra: ["--audit-key", lab])
+        #expect(refused.status == 74, "\(refused.stderr)")
+        #expect(refused.stderr.contains("refused by the test"), "\(refused.stderr)")
+        #expect(try store.calibrations(openOnly: false) == calibrations)
+        Self.written(refused.stderr)
+        try A.shell("/usr/bin/sqlite3", [state, "DROP TRIGGER refuse_finish"])
+        let two = try MultiSetEndToEndTests.set(server, state: state, now: "2026-11-29T11:03:00Z", base: 130, extra: ["--audit-key", lab])
+        #expect(two.status == 0, "\(two.stderr)")
+        #expect((MultiSetEndToEndTests.finished(two.lines)?["result"] as? [String: Any])?["set"] as? Int == 2)
+    }
+
     @Test func verifyWithoutTheKeyOfAKeyedStoreIs74() throws {
         let state = try E.directory().appendingPathComponent("state.sqlite3").path
         let key = try A.keyFile(Self.labKey).path

@@ -33,9 +33,13 @@ public final class AuditLog: @unchecked Sendable {
         try store.auditAppend(.reading(run: run, AuditReading(fed)), key: key)
     }
 
-    /// Records how `run` ended. - Throws: `StoreError`.
-    public func finish(run: String, at: Instant, result: JSONValue) throws {
-        try store.auditAppend(.finish(run: run, endedAt: RFC3339.format(at), resultJSON: result.serialized), key: key)
+    /// Records how `run` ended; with `calibration`, saves that multi-set calibration's row in the
+    /// same transaction, so a set is counted only with its run's chain record (docs/design.md
+    /// "Audit chain"). - Throws: `StoreError`, the chain's refusals (`AuditKeyMismatch`, `AuditChainStripped`).
+    public func finish(run: String, at: Instant, result: JSONValue, calibration: MultiSetCalibration? = nil) throws {
+        try store.auditAppend(.finish(run: run, endedAt: RFC3339.format(at), resultJSON: result.serialized), key: key) {
+            if let calibration { try store.calibrationSave(calibration) }
+        }
     }
 
     /// The `flow` of a plan-restore record (`recordPlanRestored`).

@@ -20,6 +20,8 @@ public final class AuditLogSink: EventSink {
     private let firstError = Mutex<(any Error)?>(nil)
     /// A `planRestoreFailed` of this run, recorded with its result (issue 25: history says so).
     private let restoreFailed = Mutex<JSONValue?>(nil)
+    /// A multi-set calibration as this run's set left it, saved with the run's finish record.
+    private let calibration = Mutex<MultiSetCalibration?>(nil)
 
     /// Creates a sink recording runs on `bracelet` into `log`, their start and end read from
     /// `recordedAt` (the wall clock; nil: each event's own instant, as a unit test's virtual clock).
@@ -30,6 +32,12 @@ public final class AuditLogSink: EventSink {
         self.bracelet = bracelet
         self.recordedAt = recordedAt
         self.operatorName = operatorName
+    }
+
+    /// Saves `updated` (a multi-set calibration after this run's set) in the transaction that
+    /// appends the run's finish record (`MultiSetRun.save`): no set is counted without its record.
+    public func saveWithFinish(_ updated: MultiSetCalibration) {
+        calibration.withLock { $0 = updated }
     }
 
     /// The first error met, if any: a `StoreError`, or the chain's refusal (`AuditKeyMismatch`,
@@ -60,7 +68,7 @@ public final class AuditLogSink: EventSink {
                 if let failed = restoreFailed.withLock({ $0 }), case .object(let members) = json {
                     json = .object(members + [("planRestoreFailed", failed)])
                 }
-                try log.finish(run: event.run, at: at, result: json)
+                try log.finish(run: event.run, at: at, result: json, calibration: calibration.withLock { $0 })
             case .planRestored(let previousPlan, let why) where why != .flowEnded:
                 try log.recordPlanRestored(bracelet: bracelet, previousPlan: previousPlan, why: why, by: event.run, at: at)
             default:
