@@ -293,6 +293,11 @@ import TestSupport
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         #expect(object["verified"] as? Bool == false)
         #expect((object["signatures"] as? [[String: Any]])?.first?["verified"] as? Bool == false)
+        // FHIR carries no mark: the run is not exported.
+        let fhir = try Corsano.run(["history", "--format", "fhir", "--state", state, "--audit-key", key])
+        #expect(fhir.status == 65)
+        #expect(fhir.stderr.contains("history: run \(run) does not verify against the audit chain"), "\(fhir.stderr)")
+        #expect(fhir.stdout.isEmpty)
         // Without the key a sound store's certificate says what was checked.
         let clean = try E.directory().appendingPathComponent("clean.sqlite3").path
         let cleanRun = try A.calibrated(clean, key: key)

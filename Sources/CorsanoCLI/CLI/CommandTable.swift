@@ -313,7 +313,7 @@ enum CommandTable {
             details: "Each run: bracelet, time, config, every reading fed with its verdict, its signatures, and the result. 'history sign --run ID --name NAME --meaning MEANING' appends a signature record; --verify checks the audit log's hash chain.",
             exits: [ExitCase(.success, "success, also when no run is recorded (stderr says so)"),
                     ExitCase(.failedAfterRetries, "--due: some bracelet is due; --verify: a record does not match (named)"), .usage,
-                    ExitCase(.dataError, "a stored run cannot be read back for FHIR (named); sign: the run does not verify, or approval of a run that did not succeed"),
+                    ExitCase(.dataError, "a stored run cannot be read back for FHIR, or does not verify against the audit chain (named; nothing exported); sign: the run does not verify, or approval of a run that did not succeed"),
                     ExitCase(.noInput, "sign: no such run; --due: the store does not exist or has no corsano tables"),
                     ExitCase(.notYet, "sign: the run has not ended (sign it when it ends)"),
                     ExitCase(.ioError, "a FHIR bulk file cannot be written")]

@@ -53,6 +53,16 @@ enum HistoryCommand {
         runs.removeAll { $0.signature != nil }
         if let limit, runs.count > limit { runs.removeFirst(runs.count - limit) }
         if let fhir {
+            // FHIR carries no mark a receiving system would show: a run or signature that does not
+            // verify is not exported (65) rather than passed on as sound.
+            for run in runs {
+                let shown = [run.run] + (signatures[run.run] ?? []).map(\.record)
+                if let why = shown.lazy.compactMap({ check.verification?.whyNotVerified($0) }).first {
+                    ctx.diagnose("history: run \(run.run) does not verify against the audit chain (\(why)); no FHIR written: "
+                                 + "corsano history --verify names what changed")
+                    return .dataError
+                }
+            }
             for run in runs where run.planRestore == nil {
                 do {
                     fhir.add(fhir.exporter.resources(for: try FHIRRunInput(audit: run, planRestored: restores[run.run])), to: ctx.stdout)
