@@ -197,9 +197,10 @@ import TestSupport
         #expect(try Self.calibrate(state, "01", gateway: "gw-1").status == 0)
         let sleeper = Process()
         sleeper.executableURL = URL(fileURLWithPath: "/bin/sleep")
-        sleeper.arguments = ["60"]
+        sleeper.arguments = ["30"]
         try sleeper.run()
-        defer { if sleeper.isRunning { sleeper.terminate() }; sleeper.waitUntilExit() }
+        // SIGKILL: a signal mask the test process blocks is inherited, SIGTERM would wait out the sleep.
+        defer { kill(sleeper.processIdentifier, SIGKILL); sleeper.waitUntilExit() }
         let pid = sleeper.processIdentifier
         let journal = PlanJournal(store: try Self.open(state), leaseSeconds: 3600)
         try journal.open(PlanJournal.Entry(serial: "SIM-LIVE-01", previousPlan: BraceletPlan("monitoring"), flow: "bp-init",

@@ -88,6 +88,14 @@ enum StateLocation {
         return try openExisting(path: path, note: note, diagnostics: diagnostics, readOnly: readOnly)
     }
 
+    /// The 66 of a command that needs an existing store and found none at `path` (a file that is
+    /// not there, a database without corsano's tables): a check fails closed, saying what it
+    /// cannot tell (`consequence`, after a semicolon) and where to look.
+    static func noStore(_ path: String?, _ consequence: String? = nil) -> InputError {
+        let what = PostgresURI.isPostgres(path ?? "") ? "the database has no corsano tables" : "no state store there"
+        return InputError.cannotOpen(path: path ?? "?", reason: what + (consequence.map { "; " + $0 } ?? "") + " (check --state or CORSANO_STATE)")
+    }
+
     /// `openExisting` for a store named by `path` (a file or a PostgreSQL URI, already checked).
     static func openExisting(path: String, note: (String) -> Void = { _ in },
                              diagnostics: Diagnostics = .none, readOnly: Bool = false) throws -> (store: (any StateStore)?, path: String?) {

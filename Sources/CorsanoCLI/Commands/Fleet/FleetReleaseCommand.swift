@@ -12,10 +12,7 @@ enum FleetReleaseCommand {
         guard !gateway.isEmpty else { throw UsageError.badValue(option: "gateway", value: gateway, expected: "the gateway's name") }
         let (opened, path) = try StateLocation.openExisting(args, environment: ctx.environment, note: { ctx.note("fleet release: " + $0) },
                                                             diagnostics: ctx.diagnostics)
-        guard let store = opened else {
-            let what = PostgresURI.isPostgres(path ?? "") ? "the database has no corsano tables" : "no state store there"
-            throw InputError.cannotOpen(path: path ?? "?", reason: what + " (check --state or CORSANO_STATE)")
-        }
+        guard let store = opened else { throw StateLocation.noStore(path) }
         switch try PlanJournal(store: store).release(gateway: gateway, force: args.flag(.force), probe: .system) {
         case .ownersRun(let running):
             for entry in running {

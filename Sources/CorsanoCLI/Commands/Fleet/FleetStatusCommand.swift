@@ -1,8 +1,8 @@
 import CorsanoKit
 
-/// `corsano fleet status`: every bracelet the state store knows, read only (docs/design.md "Fleet
-/// status"): who holds it, its open calibration, its last bp-init run, whether a recalibration is
-/// due, and what needs a person. Text at a terminal, JSON lines otherwise (one per bracelet, then
+/// `corsano fleet status`: every bracelet the state store knows, read only
+/// (docs/design.md "Fleet status"): who holds it, its open calibration, its last bp-init run,
+/// whether a recalibration is due, and what needs a person. Text at a terminal, JSON lines otherwise (one per bracelet, then
 /// a summary); `--metrics FILE` also writes the counts as Prometheus text, atomically. Exit 0 when
 /// nothing needs a person, 1 when something does, 66 without a store.
 enum FleetStatusCommand {
@@ -14,9 +14,7 @@ enum FleetStatusCommand {
                                                             diagnostics: ctx.diagnostics, readOnly: true)
         guard let store = opened else {
             // Fails closed as `history --due` does: a mistyped store is not "nothing needs a person".
-            let what = PostgresURI.isPostgres(path ?? "") ? "the database has no corsano tables" : "no state store there"
-            throw InputError.cannotOpen(path: path ?? "?", reason: what + "; fleet status cannot tell what needs a person "
-                                        + "(check --state or CORSANO_STATE)")
+            throw StateLocation.noStore(path, "fleet status cannot tell what needs a person")
         }
         let runs = try AuditLog(store: store).runs()
         let open = try store.calibrations(openOnly: true)
