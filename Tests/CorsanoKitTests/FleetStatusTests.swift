@@ -199,3 +199,48 @@ import Testing
         }
     }
 }
+
+/// The work a fleet worker would claim for one bracelet (`FleetWork.decide`): each case a
+/// bracelet's history and what is due at `FleetStatusTests.now`.
+@Suite struct FleetWorkTests {
+    typealias T = FleetStatusTests
+
+    static let cases: [(String, [AuditRun], MultiSetCalibration?, FleetWork)] = [
+        ("never calibrated", [], nil, .newCalibration(.never)),
+        ("calibrated yesterday", [T.run("A", ended: "2026-11-30T12:00:00Z", kind: "success")], nil,
+         .notYet(until: RFC3339.parseInstant("2026-12-28T12:00:00Z")!)),
+        ("calibrated 29 days ago", [T.run("A", ended: "2026-11-02T12:00:00Z", kind: "success")], nil, .newCalibration(.recalibration)),
+        ("one failure: retried", [T.run("A", ended: "2026-11-02T12:00:00Z", kind: "success"),
+                                  T.run("A", ended: "2026-11-30T12:00:00Z", kind: "failedAfterRetries")], nil, .newCalibration(.retry)),
+        ("two failures in a row: a person", [T.run("A", ended: "2026-11-30T10:00:00Z", kind: "cuffError"),
+                                             T.run("A", ended: "2026-11-30T12:00:00Z", kind: "failedAfterRetries")], nil,
+         .needsPerson(consecutiveFailures: 2)),
+        ("a success ends the failures", [T.run("A", ended: "2026-11-29T10:00:00Z", kind: "cuffError"),
+                                         T.run("A", ended: "2026-11-29T11:00:00Z", kind: "cuffError"),
+                                         T.run("A", ended: "2026-11-30T12:00:00Z", kind: "success")], nil,
+         .notYet(until: RFC3339.parseInstant("2026-12-28T12:00:00Z")!)),
+        ("a recorded set is no outcome", [T.run("A", ended: "2026-11-30T12:00:00Z", kind: "failedAfterRetries"),
+                                          T.run("A", ended: "2026-12-01T09:00:00Z", kind: "setRecorded")], nil, .newCalibration(.retry)),
+        ("another bracelet's failures are not its", [T.run("B", ended: "2026-11-30T10:00:00Z", kind: "cuffError"),
+                                                     T.run("B", ended: "2026-11-30T11:00:00Z", kind: "cuffError")], nil,
+         .newCalibration(.never)),
+        ("set 2 due", [], T.calibration("A", lastSetEnded: "2026-12-01T10:00:00Z"), .nextSet(calibration: "cal-A", set: 2, of: 3)),
+        ("set 2 not yet", [], T.calibration("A", lastSetEnded: "2026-12-01T11:30:00Z"),
+         .notYet(until: RFC3339.parseInstant("2026-12-01T12:30:00Z")!)),
+        ("set 2 missed its window", [], T.calibration("A", lastSetEnded: "2026-11-29T10:00:00Z"), .newCalibration(.expired)),
+    ]
+
+    @Test(arguments: cases.indices)
+    func theWorkDueIsDecidedByTheData(_ i: Int) {
+        let (name, runs, open, expected) = Self.cases[i]
+        let work = FleetWork.decide(serial: "A", runs: runs, open: open, days: 28, retryFailed: FleetWork.defaultRetryFailed, now: T.now)
+        #expect(work == expected, "\(name)")
+    }
+
+    @Test func retryFailedCountsFailuresInARow() {
+        let runs = (0..<3).map { T.run("A", ended: "2026-11-30T1\($0):00:00Z", kind: "failedAfterRetries") }
+        #expect(FleetWork.decide(serial: "A", runs: runs, open: nil, days: 28, retryFailed: 3, now: T.now) == .newCalibration(.retry))
+        #expect(FleetWork.decide(serial: "A", runs: runs, open: nil, days: 28, retryFailed: 2, now: T.now) == .needsPerson(consecutiveFailures: 3))
+        #expect(FleetWork.decide(serial: "A", runs: runs, open: nil, days: 28, retryFailed: 0, now: T.now) == .needsPerson(consecutiveFailures: 3))
+    }
+}
