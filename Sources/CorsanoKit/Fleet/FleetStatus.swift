@@ -70,6 +70,8 @@ public struct FleetBracelet: Equatable, Sendable {
         /// When it ended (its start when it never finished), as stored (RFC 3339).
         public var at: String
         public var gateway: String?
+        /// When a killed run's switched plan was restored (its `plan-restore` record), as stored; nil otherwise.
+        public var planRestoredAt: String? = nil
     }
 
     /// Result kinds of a `bp-init` run that are not a failure: the calibration succeeded, or a set
@@ -96,6 +98,7 @@ public struct FleetBracelet: Equatable, Sendable {
         let due = Dictionary(CalibrationDue.check(records, days: days, now: now).map { ($0.bracelet.serial, $0) }) { a, _ in a }
         let calibrations = Dictionary(open.filter { $0.status == .open }.map { ($0.serial, $0) }) { a, _ in a }
         let entries = Dictionary(journal.map { ($0.serial, $0) }) { a, _ in a }
+        let restores = runs.planRestores
         let serials = Set(latest.keys).union(calibrations.keys).union(entries.keys).sorted()
         return serials.map { serial in
             let run = latest[serial]
@@ -106,7 +109,8 @@ public struct FleetBracelet: Equatable, Sendable {
                                 dueAt: c.nextDueAt, expiresAt: c.expiresAt)
             }
             let last = lastBPInit[serial].map { r in
-                LastRun(run: r.run, result: r.resultKind, at: r.endedAt ?? r.startedAt, gateway: r.gateway)
+                LastRun(run: r.run, result: r.resultKind, at: r.endedAt ?? r.startedAt, gateway: r.gateway,
+                        planRestoredAt: r.resultJSON == nil ? restores[r.run]?.at : nil)
             }
             let state = entries[serial].map { judge($0, probe: probe) }
             var needs: [Attention] = []
@@ -195,7 +199,9 @@ extension FleetBracelet {
         if let r = lastRun {
             let result: JSONValue = r.result.map(JSONValue.string) ?? .null
             let gateway: JSONValue = r.gateway.map(JSONValue.string) ?? .null
-            last = .object([("run", .string(r.run)), ("result", result), ("at", stored(r.at)), ("gateway", gateway)])
+            let restored: JSONValue = r.planRestoredAt.map(stored) ?? .null
+            last = .object([("run", .string(r.run)), ("result", result), ("at", stored(r.at)), ("gateway", gateway),
+                            ("planRestoredAt", restored)])
         }
         let calibratedAt: JSONValue = recalibration.lastCalibratedAt.map(stamp) ?? .null
         let days: JSONValue = recalibration.days.map(JSONValue.int) ?? .null

@@ -68,8 +68,9 @@ enum FleetStatusCommand {
                          + (e.leaseRemaining.map { ", lease until \(stamp(readAt.adding(interval: $0)))" } ?? ""))
         case .stuck(let e, let why)?:
             lines.append("stuck: \(e.flow) on gateway \(e.owner.gateway) pid \(e.owner.pid) switched the plan at \(stamp(e.openedAt)) "
-                         + "and \(why); plan \(e.previousPlan) to restore (the next command that reaches the bracelet does; "
-                         + "a dead gateway: corsano fleet release --gateway \(e.owner.gateway))")
+                         + "and \(why); plan \(e.previousPlan) to restore (a command of gateway \(e.owner.gateway) that reaches the "
+                         + "bracelet does at once, another gateway once the lease ends or after corsano fleet release --gateway "
+                         + "\(e.owner.gateway))")
         case nil: break
         }
         if let c = b.calibration {
@@ -77,7 +78,8 @@ enum FleetStatusCommand {
                          + (c.dueAt.map { ", due from \(stamp($0))" } ?? ", due now") + (c.expiresAt.map { ", expires \(stamp($0))" } ?? ""))
         }
         if let r = b.lastRun {
-            lines.append("last bp-init: \(r.result ?? "not finished") at \(HistoryCommand.wholeSeconds(r.at))"
+            let result = r.result ?? (r.planRestoredAt.map { "killed (plan restored at \(HistoryCommand.wholeSeconds($0)))" } ?? "not finished")
+            lines.append("last bp-init: \(result) at \(HistoryCommand.wholeSeconds(r.at))"
                          + (r.gateway.map { " on \($0)" } ?? "") + " (run \(r.run))")
         }
         let due = b.recalibration
