@@ -349,6 +349,43 @@ enum CommandTable {
                 .excludesValue(.due, .format, ["fhir"]), .requires(.now, .due), .requires(.expect, .verify), .requires(.hashesOnly, .verify),
             ] + fhirRules),
         CommandSpec(
+            words: ["fleet", "status"], summary: "Show every bracelet the state store knows, and what needs a person.",
+            operands: "", operandKind: nil,
+            details: "Reads the state store without writing it (a SQLite file is opened read-only, so a user who may only read it can run this): per bracelet its last gateway, the live run holding it (gateway, pid, lease) or a stuck journal entry (its owner gone: its process on this machine ended, or its lease ran out), its open multi-set calibration (set k of n, due from, expires), its last bp-init run and result, and whether a recalibration is due (--due DAYS, as history --due). What needs a person: a stuck entry, a calibration whose next set missed its window (overdue), a last bp-init run that failed. Text at a terminal, else JSON lines: one per bracelet, then a summary.",
+            exits: [ExitCase(.success, "nothing needs a person"),
+                    ExitCase(.failedAfterRetries, "some bracelet needs a person: stuck, overdue or its last run failed"), .usage,
+                    ExitCase(.noInput, "the store does not exist or has no corsano tables, or --bracelet names no bracelet in it"),
+                    ExitCase(.ioError, "the --metrics file cannot be written")]
+                + ExitCase.state + ExitCase.stdout,
+            options: [
+                OptionSpec(.bracelet, .text, placeholder: "SERIAL", "Only this bracelet"),
+                OptionSpec(.due, .integer(1...3650), placeholder: "DAYS", default: .integer(CalibrationDue.defaultDays),
+                           "A recalibration is due when the last successful bp-init ended more than DAYS ago, or never"),
+                OptionSpec(.now, .time, default: .rule("wall time"), "The instant to judge at (a rehearsal)"),
+                OptionSpec(.metrics, .path, "Also write the counts as Prometheus text to FILE (replaced whole, mode 0644)"),
+                output[0], output[1],
+                // It reads an existing store: --no-state (an empty in-memory store) has nothing to show.
+                state[0],
+                help,
+            ],
+            action: .command(FleetStatusCommand.run)),
+        CommandSpec(
+            words: ["fleet", "release"], summary: "End a dead gateway's plan-journal leases (never deleting a row).",
+            operands: "", operandKind: nil,
+            details: "For a gateway PC that crashed, lost power or its network: its plan-journal entries keep their bracelets from other gateways until their leases run out. This ends those leases now; each row stays, with the plan to restore, and the next command that reaches its bracelet on another gateway restores the plan and records it. Refused while an owner of those entries runs on this machine; whether another machine is really down is for a person to confirm first.",
+            exits: [ExitCase(.success, "the gateway's entries were released, or it had none"), .usage,
+                    ExitCase(.noInput, "the store does not exist or has no corsano tables"),
+                    ExitCase(.notYet, "a run of that gateway still runs on this machine (without --force)")]
+                + ExitCase.state + ExitCase.stdout,
+            options: [
+                OptionSpec(.gateway, .text, placeholder: "NAME", required: true, "The gateway whose entries to release"),
+                OptionSpec(.force, "Release even while a run of that gateway runs on this machine"),
+                output[0], output[1],
+                state[0],
+                help,
+            ],
+            action: .command(FleetReleaseCommand.run)),
+        CommandSpec(
             words: ["report"], summary: "Write a calibration certificate or bracelet history as HTML.",
             operands: "", operandKind: nil,
             details: "One self-contained HTML document (inline CSS and SVG, no script, nothing fetched) from the audit log, in the --lang locale, with print styles: Chromium's Print to PDF gives an A4 or Letter document with a header and 'page x of y' on every page. A certificate shows one run (--run ID, or --bracelet SERIAL: its last run): bracelet, gateway, operator, cuff, clock anchor, every reading with its verdict and category, the result, a plot, the audit chain head and the signatures. A history shows every run on --bracelet SERIAL and when the next calibration is due.",
@@ -457,7 +494,7 @@ enum CommandTable {
         CommandSpec(
             words: ["help"], summary: "Show help for a command.",
             operands: "[COMMAND]", operandKind: nil,
-            details: "Without COMMAND, lists every command; with a group word (cuff, profile, bracelet, nibp), lists its subcommands. Same text as 'corsano COMMAND --help'.",
+            details: "Without COMMAND, lists every command; with a group word (cuff, profile, bracelet, nibp, fleet), lists its subcommands. Same text as 'corsano COMMAND --help'.",
             exits: [.success, ExitCase(.usage, "an unknown command")] + ExitCase.stdout,
             options: [help],
             action: .command(HelpCommand.run)),

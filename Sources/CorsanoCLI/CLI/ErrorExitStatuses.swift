@@ -72,6 +72,8 @@ extension JSONParseError: ExitStatusProviding { var exitStatus: ExitStatus { .da
 extension CuffClockValue.Problem: ExitStatusProviding { var exitStatus: ExitStatus { .dataError } }
 extension ManualCuffEntry.Problem: ExitStatusProviding { var exitStatus: ExitStatus { .dataError } }
 extension ProfileError: ExitStatusProviding { var exitStatus: ExitStatus { .dataError } }
+/// A stations file line refused (file, line and field named).
+extension StationsFileError: ExitStatusProviding { var exitStatus: ExitStatus { .dataError } }
 /// A stored run that cannot be read back for FHIR (history, cuff ingest --format fhir).
 extension FHIRExportError: ExitStatusProviding { var exitStatus: ExitStatus { .dataError } }
 extension ScenarioError: ExitStatusProviding {

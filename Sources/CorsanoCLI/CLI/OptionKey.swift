@@ -53,6 +53,7 @@ enum OptionKey: String, CaseIterable, Sendable {
     case maxReadingAge = "max-reading-age"
     case maxSetGap = "max-set-gap"
     case meaning
+    case metrics
     case minSubjects = "min-subjects"
     case name
     case noPreparation = "no-preparation"

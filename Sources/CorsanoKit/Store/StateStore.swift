@@ -34,6 +34,11 @@ public protocol StateStore: AnyObject, Sendable {
     func journalRenew(serial: String, owner: PlanJournal.Owner, leaseSeconds: Double) throws -> Bool
     /// Deletes the entry of `serial`. - Throws: `StoreError`.
     func journalClose(serial: String) throws
+    /// Ends the lease of every open entry of gateway `gateway` at the store's now, keeping the
+    /// rows (their previous plans are what a repair restores), so that another gateway takes
+    /// their owner for gone (`corsano fleet release`). Returns how many leases still ran.
+    /// - Throws: `StoreError`.
+    func journalExpire(gateway: String) throws -> Int
 
     // MARK: Audit log
 

@@ -298,6 +298,11 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
         _ = try query("DELETE FROM plan_journal WHERE serial = $1", [serial], what: "closing the plan journal's entry")
     }
 
+    public func journalExpire(gateway: String) throws -> Int {
+        try query("UPDATE plan_journal SET lease_until = now() WHERE gateway = $1 AND lease_until > now()", [gateway],
+                  what: "ending the plan journal's leases").changes
+    }
+
     // MARK: Audit log
 
     public func auditBegin(_ run: AuditRun) throws {

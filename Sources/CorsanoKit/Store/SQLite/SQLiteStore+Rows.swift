@@ -101,6 +101,13 @@ extension SQLiteStore {
         try locked { _ = try prepare("DELETE FROM plan_journal WHERE serial = ?1").run([.text(serial)]) }
     }
 
+    public func journalExpire(gateway: String) throws -> Int {
+        try locked {
+            try prepare("UPDATE plan_journal SET lease_until = \(Self.now) WHERE gateway = ?1 AND lease_until > \(Self.now)")
+                .run([.text(gateway)])
+        }
+    }
+
     // MARK: Audit log
 
     public func auditBegin(_ run: AuditRun) throws {
