@@ -28,7 +28,7 @@ input=bench/out/readings-$n.jsonl
 cat "$input" > /dev/null  # warm the page cache: every run reads the file from memory
 since=2026-11-01T00:00:00Z   # every generated stamp is at or after this: only rule 3 drops lines
 filter=("$bin" replay-filter --requested-at "$since" --backdate 0 --max-reading-age none)
-echo "replay-filter: $n lines ($(du -h "$input" | cut -f1)), $(nproc) cores, corsano $("$bin" --version)," \
+echo "replay-filter: $n lines ($(du -hL "$input" | cut -f1)), $(nproc) cores, corsano $("$bin" --version)," \
   "duckdb $("$venv/bin/python" -c 'import duckdb; print(duckdb.__version__)')," \
   "polars $("$venv/bin/python" -c 'import polars; print(polars.__version__)')"
 
