@@ -2,8 +2,8 @@
 import Foundation
 import Testing
 
-/// `GoogleFitReader.stream`: a Takeout document read point by point (docs/design.md "Cuff input
-/// formats"), the same points and lines whatever the chunks, refusals naming their line.
+/// `GoogleFitReader.stream`: a Takeout document read point by point
+/// (docs/design.md "Cuff input formats"), the same points and lines whatever the chunks, refusals naming their line.
 @Suite struct GoogleFitStreamTests {
 
     /// What one point came out as, comparable.

@@ -39,8 +39,8 @@ public enum GoogleFitReader {
         return points
     }
 
-    /// Reads a Takeout document from `source` point by point (docs/design.md "Cuff input
-    /// formats"): a structural scan of the bytes (strings and escapes skipped, lines counted)
+    /// Reads a Takeout document from `source` point by point
+    /// (docs/design.md "Cuff input formats"): a structural scan of the bytes (strings and escapes skipped, lines counted)
     /// finds the root's `Data Source` (or `dataSourceId`) and each element of its `Data Points`
     /// (or `point`) array; only one element at a time is held and parsed, so memory is bounded
     /// by the largest point, not by the document. A point that needs the data source before the
