@@ -127,11 +127,12 @@ _corsano_reply() {
             _corsano_words '--device --adapter --count --timeout --pair --tz --set-clock --stored --stored-from --quiet --verbose --columns --help'; return 0 ;;
         'replay-filter')
             case "$prev" in
-                --requested-at|--backdate|--now|--scope|--columns) return 0 ;;
+                --requested-at|--backdate|--now|--scope|--commit-bytes|--commit-interval|--columns) return 0 ;;
                 --max-reading-age) _corsano_words 'none'; return 0 ;;
                 --rejects|--state) _corsano_files; return 0 ;;
+                --durability) _corsano_words 'full normal'; return 0 ;;
             esac
-            if [[ $cur == -* ]]; then _corsano_words '--requested-at --backdate --max-reading-age --now --first --scope --strict --rejects --state --no-state --quiet --verbose --columns --help'; return 0; fi
+            if [[ $cur == -* ]]; then _corsano_words '--requested-at --backdate --max-reading-age --now --first --scope --strict --rejects --state --no-state --commit-bytes --commit-interval --durability --quiet --verbose --columns --help'; return 0; fi
             _corsano_files; return 0 ;;
         'profile push')
             case "$prev" in

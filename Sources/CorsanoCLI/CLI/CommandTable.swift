@@ -246,7 +246,15 @@ enum CommandTable {
                 OptionSpec(.first, "Stop after the first kept reading; exit 3 when none"),
                 OptionSpec(.scope, .text, placeholder: "NAME", default: .value(StoreSeenSet.defaultScope), "Seen-set scope in the state store"),
                 strict, rejects,
-            ] + state + [help],
+            ] + state + [
+                OptionSpec(.commitBytes, .integer(1...CommitBatch.maxBytes), placeholder: "BYTES", default: .integer(CommitBatch.standard.bytes),
+                           "Commit the seen-set's claims per this many bytes of kept lines: what a crash may lose"),
+                OptionSpec(.commitInterval, .integer(0...60_000), placeholder: "MS", default: .integer(Int(CommitBatch.standard.seconds * 1000)),
+                           "Commit a batch open this long while input keeps arriving"),
+                OptionSpec(.durability, .choice(StoreDurability.allCases.map(\.rawValue)), default: .value(StoreDurability.full.rawValue),
+                           "full: each commit on disk before its lines are written; normal: fewer syncs, but a power cut may hand a reading on twice"),
+                help,
+            ],
             action: .command(ReplayFilterCommand.run), handlesStopSignals: true),
         CommandSpec(
             words: ["profile", "push"], summary: "Validate a user profile and push it to the bracelet.",

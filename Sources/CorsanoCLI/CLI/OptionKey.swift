@@ -16,6 +16,8 @@ enum OptionKey: String, CaseIterable, Sendable {
     case clock
     case column
     case columns
+    case commitBytes = "commit-bytes"
+    case commitInterval = "commit-interval"
     case count
     case criteria
     case cuff
@@ -28,6 +30,7 @@ enum OptionKey: String, CaseIterable, Sendable {
     case device
     case deviceOut = "device-out"
     case due
+    case durability
     case encoding
     case expect
     case first

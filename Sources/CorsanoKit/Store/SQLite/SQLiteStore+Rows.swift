@@ -12,6 +12,10 @@ extension SQLiteStore {
         try StoreSeenSet(store: self, scope: scope)
     }
 
+    public func setDurability(_ durability: StoreDurability) throws {
+        try locked { try execute(durability == .full ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL") }
+    }
+
     public func seenScopes() throws -> [String] {
         try locked {
             try prepare("""
