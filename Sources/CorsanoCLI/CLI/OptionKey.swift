@@ -30,6 +30,7 @@ enum OptionKey: String, CaseIterable, Sendable {
     case due
     case encoding
     case expect
+    case feedFlagged = "feed-flagged"
     case first
     case force
     case format
@@ -96,6 +97,7 @@ enum OptionKey: String, CaseIterable, Sendable {
     case subject
     case subjectId = "subject-id"
     case subjectIdentifier = "subject-identifier"
+    case subjects
     case text
     case threshold
     case timeout
