@@ -55,6 +55,19 @@ import Testing
         #expect(s["minimum"]?["standard"] == true)
     }
 
+    @Test func aMissingSubjectsFileIs66AndABadLineIs65Named() throws {
+        let p = try Self.panel(Self.onTheBounds, females: 30)
+        let missing = try Corsano.run(["validate", "--subjects", "/nonexistent/subjects.csv", p.ref, p.dev])
+        #expect(missing.status == 66 && missing.stderr.contains("/nonexistent/subjects.csv"), "\(missing.stderr)")
+        let bad = try ValidateEndToEndTests.temporary("subjects.csv", try String(contentsOfFile: p.subjects, encoding: .utf8) + "S100,x,40,30,M\n")
+        let r = try Corsano.run(["validate", "--subjects", bad, p.ref, p.dev])
+        #expect(r.status == 65, "\(r.stderr)")
+        #expect(r.stderr.contains(#"subjects.csv:102: sex: "x" is neither female (f) nor male (m)"#), "\(r.stderr)")
+        // The summary is still written, the population judged on the good lines.
+        #expect(try Self.summary(r)["population"]?["iso81060_2"] == true)
+        #expect(try Corsano.run(["validate", "--subjects", "-", "-", p.dev]).status == 64)
+    }
+
     @Test func theSameReadingsWithoutASubjectsFileAreNotAnISOPanel() throws {
         let p = try Self.panel(Self.onTheBounds, females: 30)
         let r = try Corsano.run(["validate", p.ref, p.dev])
