@@ -200,9 +200,9 @@ enum ValidateCommand {
                      + "\(summary.excluded.flaggedPairs) pair(s) with a flagged reading (status)")
         }
         if !o.minimum.isStandard {
-            ctx.note("validate: minimum \(o.minimum.subjects) subjects, \(o.minimum.pairs) pairs (--min-subjects), not ISO 81060-2's 85 and 255")
+            ctx.note("validate: minimum \(o.minimum.subjects) subjects, \(o.minimum.pairs) pairs (--min-subjects), not ISO 81060-2's 85 and 255"
+                     + (summary.population.checked ? "" : ": not an ISO panel, its population not checked"))
         }
-        if !summary.population.checked { ctx.note("validate: population not checked (a smaller panel): not an ISO 81060-2 panel") }
         if inputs.contains(where: { !$0.rejected.isEmpty }) || !summary.paired.problems.isEmpty || !(subjects?.rejected.isEmpty ?? true) {
             return .dataError
         }
