@@ -109,8 +109,8 @@ public struct ValidationSummary: Equatable, Sendable {
     public init(paired: ValidationPairs, pairing: ValidationPairing, minimum: ValidationMinimum = .standard,
                 subjects file: ValidationSubjects? = nil) {
         self.pairing = pairing
-        // Pairs with a flagged reading (body movement, …) are left out and counted: the
-        // protocols repeat such measurements (ISO 81060-2:2018, 6.1.4 "invalid determinations").
+        // Pairs with a flagged reading (body movement, …) are left out and counted: a measurement
+        // its own cuff flagged is one to repeat, not one to average (docs/design.md "Validation").
         var paired = paired
         let flagged = paired.pairs.filter(\.isFlagged).count
         if flagged > 0 { paired.pairs.removeAll(where: \.isFlagged) }
@@ -142,14 +142,17 @@ public struct ValidationSummary: Equatable, Sendable {
         subjects.filter { $0.pairs > 0 && $0.pairs < ValidationMinimum.pairsPerSubject }
     }
 
+    /// `subject "P07" has 1 pair(s), 3 needed`.
+    static func fewPairs(_ s: SubjectAgreement) -> String {
+        "subject \(JSONString.quoted(s.subject)) has \(s.pairs) pair(s), \(ValidationMinimum.pairsPerSubject) needed"
+    }
+
     /// Why `criteria` cannot be assessed on this panel; empty when they can.
     public func unassessable(criteria: [ValidationCriterion] = ValidationCriterion.standard) -> [String] {
         var why: [String] = []
         if pairedSubjectCount < minimum.subjects { why.append("\(pairedSubjectCount) subjects, at least \(minimum.subjects) needed") }
         if pairCount < minimum.pairs { why.append("\(pairCount) pairs, at least \(minimum.pairs) needed") }
-        for s in subjectsWithFewPairs {
-            why.append("subject \(JSONString.quoted(s.subject)) has \(s.pairs) pair(s), \(ValidationMinimum.pairsPerSubject) needed")
-        }
+        why += subjectsWithFewPairs.map(Self.fewPairs)
         // Criterion 2 is the spread of the subjects' means: one subject has none (not a failure).
         if criteria.contains(.criterion2), pairedSubjectCount < 2 { why.append("criterion 2 needs at least 2 subjects") }
         for u in population.unmet where u.requirement != "subjects" && u.requirement != "pairsPerSubject" {
@@ -220,15 +223,12 @@ public struct ValidationSummary: Equatable, Sendable {
     /// The summary line: `{"summary":{"systolic":{…},"diastolic":{…},…}}`.
     public func summaryJSON(criteria: [ValidationCriterion] = ValidationCriterion.standard, maxGrade: IEEE1708Grade = .a) -> JSONValue {
         let verdictValue: JSONValue
-        let decided = verdict(criteria: criteria, maxGrade: maxGrade)
-        switch decided {
+        switch verdict(criteria: criteria, maxGrade: maxGrade) {
         case .pass: verdictValue = ["pass": true]
         case .fail(let why): verdictValue = ["pass": false, "failed": .array(why.map { .string($0) })]
         case .notAssessable(let why): verdictValue = ["pass": .null, "assessable": false, "reasons": .array(why.map { .string($0) })]
         }
-        let fewPairs = subjectsWithFewPairs.map {
-            JSONValue.string("subject \(JSONString.quoted($0.subject)) has \($0.pairs) pair(s), \(ValidationMinimum.pairsPerSubject) needed")
-        }
+        let fewPairs = subjectsWithFewPairs.map { JSONValue.string(Self.fewPairs($0)) }
         var body: [(String, JSONValue)] = [
             ("systolic", Self.variableJSON(systolic)), ("diastolic", Self.variableJSON(diastolic)),
             ("pairing", .string(pairing.name)),
