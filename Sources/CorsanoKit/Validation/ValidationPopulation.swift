@@ -15,15 +15,18 @@ public struct PopulationRequirement: Equatable, Sendable {
 /// The requirements (ISO 81060-2:2018 + Amd 1:2020, 5.1; the same figures in the AAMI/ESH/ISO
 /// Universal Standard, Stergiou et al., J Hypertens 2018;36:472–478, Table 1 "general population"):
 /// - at least 85 subjects (5.1.1), each with 3 valid pairs (255 pairs in all);
-/// - at least 30 % female and at least 30 % male subjects (5.1.2);
-/// - every subject older than 12 years (5.1.2: the general population; children 3–12 are a
+/// - at least 30 % female and at least 30 % male subjects;
+/// - every subject older than 12 years (the general population; children 3–12 are a
 ///   special population with requirements of their own);
-/// - the reference pressures spread (5.1.3): systolic ≤ 100 mmHg in at least 5 % of the reference
+/// - the reference pressures spread: systolic ≤ 100 mmHg in at least 5 % of the reference
 ///   determinations, ≥ 160 in at least 5 %, ≥ 140 in at least 20 %; diastolic ≤ 60 in at least
 ///   5 %, ≥ 100 in at least 5 %, ≥ 85 in at least 20 %. Counted over the pairs' reference
 ///   values (the mean of the two readings around a device value under `sequential`);
-/// - limb sizes spread over the cuff's range (5.1.4, Amd 1:2020 and Amd 2:2024): not applicable
+/// - limb sizes spread over the cuff's range (Amd 1:2020 and Amd 2:2024): not applicable
 ///   to a cuffless device, which has no cuff range (the reference cuff's size is the observer's).
+///
+/// The sex shares and the age bound are also tabulated for the Universal Standard in the
+/// comparison of protocols of Front Cardiovasc Med 2022;9:1001878, Table 1.
 ///
 /// Shares are compared exactly (count × 100 ≥ percent × total, in integers): a panel sitting on
 /// a bound meets it. Sex and age come from the subjects file; without one they are unmet.
@@ -37,12 +40,12 @@ public struct PopulationCheck: Equatable, Sendable {
 
     /// The subjects the standard asks for (ISO 81060-2:2018, 5.1.1).
     public static let subjects = 85
-    /// Each sex's least share, percent (ISO 81060-2:2018, 5.1.2).
+    /// Each sex's least share, percent (ISO 81060-2:2018, 5.1).
     public static let sexSharePercent = 30
-    /// Subjects must be older than this, years (ISO 81060-2:2018, 5.1.2; Universal Standard Table 1).
+    /// Subjects must be older than this, years (ISO 81060-2:2018, 5.1; Universal Standard Table 1).
     public static let minimumAgeExclusive = 12.0
 
-    /// A reference-pressure bound (ISO 81060-2:2018, 5.1.3; Universal Standard Table 1).
+    /// A reference-pressure bound (ISO 81060-2:2018, 5.1; Universal Standard Table 1).
     public struct PressureBound: Sendable {
         /// `systolic` or `diastolic`.
         public var variable: String
@@ -110,13 +113,13 @@ public struct PopulationCheck: Equatable, Sendable {
             : missing.isEmpty ? "" : "; \(missing.count) subject(s) not in the subjects file"
         for sex in [SubjectRecord.Sex.female, .male] {
             let count = records.filter { $0?.sex == sex }.count
-            need(sex.rawValue, "at least \(Self.sexSharePercent) % \(sex.rawValue) subjects (ISO 81060-2:2018, 5.1.2)",
+            need(sex.rawValue, "at least \(Self.sexSharePercent) % \(sex.rawValue) subjects (ISO 81060-2:2018, 5.1)",
                  subjects != nil && count * 100 >= Self.sexSharePercent * n,
                  subjects == nil ? unknown : "\(count) of \(n) subjects (\(Self.percent(count, of: n)))" + unknown)
         }
         let young = zip(order, records).filter { ($0.1?.age).map { $0 <= Self.minimumAgeExclusive } ?? false }.map(\.0)
         let noAge = zip(order, records).filter { $0.1 != nil && $0.1?.age == nil }.map(\.0)
-        need("age", "every subject older than 12 years (ISO 81060-2:2018, 5.1.2, general population)",
+        need("age", "every subject older than 12 years (ISO 81060-2:2018, 5.1, general population)",
              subjects != nil && young.isEmpty && noAge.isEmpty && missing.isEmpty,
              subjects == nil ? unknown
                 : [young.isEmpty ? nil : "\(young.count) aged 12 or under: " + young.prefix(5).map { JSONString.quoted($0) }.joined(separator: ", "),
@@ -127,14 +130,14 @@ public struct PopulationCheck: Equatable, Sendable {
             let values = pairs.map { bound.variable == "systolic" ? $0.referenceSystolic : $0.referenceDiastolic }
             let count = values.filter { bound.atMost ? $0 <= Double(bound.mmHg) : $0 >= Double(bound.mmHg) }.count
             need(bound.name, "at least \(bound.percent) % of reference determinations with \(bound.variable) \(bound.atMost ? "≤" : "≥") \(bound.mmHg) mmHg "
-                 + "(ISO 81060-2:2018, 5.1.3)", count * 100 >= bound.percent * values.count,
+                 + "(ISO 81060-2:2018, 5.1)", count * 100 >= bound.percent * values.count,
                  "\(count) of \(values.count) (\(Self.percent(count, of: values.count)))")
         }
         checked = true
         self.unmet = unmet
         notApplicable = [PopulationRequirement(
             requirement: "armCircumference",
-            rule: "limb sizes spread over the device's cuff range (ISO 81060-2:2018 + Amd 1:2020 + Amd 2:2024, 5.1.4)",
+            rule: "limb sizes spread over the device's cuff range (ISO 81060-2:2018 + Amd 1:2020 + Amd 2:2024, 5.1)",
             found: "a cuffless device has no cuff range")]
     }
 

@@ -4,7 +4,7 @@ import Foundation
 /// docs/design.md "Validation", corsano-formats(5) "Subjects"): what ISO 81060-2's population
 /// requirements need that reading lines do not carry.
 public struct SubjectRecord: Equatable, Sendable {
-    /// Sex as the standard counts it (ISO 81060-2:2018, 5.1.2 a): female or male.
+    /// Sex as the standard counts it (ISO 81060-2:2018, 5.1): female or male.
     public enum Sex: String, Equatable, Sendable {
         case female, male
     }
