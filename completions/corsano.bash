@@ -95,7 +95,7 @@ _corsano_reply() {
                 --clock) _corsano_words 'real virtual'; return 0 ;;
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
             esac
-            _corsano_words '--cuff --cuff-cmd --cuff-timeout --adapter --cuff-paired-cmd --pair-cmd --threshold --max-attempts --no-preparation --max-reading-age --backdate --no-replay-filter --subject-id --protocol --sets --readings-per-set --set-interval --max-set-gap --abandon --force --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --state --no-state --audit-key --gateway --lease --operator --quiet --verbose --columns --help'; return 0 ;;
+            _corsano_words '--cuff --cuff-cmd --cuff-timeout --adapter --cuff-paired-cmd --pair-cmd --threshold --max-attempts --no-preparation --max-reading-age --backdate --no-replay-filter --feed-flagged --subject-id --protocol --sets --readings-per-set --set-interval --max-set-gap --abandon --force --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --state --no-state --audit-key --gateway --lease --operator --quiet --verbose --columns --help'; return 0 ;;
         'wearing-opt')
             case "$prev" in
                 --max-attempts|--skin-tone|--seed|--now|--request-timeout|--gateway|--lease|--operator|--columns) return 0 ;;
@@ -217,13 +217,13 @@ _corsano_reply() {
                 --pairing) _corsano_words 'sequential nearest'; return 0 ;;
                 --window|--criteria|--min-subjects|--sequence|--cuff-cmd|--cuff-timeout|--adapter|--tz|--subject-id|--seed|--now|--request-timeout|--columns) return 0 ;;
                 --ieee1708-grade) _corsano_words 'A B C'; return 0 ;;
-                --state|--cuff|--reference-out|--device-out|--report|--token-file) _corsano_files; return 0 ;;
+                --subjects|--state|--cuff|--reference-out|--device-out|--report|--token-file) _corsano_files; return 0 ;;
                 --paper) _corsano_words 'a4 letter'; return 0 ;;
                 --bracelet) _corsano_uri 'sim sim: unix: tcp: exec:'; return 0 ;;
                 --clock) _corsano_words 'real virtual'; return 0 ;;
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
             esac
-            if [[ $cur == -* ]]; then _corsano_words '--pairing --window --criteria --ieee1708-grade --min-subjects --pairs --state --live --sequence --cuff --cuff-cmd --cuff-timeout --adapter --tz --subject-id --reference-out --device-out --report --paper --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --quiet --verbose --columns --help'; return 0; fi
+            if [[ $cur == -* ]]; then _corsano_words '--pairing --window --criteria --ieee1708-grade --min-subjects --pairs --subjects --state --live --sequence --cuff --cuff-cmd --cuff-timeout --adapter --tz --subject-id --reference-out --device-out --report --paper --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --quiet --verbose --columns --help'; return 0; fi
             _corsano_files; return 0 ;;
         'repl')
             case "$prev" in

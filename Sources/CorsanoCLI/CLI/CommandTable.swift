@@ -134,6 +134,7 @@ enum CommandTable {
                 OptionSpec(.noPreparation, "Skip the preparation checklist"),
                 maxReadingAge, backdate,
                 OptionSpec(.noReplayFilter, "Do not drop replayed or duplicate readings"),
+                OptionSpec(.feedFlagged, "Feed readings whose own status flags them (body movement, ...) instead of dropping them"),
                 subjectID("The study participant: stamps the readings fed; picks the subject of a sim: cuff"),
                 OptionSpec(.calibrationProtocol, .choice(BPInitOptions.protocols), default: .value("sdk"),
                            "sdk: one session; corsano: 3 sets x 3 readings 1 h apart; sets: --sets N"),
@@ -442,11 +443,11 @@ enum CommandTable {
             operands: "REFERENCE DEVICE", operandKind: .path,
             details: "Reads reference and device reading lines (files, or - for one of them), each with its subject (readings without one form the subject -), pairs each device value with the reference readings of its subject (sequential: the mean of the reference readings just before and after it, as ISO 81060-2's same-arm sequential method; nearest: each reference reading with the closest device value within --window), and reports for systolic and diastolic the pairs, subjects, mean difference (device - reference) and SD with criterion 1 (|mean| <= 5 mmHg, SD <= 8 mmHg), the SD of the per-subject means against criterion 2's limit, Bland-Altman bias and 95% limits with the SD for repeated measures, and the mean absolute difference with its IEEE 1708 grade. JSON lines when stdout is not a terminal (a summary, one line per subject, with --pairs one per pair), else a table.",
             exits: [ExitCase(.success, "every chosen criterion passes"), ExitCase(.failedAfterRetries, "a chosen criterion fails"),
-                    ExitCase(.notAssessable, "fewer subjects or pairs than the minimum: the criteria cannot be assessed"),
+                    ExitCase(.notAssessable, "the criteria cannot be assessed: fewer subjects or pairs than the minimum, a subject with fewer than 3 pairs, criterion 2 with one subject, an ISO 81060-2 population requirement unmet"),
                     ExitCase(.cuffError, "--live: the reference cuff gave no reading"),
                     ExitCase(.usage, "usage error (an option of --live without it, among others)"),
-                    ExitCase(.dataError, "a malformed line, or a device value or subject without a pair (the summary is still written)"),
-                    ExitCase(.noInput, "an input, the --state store or the --cuff file cannot be read")]
+                    ExitCase(.dataError, "a malformed or implausible line, a device value or subject without a pair, a bad --subjects line (the summary is still written)"),
+                    ExitCase(.noInput, "an input, the --subjects file, the --state store or the --cuff file cannot be read")]
                 + ExitCase.bracelet + ExitCase.bluetooth + ExitCase.state + ExitCase.stdout,
             options: [
                 OptionSpec(.pairing, .choice(["sequential", "nearest"]), default: .value(ValidationPairing.sequential.name),
@@ -460,9 +461,11 @@ enum CommandTable {
                 OptionSpec(.minSubjects, .integer(1...100_000), placeholder: "N", default: .integer(ValidationMinimum.standard.subjects),
                            "Subjects needed (and 3 pairs each) before the criteria are assessed"),
                 OptionSpec(.pairs, "Also write one line per pair"),
+                OptionSpec(.subjects, .path, "Per subject: id, sex, age, arm circumference, cuff (CSV or JSON lines): ISO 81060-2's population check")
+                    .input(),
                 OptionSpec(.state, .path, "The audit log (a SQLite file or postgresql:// URI): differences by days since each bracelet's last calibration"),
                 OptionSpec(.live, "Drive the same-arm sequence now: cuff readings and bracelet spot checks, then the summary")
-                    .excluding(.state),
+                    .excluding(.state, .subjects),
                 OptionSpec(.sequence, .text, placeholder: "R,T,...", default: .rule(ValidationSequence.standard),
                            "With --live: R (cuff) and T (bracelet) alternating from R to R"),
                 OptionSpec(.cuff, .path, default: .rule("- when stdin is not a terminal, else typed"),

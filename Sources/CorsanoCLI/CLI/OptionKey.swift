@@ -33,6 +33,7 @@ enum OptionKey: String, CaseIterable, Sendable {
     case durability
     case encoding
     case expect
+    case feedFlagged = "feed-flagged"
     case first
     case force
     case format
@@ -102,6 +103,7 @@ enum OptionKey: String, CaseIterable, Sendable {
     case subject
     case subjectId = "subject-id"
     case subjectIdentifier = "subject-identifier"
+    case subjects
     case text
     case threshold
     case timeout

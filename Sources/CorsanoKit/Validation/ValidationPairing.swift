@@ -16,6 +16,9 @@ public struct ValidationReading: Equatable, Sendable {
     public var origin: String
     /// The bracelet's serial (`bracelet` on the line, as `nibp read` writes it); nil when absent.
     public var bracelet: String?
+    /// What the reading's own cuff said of the measurement (`status`); a flagged reading's pairs
+    /// are left out of the statistics and counted.
+    public var quality: ReadingQuality = .unknown
 
     /// The subject name of readings without one (docs/design.md "Validation").
     public static let anonymousSubject = "-"
@@ -46,6 +49,7 @@ public struct ValidationReading: Equatable, Sendable {
         }
         self.init(subject: try text("subject"), systolic: reading.systolic, diastolic: reading.diastolic, measuredAt: at,
                   origin: origin, bracelet: try text("bracelet"))
+        quality = try ReadingQuality(reading)
     }
 }
 
@@ -84,6 +88,8 @@ public struct ValidationPair: Equatable, Sendable {
 
     /// The reference systolic pressure (the mean of the references), mmHg.
     public var referenceSystolic: Double { Double(references.reduce(0) { $0 + $1.systolic }) / Double(references.count) }
+    /// True when a reading of the pair carries a `status` flag (`ReadingQuality.flagged`).
+    public var isFlagged: Bool { !device.quality.flags.isEmpty || references.contains { !$0.quality.flags.isEmpty } }
     /// The reference diastolic pressure, mmHg.
     public var referenceDiastolic: Double { Double(references.reduce(0) { $0 + $1.diastolic }) / Double(references.count) }
     /// Device − reference, systolic, mmHg.

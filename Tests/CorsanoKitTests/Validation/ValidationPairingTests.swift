@@ -154,11 +154,16 @@ import Testing
                                      pairing: .sequential, minimum: .panel(subjects: 6))
         #expect(good.pairCount == 18 && good.pairedSubjectCount == 6)
         #expect(good.verdict() == .pass)
-        #expect(ValidationSummary(paired: good.paired, pairing: .sequential).verdict() == .notAssessable)
-        #expect(ValidationSummary(paired: good.paired, pairing: .sequential, minimum: .panel(subjects: 7)).verdict() == .notAssessable)
-        // Offset 12: mean differences 12.5/12 fail criterion 1 and 2 for both variables.
+        guard case .notAssessable(let standard) = ValidationSummary(paired: good.paired, pairing: .sequential).verdict() else {
+            Issue.record("six subjects assessed against the standard's 85"); return
+        }
+        #expect(standard.prefix(2) == ["6 subjects, at least 85 needed", "18 pairs, at least 255 needed"])
+        #expect(ValidationSummary(paired: good.paired, pairing: .sequential, minimum: .panel(subjects: 7)).verdict()
+                == .notAssessable(["6 subjects, at least 7 needed", "18 pairs, at least 21 needed"]))
+        // Offset 12: mean differences 12.5/12 fail criterion 1, and criterion 2 lies outside its table.
         let bad = ValidationSummary(paired: Self.panel(subjects: 6, offset: 12), pairing: .sequential, minimum: .panel(subjects: 6))
-        #expect(bad.verdict() == .fail(["systolic criterion 1", "systolic criterion 2", "diastolic criterion 1", "diastolic criterion 2"]))
+        #expect(bad.verdict() == .fail(["systolic criterion 1", "systolic criterion 2 (outside the criterion-2 table)",
+                                        "diastolic criterion 1", "diastolic criterion 2 (outside the criterion-2 table)"]))
         #expect(bad.verdict(criteria: [.ieee1708], maxGrade: .c) == .fail(["systolic IEEE 1708 grade D", "diastolic IEEE 1708 grade D"]))
     }
 
