@@ -31,6 +31,8 @@ enum OptionKey: String, CaseIterable, Sendable {
     case encoding
     case expect
     case first
+    case fleet
+    case fleetScenarios = "fleet-scenarios"
     case force
     case format
     case from
@@ -91,6 +93,7 @@ enum OptionKey: String, CaseIterable, Sendable {
     case state
     case stdio
     case stored
+    case storeWait = "store-wait"
     case storedFrom = "stored-from"
     case strict
     case subject
