@@ -27,6 +27,7 @@ import Testing
         let database = try server.createDatabase()
         let role = "bounds_" + database.name
         try server.execute("CREATE ROLE \(role) LOGIN PASSWORD 'b0unds-Pa55'")
+        try server.execute("GRANT CREATE ON SCHEMA public TO \(role)", database: database.name)
         return server.tcpURI(database: database.name, user: role, password: "b0unds-Pa55")
     }
 
