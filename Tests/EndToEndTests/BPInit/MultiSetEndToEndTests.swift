@@ -83,7 +83,8 @@ import TestSupport
         let runsBefore = try SQLiteStore(path: state).auditRuns(AuditFilter()).count
         let early = try Self.set(server, state: state, now: "2026-11-29T10:30:00Z", base: 130)
         #expect(early.status == 75, "\(early.stderr)")
-        #expect(early.stdout.isEmpty)
+        #expect(early.lines.count == 1 && early.stdout.contains(#""error":"notDue""#)
+                && early.stdout.contains(#""retryAfter":"2026-11-29T11:01:30Z""#), "\(early.stdout)")
         #expect(early.stderr.contains("set 2 of 3") && early.stderr.contains("not due before 2026-11-29T11:01:30Z"), "\(early.stderr)")
         #expect(try await Self.planSwitches(server) == switches)
         #expect(try SQLiteStore(path: state).auditRuns(AuditFilter()).count == runsBefore)

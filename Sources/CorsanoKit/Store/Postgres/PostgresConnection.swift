@@ -63,14 +63,14 @@ final class PostgresConnection {
     /// many connections (SQLSTATE 53300), starting up or shutting down (57P03), refusing
     /// connections or its socket gone while it restarts, a pooler's client limit — so waiting may
     /// let it through (`--store-wait`); false for what waiting will not fix (a wrong password, no
-    /// such database). libpq gives no SQLSTATE for a failed connection, so its messages and the
+    /// such database, a server that never answers within connect_timeout). libpq gives no SQLSTATE for a failed connection, so its messages and the
     /// server's (in English) decide. Source: PostgreSQL "Appendix A. Error Codes", libpq
     /// "Connection Status Functions".
     static func isTransientConnectFailure(_ message: String) -> Bool {
         let transient = ["too many clients", "remaining connection slots are reserved", "the database system is starting up",
                          "the database system is shutting down", "the database system is in recovery mode",
                          "not yet accepting connections", "Connection refused", "No such file or directory",
-                         "server closed the connection unexpectedly", "timeout expired", "no more connections allowed",
+                         "server closed the connection unexpectedly", "no more connections allowed",
                          "pgbouncer cannot connect to server", "server login has been failing"]
         return transient.contains { message.localizedCaseInsensitiveContains($0) }
     }

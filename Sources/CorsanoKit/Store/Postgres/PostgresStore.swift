@@ -288,8 +288,11 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
         } catch let lost where lost.connectionLost {
             // Sent, perhaps committed, its answer lost: ask the server, never redo.
             guard try settleLostCommit(xid: xid, backend: backend, what: what, deadline: deadline, lost) else {
-                throw StoreError.failed(path: location, message: "connection lost at the commit of \(what); the server shows "
-                                        + "transaction \(xid) aborted, so nothing of it was kept: " + lost.message)
+                // Settled, not guessed: the server shows it aborted (a restart ended it), so
+                // nothing of it was kept and it is redone on the new connection like one whose
+                // COMMIT was never sent (`transaction`).
+                throw PostgresFailure(sqlState: nil, message: "connection lost at the commit of \(what); the server shows "
+                                      + "transaction \(xid) aborted, so nothing of it was kept: " + lost.message, connectionLost: true)
             }
         } catch let failure {
             // The server answered: it refused the COMMIT (nothing kept), so the transaction may be redone.
