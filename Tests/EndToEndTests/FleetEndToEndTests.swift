@@ -111,6 +111,18 @@ final class ServedFleet: @unchecked Sendable {
         return (0..<count).map { i in outcomes.withLock { $0[i] } }
     }
 
+    /// Every station's run exited 0, each bracelet has one run in the audit log, and the chain verifies.
+    static func expectEveryRunSucceededOnce(_ outcomes: [Corsano.Outcome?], server: ThrowawayPostgres,
+                                            database: (name: String, uri: String)) throws {
+        for (i, outcome) in outcomes.enumerated() {
+            #expect(outcome?.status == 0, "station \(i): \(outcome?.stderr ?? "did not run")")
+        }
+        let runs = try server.execute("SELECT bracelet_serial, count(*) FROM audit_run GROUP BY bracelet_serial", database: database.name)
+        #expect(runs.count == outcomes.count && runs.allSatisfy { $0[1] == "1" }, "\(runs)")
+        let verify = try Corsano.run(["history", "--verify", "--state", database.uri])
+        #expect(verify.status == 0, "\(verify.stderr)")
+    }
+
     /// A server of `max_connections` 12 (9 for ordinary roles, 12 for this superuser), 3 gateways
     /// of 8 stations each, 24 calibrations at once on 24 served bracelets: every one succeeds,
     /// once. A station held its connection for its whole run before, so 24 runs needed 24
@@ -127,13 +139,7 @@ final class ServedFleet: @unchecked Sendable {
             try Corsano.run(["bp-init", "--bracelet", uris[i], "--state", database.uri, "--gateway", "gw\(i / 8 + 1)",
                              "--no-preparation"] + E.now, stdin: E.sixReadings)
         }
-        for (i, outcome) in outcomes.enumerated() {
-            #expect(outcome?.status == 0, "station \(i): \(outcome?.stderr ?? "did not run")")
-        }
-        let runs = try server.execute("SELECT bracelet_serial, count(*) FROM audit_run GROUP BY bracelet_serial", database: database.name)
-        #expect(runs.count == 24 && runs.allSatisfy { $0[1] == "1" }, "\(runs)")
-        let verify = try Corsano.run(["history", "--verify", "--state", database.uri])
-        #expect(verify.status == 0, "\(verify.stderr)")
+        try Self.expectEveryRunSucceededOnce(outcomes, server: server, database: database)
     }
 
     /// The plan each bracelet of `fleet` runs, asked over a fresh connection.
@@ -198,12 +204,6 @@ final class ServedFleet: @unchecked Sendable {
                              "--no-preparation", "-v"] + E.now, stdin: E.sixReadings)
         }
         #expect(restarted.withLock { $0 } == nil)
-        for (i, outcome) in outcomes.enumerated() {
-            #expect(outcome?.status == 0, "station \(i): \(outcome?.stderr ?? "did not run")")
-        }
-        let runs = try server.execute("SELECT bracelet_serial, count(*) FROM audit_run GROUP BY bracelet_serial", database: database.name)
-        #expect(runs.count == 16 && runs.allSatisfy { $0[1] == "1" }, "\(runs)")
-        let verify = try Corsano.run(["history", "--verify", "--state", database.uri])
-        #expect(verify.status == 0, "\(verify.stderr)")
+        try Self.expectEveryRunSucceededOnce(outcomes, server: server, database: database)
     }
 }
