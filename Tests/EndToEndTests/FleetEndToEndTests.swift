@@ -1,209 +1,232 @@
 import CorsanoKit
 import Foundation
-import Synchronization
 import Testing
 import TestSupport
 
-/// A real `corsano bracelet serve --fleet N` (or `--fleet-scenarios DIR`) process: one process,
-/// one socket per bracelet in its directory, and the `listening` line of each.
-final class ServedFleet: @unchecked Sendable {
-    let process = Process()
-    /// The directory of the sockets (made by the server).
-    let directory: URL
-    /// Each bracelet's serial and the URI it listens on, in the server's order.
-    let listening: [(serial: String, uri: String)]
-
-    /// Starts the fleet; `options` are `--fleet N` or `--fleet-scenarios DIR` (and more);
-    /// returns once every bracelet listens (`count` lines).
-    init(_ options: [String], count: Int, seed: UInt64 = 1) throws {
-        let parent = URL(fileURLWithPath: "/tmp").appendingPathComponent("corsano-fleet-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
-        directory = parent.appendingPathComponent("bracelets")
-        process.executableURL = Corsano.binary
-        process.arguments = ["bracelet", "serve", "--listen", "unix:" + directory.path, "--seed", String(seed)] + options
-        process.environment = Corsano.inherited
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        var text = Data()
-        while text.filter({ $0 == 10 }).count < count {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            text.append(chunk)
-        }
-        listening = String(decoding: text, as: UTF8.self).split(separator: "\n").compactMap { line in
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  let uri = object["listening"] as? String, let serial = object["serial"] as? String else { return nil }
-            return (serial, uri)
-        }
-    }
-
-    /// Stops the server (SIGTERM) and waits for it.
-    func stop() {
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        try? FileManager.default.removeItem(at: directory.deletingLastPathComponent())
-    }
-}
-
-/// One simulator process for a fleet, and a lab's stations on one PostgreSQL server without a
-/// connection held while they wait (docs/design.md "State store", "The bracelet port").
+/// `fleet status` and `fleet release` through the built binary, on a SQLite file and on a database of
+/// the test's PostgreSQL server (docs/design.md "Fleet status"): what needs a person (a failed run, a
+/// run killed on this machine, a dead gateway elsewhere), exit 0/1/66, the metrics file that
+/// `promtool` accepts and whose gauges equal the JSON summary, a store the user may only read left
+/// unchanged, and a release refused (75) while the gateway's run lives here.
 @Suite struct FleetEndToEndTests {
     typealias E = BPInitE2E
 
-    static func mode(_ path: String) -> mode_t {
-        var st = stat()
-        return lstat(path, &st) == 0 ? st.st_mode & 0o777 : 0
+    enum Engine: String, CaseIterable, CustomTestStringConvertible {
+        case sqlite, postgres
+        var testDescription: String { rawValue }
     }
 
-    @Test func aFleetServesEachBraceletOnItsOwnSocket() throws {
-        let fleet = try ServedFleet(["--fleet", "3"], count: 3)
-        defer { fleet.stop() }
-        #expect(fleet.listening.map(\.serial) == ["SIM-287-0001", "SIM-287-0002", "SIM-287-0003"])
-        #expect(fleet.listening.map(\.uri) == fleet.listening.map { "unix:" + fleet.directory.path + "/" + $0.serial + ".sock" })
-        #expect(Self.mode(fleet.directory.path) == 0o700)
-        for (_, uri) in fleet.listening { #expect(Self.mode(String(uri.dropFirst(5))) == 0o600, "\(uri)") }
-        // Each socket is its own bracelet: the run on the second names the second serial.
-        let run = try Corsano.run(["bp-init", "--bracelet", fleet.listening[1].uri, "--no-state"] + E.now, stdin: E.sixReadings)
-        #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout.contains(#""bracelet":"SIM-287-0002""#), "\(run.stdout)")
-        #expect(!run.stdout.contains("SIM-287-0001"))
-    }
-
-    @Test func aFleetListensOnUnixSocketsOnly() throws {
-        let tcp = try Corsano.run(["bracelet", "serve", "--fleet", "2", "--listen", "tcp:127.0.0.1:0"])
-        #expect(tcp.status == 64, "\(tcp.stderr)")
-        #expect(tcp.stderr.contains("--listen") && tcp.stderr.contains("unix:DIR"), "\(tcp.stderr)")
-        let both = try Corsano.run(["bracelet", "serve", "--fleet", "2", "--fleet-scenarios", "/tmp", "--listen", "unix:/tmp/x"])
-        #expect(both.status == 64, "\(both.stderr)")
-    }
-
-    @Test func fleetScenariosServeOneBraceletPerFile() throws {
-        let dir = try E.directory()
-        for serial in ["LAB-B", "LAB-A"] {
-            try JSONEncoder().encode(Scenario(serial: serial)).write(to: dir.appendingPathComponent(serial.lowercased() + ".json"))
+    static func location(_ engine: Engine) throws -> String {
+        switch engine {
+        case .sqlite: return try E.directory().appendingPathComponent("lab.sqlite3").path
+        case .postgres: return try ThrowawayPostgres.shared().createDatabase().uri
         }
-        let fleet = try ServedFleet(["--fleet-scenarios", dir.path], count: 2)
-        defer { fleet.stop() }
-        #expect(fleet.listening.map(\.serial) == ["LAB-A", "LAB-B"])
-        let run = try Corsano.run(["bp-init", "--bracelet", fleet.listening[1].uri, "--no-state"] + E.now, stdin: E.sixReadings)
-        #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout.contains(#""bracelet":"LAB-B""#), "\(run.stdout)")
-        // Two files with one serial: refused naming the second (65), nothing served.
-        try JSONEncoder().encode(Scenario(serial: "LAB-A")).write(to: dir.appendingPathComponent("lab-c.json"))
-        let twice = try Corsano.run(["bracelet", "serve", "--fleet-scenarios", dir.path, "--listen", "unix:" + dir.path + "/socks"])
-        #expect(twice.status == 65, "\(twice.stderr)")
-        #expect(twice.stderr.contains("lab-c.json") && twice.stderr.contains("LAB-A"), "\(twice.stderr)")
     }
 
-    /// Runs `count` commands at once, each on a thread of its own; their outcomes in order.
-    static func together(_ count: Int, _ command: @escaping @Sendable (Int) throws -> Corsano.Outcome) -> [Corsano.Outcome?] {
-        let outcomes = Mutex<[Int: Corsano.Outcome]>([:])
-        let group = DispatchGroup()
-        for i in 0..<count {
-            group.enter()
-            Thread {
-                if let outcome = try? command(i) { outcomes.withLock { $0[i] = outcome } }
-                group.leave()
-            }.start()
-        }
-        group.wait()
-        return (0..<count).map { i in outcomes.withLock { $0[i] } }
+    static let lab = Corsano.packageRoot.appendingPathComponent("examples/lab")
+
+    /// One bp-init of the example lab's bracelet NN on the in-process simulator, under `gateway`.
+    static func calibrate(_ state: String, _ nn: String, gateway: String, extra: [String] = []) throws -> Corsano.Outcome {
+        try Corsano.run(["bp-init", "--json", "--no-preparation", "--state", state, "--gateway", gateway,
+                         "--bracelet", "sim:" + lab.appendingPathComponent("bracelet-\(nn).json").path,
+                         "--cuff", lab.appendingPathComponent("cuff-\(nn).jsonl").path] + extra)
     }
 
-    /// Every station's run exited 0, each bracelet has one run in the audit log, and the chain verifies.
-    static func expectEveryRunSucceededOnce(_ outcomes: [Corsano.Outcome?], server: ThrowawayPostgres,
-                                            database: (name: String, uri: String)) throws {
-        for (i, outcome) in outcomes.enumerated() {
-            #expect(outcome?.status == 0, "station \(i): \(outcome?.stderr ?? "did not run")")
-        }
-        let runs = try server.execute("SELECT bracelet_serial, count(*) FROM audit_run GROUP BY bracelet_serial", database: database.name)
-        #expect(runs.count == outcomes.count && runs.allSatisfy { $0[1] == "1" }, "\(runs)")
-        let verify = try Corsano.run(["history", "--verify", "--state", database.uri])
-        #expect(verify.status == 0, "\(verify.stderr)")
+    static func json(_ line: String) -> [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]) ?? [:]
     }
 
-    /// A server of `max_connections` 12 (9 for ordinary roles, 12 for this superuser), 3 gateways
-    /// of 8 stations each, 24 calibrations at once on 24 served bracelets: every one succeeds,
-    /// once. A station held its connection for its whole run before, so 24 runs needed 24
-    /// connections and the twelfth-odd failed with "too many clients" (74).
-    @Test func twentyFourStationsShareTwelveConnections() throws {
-        let server = try ThrowawayPostgres.ownServer(maxConnections: 12)
-        defer { try? server.stopImmediately() }
-        let database = try server.createDatabase()
-        let fleet = try ServedFleet(["--fleet", "24"], count: 24)
-        defer { fleet.stop() }
-        #expect(fleet.listening.count == 24)
-        let uris = fleet.listening.map(\.uri)
-        let outcomes = Self.together(24) { i in
-            try Corsano.run(["bp-init", "--bracelet", uris[i], "--state", database.uri, "--gateway", "gw\(i / 8 + 1)",
-                             "--no-preparation"] + E.now, stdin: E.sixReadings)
-        }
-        try Self.expectEveryRunSucceededOnce(outcomes, server: server, database: database)
-    }
-
-    /// The plan each bracelet of `fleet` runs, asked over a fresh connection.
-    static func plans(_ fleet: ServedFleet) async throws -> [BraceletPlan] {
-        var plans: [BraceletPlan] = []
-        for (_, uri) in fleet.listening {
-            let client = try BridgeClient.connect(try BraceletAddress(uri), requestTimeout: 5, token: nil)
-            client.use(clock: VirtualClock(start: Instant(secondsSinceEpoch: 1_795_000_000)))
-            plans.append(try await client.planStatus().plan)
-            client.shutdown()
-        }
-        return plans
-    }
-
-    /// max_connections 20 and 64 stations at once: with the default `--store-wait` every run
-    /// succeeds; with `--store-wait 1s` a run that cannot get a connection in time ends 75
-    /// (`state store busy`), never 74, and every bracelet is back in `monitoring`.
-    @Test func sixtyFourStationsOnTwentyConnections() async throws {
-        let server = try ThrowawayPostgres.ownServer(maxConnections: 20)
-        defer { try? server.stopImmediately() }
-        let fleet = try ServedFleet(["--fleet", "64"], count: 64)
-        defer { fleet.stop() }
-        let uris = fleet.listening.map(\.uri)
-        for wait in [nil, "1s"] {
-            let database = try server.createDatabase()
-            let outcomes = Self.together(64) { i in
-                try Corsano.run(["bp-init", "--bracelet", uris[i], "--state", database.uri, "--gateway", "gw\(i / 8 + 1)",
-                                 "--no-preparation"] + (wait.map { ["--store-wait", $0] } ?? []) + E.now, stdin: E.sixReadings)
+    /// `fleet status --json` on `state`: its status, bracelet lines by serial and summary.
+    static func status(_ state: String, _ extra: [String] = []) throws -> (Int32, [String: [String: Any]], [String: Int], Corsano.Outcome) {
+        let r = try Corsano.run(["fleet", "status", "--json", "--state", state] + extra)
+        var bracelets: [String: [String: Any]] = [:], summary: [String: Int] = [:]
+        for object in r.lines.map(json) {
+            if object["kind"] as? String == "summary" {
+                for (k, v) in object where k != "kind" { summary[k] = v as? Int }
+            } else if let serial = (object["bracelet"] as? [String: Any])?["serial"] as? String {
+                bracelets[serial] = object
             }
-            for (i, outcome) in outcomes.enumerated() {
-                if wait == nil {
-                    #expect(outcome?.status == 0, "station \(i): \(outcome?.stderr ?? "did not run")")
-                } else {
-                    #expect(outcome?.status == 0 || outcome?.status == 75, "station \(i): \(outcome?.stderr ?? "did not run")")
-                    if outcome?.status == 75 { #expect(outcome?.stderr.contains("state store busy") == true, "\(outcome?.stderr ?? "")") }
-                }
-            }
-            #expect(try await Self.plans(fleet).allSatisfy { $0 == BraceletPlan("monitoring") })
         }
+        return (r.status, bracelets, summary, r)
     }
 
-    /// `pg_ctl restart -m fast` while 16 stations calibrate (each held 3 s at measuring, on the
-    /// simulator's real time): every run succeeds, each set is recorded once, the chain verifies.
-    @Test func aServerRestartMidRunLosesNoRun() throws {
-        let server = try ThrowawayPostgres.ownServer()
-        defer { try? server.stopImmediately() }
-        let database = try server.createDatabase()
+    static func open(_ state: String) throws -> any StateStore {
+        PostgresURI.isPostgres(state) ? try PostgresStore(uri: state) : try SQLiteStore(path: state)
+    }
+
+    @Test(arguments: Engine.allCases)
+    func statusTellsWhatNeedsAPersonAndReleaseFreesADeadGateway(engine: Engine) throws {
+        let state = try Self.location(engine)
+        let ok = try Self.calibrate(state, "01", gateway: "gw-1")
+        #expect(ok.status == 0, "\(ok.stderr)")
+        var (status, bracelets, summary, r) = try Self.status(state)
+        #expect(status == 0, "\(r.stderr)")
+        #expect(summary == ["bracelets": 1, "due": 0, "overdue": 0, "stuck": 0, "held": 0, "failed": 0, "needPerson": 0], "\(r.stdout)")
+        #expect(bracelets["SIM-LAB-01"]?["lastGateway"] as? String == "gw-1")
+        #expect(((bracelets["SIM-LAB-01"]?["lastRun"] as? [String: Any])?["result"] as? String) == "success")
+
+        // A failed calibration needs a person.
+        let failed = try Self.calibrate(state, "03", gateway: "gw-2", extra: ["--max-attempts", "1"])
+        #expect(failed.status == 1, "\(failed.stderr)")
+        (status, bracelets, summary, r) = try Self.status(state)
+        #expect(status == 1)
+        #expect(summary["failed"] == 1 && summary["needPerson"] == 1, "\(r.stdout)")
+        #expect(bracelets["SIM-LAB-03"]?["needsPerson"] as? [String] == ["failed"])
+        #expect(try Self.status(state, ["--bracelet", "SIM-LAB-01"]).0 == 0, "one bracelet's view")
+        let unknown = try Corsano.run(["fleet", "status", "--state", state, "--bracelet", "SIM-NOPE"])
+        #expect(unknown.status == 66 && unknown.stderr.contains("no bracelet SIM-NOPE in the state store"), "\(unknown.stderr)")
+        // Rehearsed 60 days on, both are due for recalibration (wall-time stamps, as history --due).
+        (status, _, summary, r) = try Self.status(state, ["--now", "2099-01-01T00:00:00Z", "--due", "28"])
+        #expect(summary["due"] == 2, "\(r.stdout)")
+
+        // A run killed on this machine mid-set: its entry is stuck at once (its process is gone).
+        let server = try ServedSimulator(.unix)
+        defer { server.stop() }
+        let live = try LiveCorsano(["bp-init", "--json", "--no-preparation", "--bracelet", server.listening, "--state", state,
+                                    "--gateway", "gw-3", "--lease", "3600"] + E.now, env: [:])
+        #expect(live.waitForLine(containing: #""step":"measuring""#))
+        (status, bracelets, summary, r) = try Self.status(state)
+        #expect(summary["held"] == 1 && status == 1, "\(r.stdout)")
+        let holder = bracelets["SIM-287-0001"]?["holder"] as? [String: Any]
+        #expect(holder?["gateway"] as? String == "gw-3" && holder?["flow"] as? String == "bp-init", "\(r.stdout)")
+        live.signal(SIGKILL)
+        _ = live.finish(closingInput: true)
+        (status, bracelets, summary, r) = try Self.status(state)
+        #expect(status == 1 && summary["stuck"] == 1 && summary["held"] == 0, "\(r.stdout)")
+        let stuck = bracelets["SIM-287-0001"]?["stuck"] as? [String: Any]
+        #expect((stuck?["why"] as? String)?.contains("on this machine has ended") == true, "\(r.stdout)")
+        #expect((bracelets["SIM-287-0001"]?["lastRun"] as? [String: Any])?["planRestoredAt"] is NSNull, "not restored yet")
+        // The next command of its gateway that reaches it restores the plan at once (another gateway
+        // waits out the lease, or `fleet release`): no longer stuck; its last run shows when.
+        let repair = try Corsano.run(["bracelet", "repair", "--bracelet", server.listening, "--state", state, "--gateway", "gw-3", "--json"])
+        #expect(repair.status == 0, "\(repair.stderr)")
+        (status, bracelets, summary, r) = try Self.status(state)
+        #expect(summary["stuck"] == 0, "\(r.stdout)")
+        #expect((bracelets["SIM-287-0001"]?["lastRun"] as? [String: Any])?["planRestoredAt"] is String, "\(r.stdout)")
+        let repaired = try Corsano.run(["fleet", "status", "--text", "--state", state, "--bracelet", "SIM-287-0001"])
+        #expect(repaired.stdout.contains("last bp-init: killed (plan restored at "), "\(repaired.stdout)")
+
+        // A gateway on another machine (another boot) that died: held until its lease ends, or
+        // until `fleet release` ends it now; the row stays.
+        let journal = PlanJournal(store: try Self.open(state), leaseSeconds: 3600)
+        try journal.open(PlanJournal.Entry(serial: "SIM-FAR-01", previousPlan: BraceletPlan("monitoring"), flow: "bp-init",
+                                           owner: PlanJournal.Owner(gateway: "gw-far", pid: 4242, startTime: 7, bootID: "another-boot"),
+                                           openedAt: RFC3339.parseInstant("2026-11-29T10:00:00Z")!))
+        (status, bracelets, summary, r) = try Self.status(state)
+        #expect(summary["held"] == 1 && summary["stuck"] == 0, "\(r.stdout)")
+        let release = try Corsano.run(["fleet", "release", "--gateway", "gw-far", "--state", state, "--json"])
+        #expect(release.status == 0, "\(release.stderr)")
+        #expect(release.lines.map(Self.json).map { $0["released"] as? String } == ["SIM-FAR-01"], "\(release.stdout)")
+        #expect(release.stderr.contains("gateway gw-far: 1 journal entry released (1 with a lease still running), none deleted"), "\(release.stderr)")
+        (status, bracelets, summary, r) = try Self.status(state)
+        #expect(status == 1 && summary["stuck"] == 1 && summary["held"] == 0, "\(r.stdout)")
+        #expect(try journal.openEntries().map(\.serial).contains("SIM-FAR-01"), "released, never deleted")
+
+        // The metrics: promtool accepts them, each gauge summed over gateway is the summary's count.
         let dir = try E.directory()
-        let scenario = dir.appendingPathComponent("hold.json")
-        try JSONEncoder().encode(Scenario(faults: FaultScenario(holdAtStep: HoldPoint(flow: "bp-init", step: "measuring", seconds: 3))))
-            .write(to: scenario)
-        let fleet = try ServedFleet(["--fleet", "16", "--scenario", scenario.path], count: 16)
-        defer { fleet.stop() }
-        let uris = fleet.listening.map(\.uri)
-        let restarted = Mutex<String?>(nil)
-        Thread {
-            Thread.sleep(forTimeInterval: 1.5)
-            do { try server.restartFast() } catch { restarted.withLock { $0 = "\(error)" } }
-        }.start()
-        let outcomes = Self.together(16) { i in
-            try Corsano.run(["bp-init", "--bracelet", uris[i], "--state", database.uri, "--gateway", "gw\(i / 4 + 1)",
-                             "--no-preparation", "-v"] + E.now, stdin: E.sixReadings)
+        let prom = dir.appendingPathComponent("corsano-fleet.prom").path
+        let withMetrics = try Corsano.run(["fleet", "status", "--json", "--state", state, "--metrics", prom])
+        #expect(withMetrics.status == 1)
+        let text = try String(contentsOfFile: prom, encoding: .utf8)
+        let check = try Shell.run("promtool", ["check", "metrics"], stdin: text)
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        var mode = stat()
+        stat(prom, &mode)
+        #expect(mode.st_mode & 0o777 == 0o644)
+        func sum(_ name: String) -> Int {
+            text.split(separator: "\n").filter { $0.hasPrefix(name + "{") }.compactMap { Int($0.split(separator: " ").last ?? "") }.reduce(0, +)
         }
-        #expect(restarted.withLock { $0 } == nil)
-        try Self.expectEveryRunSucceededOnce(outcomes, server: server, database: database)
+        for (metric, key) in [("corsano_bracelets", "bracelets"), ("corsano_bracelets_due", "due"), ("corsano_bracelets_overdue", "overdue"),
+                              ("corsano_bracelets_stuck", "stuck"), ("corsano_leases_held", "held"), ("corsano_bracelets_failed", "failed")] {
+            #expect(sum(metric) == summary[key], "\(metric): \(text)")
+        }
+        #expect(text.contains(#"corsano_calibration_runs_total{gateway="gw-1",protocol="sdk",result="success"} 1"#), "\(text)")
+        #expect(text.contains(#"corsano_calibration_runs_total{gateway="gw-2",protocol="sdk",result="failedAfterRetries"} 1"#))
+        // Counted from the store: another run adds to the counter, none decreases.
+        #expect(try Self.calibrate(state, "01", gateway: "gw-1").status == 0)
+        _ = try Corsano.run(["fleet", "status", "--json", "--state", state, "--metrics", prom])
+        let again = try String(contentsOfFile: prom, encoding: .utf8)
+        #expect(again.contains(#"corsano_calibration_runs_total{gateway="gw-1",protocol="sdk",result="success"} 2"#), "\(again)")
+        for serial in ["SIM-LAB-01", "SIM-LAB-03", "SIM-287-0001"] { #expect(!again.contains(serial), "no serial in metrics") }
+    }
+
+    @Test func noStoreIs66NamingIt() throws {
+        let state = try E.directory().appendingPathComponent("typo.sqlite3").path
+        for args in [["fleet", "status"], ["fleet", "release", "--gateway", "gw-1"]] {
+            let r = try Corsano.run(args + ["--state", state])
+            #expect(r.status == 66, "\(args): \(r.stderr)")
+            #expect(r.stderr.contains("\(state): no state store there"), "\(r.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: state), "a read never creates a store")
+        }
+        let database = try ThrowawayPostgres.shared().createDatabase()
+        let pg = try Corsano.run(["fleet", "status", "--state", database.uri])
+        #expect(pg.status == 66 && pg.stderr.contains("the database has no corsano tables"), "\(pg.stderr)")
+    }
+
+    static func digest(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
+
+    /// Run as `nobody` on a store it may only read: 0 or 1 as for anyone, the store unchanged;
+    /// and run as the store's writer, it writes nothing either (opened read-only).
+    @Test func aStoreTheUserCannotWriteIsReadAndLeftUnchanged() throws {
+        let (dir, state) = try HistoryFailsClosedTests.store()
+        chmod(dir.path, 0o777)
+        chmod(state, 0o444)
+        let before = try Self.digest(state), listing = try HistoryFailsClosedTests.listing(dir)
+        let clean = try HistoryFailsClosedTests.asNobody(["fleet", "status", "--state", state, "--json"])
+        #expect(clean.status == 0, "\(clean.stderr)")
+        #expect(clean.stdout.contains(#"{"kind":"summary","bracelets":1,"due":0,"overdue":0,"stuck":0,"held":0,"failed":0,"needPerson":0}"#),
+                "\(clean.stdout)")
+        #expect(try Self.digest(state) == before && HistoryFailsClosedTests.listing(dir) == listing, "nothing written")
+
+        // A store with a failed run, in a directory nobody may write (immutable=1): 1.
+        let live = try E.directory().appendingPathComponent("live.sqlite3").path
+        #expect(try Self.calibrate(live, "03", gateway: "gw-2", extra: ["--max-attempts", "1"]).status == 1)
+        let snapshotDir = try E.directory()
+        let snapshot = snapshotDir.appendingPathComponent("snapshot.sqlite3").path
+        try SQLiteStore(path: live).execute("VACUUM INTO '\(snapshot)'")
+        chmod(snapshot, 0o644)
+        chmod(snapshotDir.path, 0o555)
+        defer { chmod(snapshotDir.path, 0o755) }
+        let snapshotBefore = try Self.digest(snapshot)
+        let failing = try HistoryFailsClosedTests.asNobody(["fleet", "status", "--state", snapshot, "--json"])
+        #expect(failing.status == 1, "\(failing.stderr)")
+        #expect(failing.stdout.contains(#""needsPerson":["failed"]"#), "\(failing.stdout)")
+        #expect(try Self.digest(snapshot) == snapshotBefore)
+
+        // Its writer runs it on the live store: opened read-only all the same.
+        let liveBefore = try Self.digest(live)
+        let writer = try Corsano.run(["fleet", "status", "--state", live, "--json", "-v"])
+        #expect(writer.status == 1)
+        #expect(writer.stderr.contains("for reading only (mode=ro"), "\(writer.stderr)")
+        #expect(try Self.digest(live) == liveBefore)
+    }
+
+    /// A gateway whose run still lives on this machine is not dead: 75, nothing changed; --force releases it.
+    @Test func releaseRefusesAGatewayWhoseRunLivesHere() throws {
+        let state = try E.directory().appendingPathComponent("lab.sqlite3").path
+        #expect(try Self.calibrate(state, "01", gateway: "gw-1").status == 0)
+        let sleeper = Process()
+        sleeper.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        sleeper.arguments = ["30"]
+        try sleeper.run()
+        // SIGKILL: a signal mask the test process blocks is inherited, SIGTERM would wait out the sleep.
+        defer { kill(sleeper.processIdentifier, SIGKILL); sleeper.waitUntilExit() }
+        let pid = sleeper.processIdentifier
+        let journal = PlanJournal(store: try Self.open(state), leaseSeconds: 3600)
+        try journal.open(PlanJournal.Entry(serial: "SIM-LIVE-01", previousPlan: BraceletPlan("monitoring"), flow: "bp-init",
+                                           owner: PlanJournal.Owner(gateway: "gw-live", pid: pid, startTime: ProcessIdentity.startTime(of: pid),
+                                                                    bootID: ProcessIdentity.bootID()),
+                                           openedAt: RFC3339.parseInstant("2026-11-29T10:00:00Z")!))
+        let refused = try Corsano.run(["fleet", "release", "--gateway", "gw-live", "--state", state])
+        #expect(refused.status == 75, "\(refused.stderr)")
+        #expect(refused.stderr.contains("bracelet SIM-LIVE-01 is held by bp-init pid \(pid) of gateway gw-live, which runs on this machine; "
+                                        + "left alone (stop it, or release with --force)"), "\(refused.stderr)")
+        #expect(refused.stdout.isEmpty)
+        #expect((try journal.entry(serial: "SIM-LIVE-01")?.leaseRemaining ?? 0) > 3000, "nothing changed")
+        let forced = try Corsano.run(["fleet", "release", "--gateway", "gw-live", "--state", state, "--force", "--text"])
+        #expect(forced.status == 0, "\(forced.stderr)")
+        #expect(forced.stdout.contains("bracelet SIM-LIVE-01: lease of bp-init pid \(pid) ended; plan monitoring is restored by the next command"),
+                "\(forced.stdout)")
+        #expect((try journal.entry(serial: "SIM-LIVE-01")?.leaseRemaining ?? 1) <= 0)
     }
 }

@@ -35,6 +35,8 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
     private var idleSince: ContinuousClock.Instant?
     /// Whether the idle closer's thread runs.
     private var closerRunning = false
+    /// `.normal` (`setDurability`): `synchronous_commit` off in each later transaction.
+    private var durability = StoreDurability.full
 
     /// The server as messages name it, never with its password.
     public let location: String
@@ -273,7 +275,7 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
     /// answer is lost. Call holding `lock`. - Throws: `PostgresFailure` (COMMIT not sent),
     /// `StoreError`, `body`'s.
     private func transactionOnce<T>(_ what: String, deadline: ContinuousClock.Instant, _ body: () throws -> T) throws -> T {
-        let begun = try connection.simpleQuery(bounds.beginSQL)
+        let begun = try connection.simpleQuery(bounds.beginSQL(asynchronousCommit: durability == .normal))
         connection.settings = PostgresWaitBounds.Session(lockTimeout: begun.text(0, 0) ?? "?", statementTimeout: begun.text(0, 1) ?? "?")
         let backend = begun.text(0, 2).flatMap { Int32($0) } ?? 0, xid = begun.text(0, 3) ?? ""
         inTransaction = true
@@ -366,6 +368,14 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
         try PostgresSeenSet(store: self, scope: scope)
     }
 
+    /// `.normal` turns `synchronous_commit` off in each later transaction (`SET LOCAL`, so a
+    /// connection made again to settle a lost commit keeps it).
+    public func setDurability(_ durability: StoreDurability) throws {
+        lock.lock()
+        defer { lock.unlock() }
+        self.durability = durability
+    }
+
     public func seenScopes() throws -> [String] {
         let rows = try query("""
             SELECT name FROM seen_scope s WHERE EXISTS (SELECT 1 FROM seen_reading WHERE scope = s.id)
@@ -450,6 +460,11 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
 
     public func journalClose(serial: String) throws {
         _ = try query("DELETE FROM plan_journal WHERE serial = $1", [serial], what: "closing the plan journal's entry")
+    }
+
+    public func journalExpire(gateway: String) throws -> Int {
+        try query("UPDATE plan_journal SET lease_until = now() WHERE gateway = $1 AND lease_until > now()", [gateway],
+                  what: "ending the plan journal's leases").changes
     }
 
     // MARK: Audit log

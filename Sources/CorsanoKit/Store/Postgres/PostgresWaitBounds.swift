@@ -63,15 +63,17 @@ public struct PostgresWaitBounds: Sendable, Equatable {
     /// out), and the backend's pid and the transaction's id, which settle a COMMIT whose answer
     /// is lost (`pg_backend_pid()`, not libpq's `PQbackendPID`: behind PgBouncer that is the
     /// pooler's). Columns: lock_timeout, statement_timeout (as in force), backend pid, txid.
-    var beginSQL: String {
+    /// `asynchronousCommit` (`--durability normal`): synchronous_commit off instead, as asked.
+    func beginSQL(asynchronousCommit: Bool = false) -> String {
         func bounded(_ name: String, _ milliseconds: Int) -> String {
             "set_config('\(name)', CASE current_setting('\(name)') WHEN '0' THEN '\(Self.shown(milliseconds: milliseconds))' "
                 + "ELSE current_setting('\(name)') END, true)"
         }
         return "BEGIN; SELECT " + bounded("lock_timeout", lockMilliseconds) + ", " + bounded("statement_timeout", statementMilliseconds)
             + ", pg_backend_pid(), txid_current()"
-            + ", set_config('synchronous_commit', CASE current_setting('synchronous_commit') WHEN 'off' THEN 'on' "
-            + "ELSE current_setting('synchronous_commit') END, true)"
+            + (asynchronousCommit ? ", set_config('synchronous_commit', 'off', true)"
+                : ", set_config('synchronous_commit', CASE current_setting('synchronous_commit') WHEN 'off' THEN 'on' "
+                    + "ELSE current_setting('synchronous_commit') END, true)")
     }
 
     /// A duration as the server shows one (`10s`, `1500ms`).
