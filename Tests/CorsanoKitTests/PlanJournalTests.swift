@@ -163,7 +163,8 @@ import TestSupport
     }
 
     /// The journal refuses a claim while another live run's entry is open, with no bridge to
-    /// say so (an in-process bracelet per run): 69's message names that run.
+    /// say so (an in-process bracelet per run): busy (75), its message naming that run, its
+    /// `retryAfter` the lease's end.
     @Test func aClaimOnALiveRunsEntryIsRefused() async throws {
         let journal = PlanJournal(store: try SQLiteStore(path: path))
         let me = PlanJournal.Owner.current(gateway: "")
@@ -172,8 +173,8 @@ import TestSupport
         let other = PlanGuard(bracelet: simulator(), serial: "SIM-287-0001", journal: journal, flow: "bp-init", clock: clock,
                               owner: PlanJournal.Owner(gateway: "", pid: 2))
         await #expect { try await other.claim() } throws: { error in
-            guard case BraceletError.unavailable(let message) = error else { return false }
-            return message.contains("held by a live run of bp-init (pid \(me.pid)")
+            guard case BraceletError.busy(let message, let retryAfter) = error else { return false }
+            return message.contains("held by a live run of bp-init (pid \(me.pid)") && retryAfter != nil
         }
         #expect(try journal.openEntries().map(\.owner) == [me])
     }

@@ -57,10 +57,12 @@ import Testing
         // A port nothing listens on: bind one, close it, connect to it.
         let secret = "Sup3r%2Fs3cret"
         for uri in ["postgresql://lab:\(secret)@127.0.0.1:1/corsano", "postgresql://lab@127.0.0.1:1/corsano?password=\(secret)"] {
+            var quick = PostgresWaitBounds()
+            quick.storeWaitSeconds = 0.5  // a refused connection is retried as a restart would be, then given up
             do {
-                _ = try PostgresStore(uri: uri)
+                _ = try PostgresStore(uri: uri, bounds: quick)
                 Issue.record("connected to a closed port")
-            } catch let StoreError.cannotOpen(path, message) {
+            } catch StoreError.cannotOpen(let path, let message), StoreError.busyServer(let path, let message) {
                 #expect(path == "postgresql://lab@127.0.0.1:1/corsano")
                 #expect(message.contains("127.0.0.1"))
                 for text in [path, message] {
@@ -357,23 +359,19 @@ import Testing
         #expect(try seen.contains(won))
         #expect(!seen.insert(won), "a duplicate, decided in this process")
         #expect(seen.insert(other))
-        #expect(throws: StoreError.self) { try seen.commitPending() }
+        #expect(try seen.commitPending().isEmpty, "the connection the server ended is replaced: the claim goes through")
     }
 
-    @Test func aLostConnectionSaysSo() throws {
+    /// A connection the server ended (57P01) between transactions is replaced: the next
+    /// statement runs on a new one (`PostgresStore.transaction`).
+    @Test func aConnectionTheServerEndedIsReplaced() throws {
         let server = try ThrowawayPostgres.shared()
         let database = try server.createDatabase()
         let store = try PostgresStore(uri: database.uri)
         try server.execute("""
             SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(database.name)' AND pid <> pg_backend_pid()
             """)
-        do {
-            _ = try store.journalEntries(serial: nil)
-            Issue.record("a terminated connection answered")
-        } catch let StoreError.failed(path, message) {
-            #expect(path == store.location)
-            #expect(message.contains("connection lost") || message.contains("terminat"), "\(message)")
-        }
+        #expect(try store.journalEntries(serial: nil).isEmpty)
     }
 
     @Test func migrateCopiesEverythingAndASecondRunChangesNothing() throws {

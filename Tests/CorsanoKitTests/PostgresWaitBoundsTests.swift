@@ -27,6 +27,7 @@ import Testing
         let database = try server.createDatabase()
         let role = "bounds_" + database.name
         try server.execute("CREATE ROLE \(role) LOGIN PASSWORD 'b0unds-Pa55'")
+        try server.execute("GRANT CREATE ON SCHEMA public TO \(role)", database: database.name)
         return server.tcpURI(database: database.name, user: role, password: "b0unds-Pa55")
     }
 
@@ -46,14 +47,40 @@ import Testing
         #expect(Self.option(set, Self.ipprotoTCP, Self.tcpKeepInterval) == Int32(bounds.keepaliveIntervalSeconds))
     }
 
-    @Test func theSessionHasLockAndStatementTimeoutsUnlessTheURISetsThem() throws {
+    /// Each transaction has the bounds, set locally (`SET LOCAL`): a server connection a
+    /// transaction-mode pooler hands the next client keeps none; the URI's (or the role's) own
+    /// values win.
+    @Test func eachTransactionHasLockAndStatementTimeoutsUnlessTheURISetsThem() throws {
         let uri = try Self.tcpURI()
-        func shown(_ connection: PostgresConnection) throws -> [String?] {
-            let row = try connection.query("SELECT current_setting('lock_timeout'), current_setting('statement_timeout')")
-            return [row.text(0, 0), row.text(0, 1)]
+        func shown(_ store: PostgresStore) throws -> [String?] {
+            try store.transaction {
+                let row = try store.connection.query("SELECT current_setting('lock_timeout'), current_setting('statement_timeout')")
+                return [row.text(0, 0), row.text(0, 1)]
+            }
         }
-        #expect(try shown(PostgresConnection(uri: uri)) == ["10s", "1min"])
-        #expect(try shown(PostgresConnection(uri: uri + "?options=-c%20statement_timeout%3D2500ms")) == ["10s", "2500ms"])
-        #expect(try shown(PostgresConnection(uri: uri + "?options=-c%20lock_timeout%3D3s")) == ["3s", "1min"])
+        let store = try PostgresStore(uri: uri)
+        #expect(try shown(store) == ["10s", "1min"])
+        let session = try store.run { try store.connection.query("SELECT current_setting('lock_timeout')").text(0, 0) }
+        #expect(session == "0", "the session itself is left as the server has it")
+        #expect(try shown(PostgresStore(uri: uri + "?options=-c%20statement_timeout%3D2500ms")) == ["10s", "2500ms"])
+        #expect(try shown(PostgresStore(uri: uri + "?options=-c%20lock_timeout%3D3s")) == ["3s", "1min"])
+    }
+
+    /// A store holds no server connection while its process waits: the one it keeps between
+    /// transactions is closed after `idleCloseSeconds`, and the next statement opens another.
+    @Test func anIdleStoreHoldsNoConnection() throws {
+        let server = try ThrowawayPostgres.shared()
+        let database = try server.createDatabase()
+        var bounds = PostgresWaitBounds()
+        bounds.idleCloseSeconds = 0.3
+        let store = try PostgresStore(uri: database.uri, bounds: bounds)
+        func connections() throws -> Int {
+            Int(try server.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = '\(database.name)'")[0][0] ?? "") ?? -1
+        }
+        #expect(try connections() == 1)
+        #expect(try Wait.until(seconds: 10) { try connections() == 0 })
+        #expect(try store.journalEntries(serial: nil).isEmpty)
+        #expect(try connections() == 1)
+        #expect(try Wait.until(seconds: 10) { try connections() == 0 })
     }
 }

@@ -75,7 +75,9 @@ import TestSupport
     }
 
     /// Two `--no-state` runs on one served bracelet: while the first holds the calibration plan
-    /// (held at measuring), the second exits 69 naming the live holder and changes nothing.
+    /// (held at measuring), the second exits 75 (busy: waiting fixes it) naming the live holder,
+    /// with its JSON error line (`held`: the bridge does not know when its holder ends), and
+    /// changes nothing.
     @Test func aSecondRunWithoutAStoreIsToldALiveRunHoldsTheBracelet() async throws {
         let server = try ServedSimulator(.unix, scenario: Scenario(faults: FaultScenario(
             holdAtStep: HoldPoint(flow: "bp-init", step: "measuring"))))
@@ -83,10 +85,12 @@ import TestSupport
         let first = try LiveCorsano(["bp-init", "--bracelet", server.listening, "--no-state", "--cuff", "-"] + E.now, env: [:])
         #expect(try await server.waitUntilHeld())
         let second = try Corsano.run(["bp-init", "--bracelet", server.listening, "--no-state"] + E.now, stdin: E.sixReadings)
-        #expect(second.status == 69, "\(second.stderr)")
+        #expect(second.status == 75, "\(second.stderr)")
         #expect(second.stderr.contains("held by a live run") && second.stderr.contains("pid \(first.pid)"), "\(second.stderr)")
         #expect(!second.stderr.contains("disconnected"), "\(second.stderr)")
         #expect(E.names(second.lines).isEmpty, "\(second.lines)")
+        let error = try #require(E.events(second.lines).first { $0["error"] != nil })
+        #expect(error["error"] as? String == "held" && error["status"] as? Int == 75 && error["retryAfter"] == nil, "\(error)")
         #expect(try await Self.status(of: server).plan == .nibpCalibration)
         first.signal(SIGTERM)
         let (status, lines, stderr) = first.finish()
@@ -96,7 +100,7 @@ import TestSupport
     }
 
     /// Two runs on a shared store with a 2 s hold at the instructions step (before any switch):
-    /// the second is refused at once (69), the first runs to the end (0).
+    /// the second is refused at once (75, retry after the first's lease), the first runs to the end (0).
     @Test func aSecondRunOnASharedStoreIsRefusedBeforeTheSwitch() async throws {
         let server = try ServedSimulator(.unix, scenario: Scenario(faults: FaultScenario(
             holdAtStep: HoldPoint(flow: "bp-init", step: "instructions", seconds: 2))))
@@ -107,20 +111,54 @@ import TestSupport
         first.write(E.sixReadings)
         #expect(try await server.waitUntilHeld())
         let second = try Corsano.run(["bp-init", "--bracelet", server.listening, "--state", state] + E.now, stdin: E.sixReadings)
-        #expect(second.status == 69, "\(second.stderr)")
+        #expect(second.status == 75, "\(second.stderr)")
         #expect(second.stderr.contains("held by a live run of bp-init") && second.stderr.contains("pid \(first.pid)"),
                 "\(second.stderr)")
+        let error = try #require(E.events(second.lines).first { $0["error"] != nil })
+        let retryAfter = try #require((error["retryAfter"] as? String).flatMap(RFC3339.parseInstant), "\(error)")
+        #expect(error["error"] as? String == "busy" && error["status"] as? Int == 75)
+        #expect(second.stderr.contains("try again after " + RFC3339.format(retryAfter)), "\(second.stderr)")
         let (status, lines, stderr) = first.finish(closingInput: true)
         #expect(status == 0, "\(stderr)")
         #expect(E.result(lines) == #"{"kind":"success","measurementCount":2}"#)
         #expect(try PlanJournal(store: SQLiteStore(path: state)).openEntries().isEmpty)
     }
 
+    /// A lab's gateway killed mid-set: its journal entry holds the bracelet until its lease runs
+    /// out. Another gateway is told 75 with `retryAfter` (the lease's end on the store's clock) in
+    /// its message and its JSON error line; once that time has passed, the same command repairs
+    /// the plan and calibrates (docs/design.md "Plan safety").
+    @Test func aBraceletHeldByALiveRunIs75UntilItsLeaseEnds() async throws {
+        let server = try ServedSimulator(.unix)
+        defer { server.stop() }
+        let state = try ThrowawayPostgres.shared().createDatabase().uri
+        let killed = try LiveCorsano(["bp-init", "--bracelet", server.listening, "--state", state, "--gateway", "gw-a",
+                                      "--lease", "4", "--no-preparation", "--cuff", "-"] + E.now, env: [:])
+        #expect(killed.waitForLine(containing: #""step":"measuring""#))
+        killed.signal(SIGKILL)
+        _ = killed.finish()
+        #expect(try await Self.holdEnds(server))
+        let other = ["bp-init", "--bracelet", server.listening, "--state", state, "--gateway", "gw-b", "--json"] + E.now
+        let busy = try Corsano.run(other, stdin: E.sixReadings)
+        #expect(busy.status == 75, "\(busy.stderr)")
+        #expect(busy.stderr.contains("held by a live run of bp-init (gateway gw-a"), "\(busy.stderr)")
+        let error = try #require(E.events(busy.lines).first { $0["error"] != nil }, "\(busy.stdout)")
+        let retryAfter = try #require((error["retryAfter"] as? String).flatMap(RFC3339.parseInstant), "\(error)")
+        #expect(busy.stderr.contains("try again after " + RFC3339.format(retryAfter)), "\(busy.stderr)")
+        #expect(E.names(busy.lines).isEmpty, "nothing started: \(busy.lines)")
+        // The lease's end, on the server's clock (here this machine's).
+        #expect(Wait.until(seconds: 30) { Date().timeIntervalSince1970 >= Double(retryAfter.secondsSinceEpoch) + 0.2 })
+        let after = try Corsano.run(other, stdin: E.sixReadings)
+        #expect(after.status == 0, "\(after.stderr)")
+        #expect(after.stdout.contains(#""why":"journal""#), "the killed run's plan restored first: \(after.stdout)")
+        #expect(E.result(after.lines) == #"{"kind":"success","measurementCount":2}"#)
+    }
+
     enum Store: String, CaseIterable, Sendable { case sqlite, postgres, none }
 
     /// Ten runs at once on one served bracelet, with a store shared (SQLite file, PostgreSQL
     /// database) or with none: exactly one is admitted (it holds at measuring until stopped),
-    /// the nine others exit 69 (issue 25 saw 9 of 10 trials admit more than one).
+    /// the nine others exit 75, busy (issue 25 saw 9 of 10 trials admit more than one).
     @Test(arguments: Store.allCases)
     func tenParallelRunsAdmitExactlyOne(store: Store) async throws {
         let server = try ServedSimulator(.unix, scenario: Scenario(faults: FaultScenario(
@@ -141,7 +179,7 @@ import TestSupport
         #expect(try await server.waitUntilHeld())
         for run in runs where !run.process.isRunning {
             let (status, _, stderr) = run.finish()
-            #expect(status == 69, "\(stderr)")
+            #expect(status == 75, "\(stderr)")
             #expect(stderr.contains("held by a live run"), "\(stderr)")
         }
         for run in running {

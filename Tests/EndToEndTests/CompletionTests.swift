@@ -37,7 +37,7 @@ import Testing
         ("corsano profile p", ["push"]),
         ("corsano bracelet ", ["repair", "serve"]),
         ("corsano bp-init --max", ["--max-attempts", "--max-reading-age", "--max-set-gap"]),
-        ("corsano replay-filter --s", ["--scope", "--strict", "--state"]),
+        ("corsano replay-filter --s", ["--scope", "--strict", "--state", "--store-wait"]),
         ("corsano bp-init --clock ", ["real", "virtual"]),
         ("corsano bp-init --clock=v", ["virtual"]),
         ("corsano cuff ingest --from ", ["auto", "jsonl", "ble", "csv", "applehealth", "googlefit"] + CSVLayout.all.map { "csv:" + $0.name }),

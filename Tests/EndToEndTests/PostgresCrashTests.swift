@@ -36,11 +36,12 @@ import Testing
             WHERE name = 'default'; SELECT 'held';
             """)
         #expect(holder.stdout.waitFor("held"))
-        let run = try StreamedProcess.corsano(args, env: [:])
+        // The server does not come back within --store-wait: 75, state store busy.
+        let run = try StreamedProcess.corsano(args, env: ["CORSANO_STORE_WAIT": "2"])
         let waiting = PostgresEndToEndTests.waitsOnALock(server, database: database.name)
         try #require(waiting, "the claim never waited on the held record")
         try server.stopImmediately()
-        #expect(run.finish(seconds: 30) == 74, "\(run.stderr.text)")
+        #expect(run.finish(seconds: 30) == 75, "\(run.stderr.text)")
         var received = run.stdout.lines
         try server.restart()
         let again = try Corsano.run(args)
@@ -91,16 +92,14 @@ import Testing
 
     /// corsano's COMMIT of the first claim never reaches the server, whose backend stays idle in
     /// the transaction: a new connection finds it in progress, ends that backend, sees the
-    /// transaction aborted and stops with 74 saying nothing was kept; the rerun hands on every
-    /// line once.
-    @Test func aClaimWhoseCommitNeverArrivesIsRefusedWith74AndHandedOnByTheRerun() throws {
+    /// transaction aborted — settled, not guessed: nothing of it was kept — and redoes the claim
+    /// on the new connection (within --store-wait); every line is handed on exactly once.
+    @Test func aClaimWhoseCommitNeverArrivesIsSettledAbortedAndRedone() throws {
         let run = try Self.cutRun(.beforeCommitArrives)
         try #require(run.proxy.didCut, "the claim's commit was never cut: \(run.first.stderr)")
-        #expect(run.first.status == 74, "\(run.first.stderr)")
-        #expect(run.first.lines.isEmpty)
-        #expect(run.first.stderr.contains("connection lost at the commit of the seen-set claim; the server shows transaction"),
-                "\(run.first.stderr)")
-        #expect(run.first.stderr.contains("aborted, so nothing of it was kept"), "\(run.first.stderr)")
+        #expect(run.first.status == 0, "\(run.first.stderr)")
+        #expect(run.first.lines.count == run.input.count, "the run redid the aborted claim and wrote every line")
+        #expect(run.again.lines.isEmpty, "the rerun found every reading handed on")
         Self.expectExactlyOnce(run.first.lines + run.again.lines, input: run.input)
     }
 

@@ -163,7 +163,7 @@ import Testing
             let lines = Self.diagnosticLines(r.stderr)
             #expect(lines.contains { $0.hasPrefix("corsano: store: opened PostgreSQL store postgresql://\(role)@127.0.0.1:\(server.port)/\(database.name) (schema version") }, "\(r.stderr)")
             let statements = lines.filter { $0.hasPrefix("corsano: store: statement ") }
-            #expect(statements.contains { $0.contains("ms: SELECT current_setting('lock_timeout')") }, "\(r.stderr)")
+            #expect(statements.contains { $0.contains("ms: BEGIN; SELECT set_config('lock_timeout'") }, "\(r.stderr)")
             #expect(statements.contains { $0.contains("seen_reading") }, "\(r.stderr)")
             #expect(statements.allSatisfy(Self.isTimedStatement))
             for spelling in [password, encoded, "s3cr", "Vv/s", "%25"] {

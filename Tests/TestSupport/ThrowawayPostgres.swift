@@ -16,6 +16,7 @@ public final class ThrowawayPostgres: Sendable {
     public let port: Int
     private let binaries: String
     private let durableCommits: Bool
+    private let maxConnections: Int
 
     private static let started: Result<ThrowawayPostgres, ThrowawayPostgresError> = Result { try ThrowawayPostgres() }
         .mapError { $0 as? ThrowawayPostgresError ?? .cannotStart("\($0)") }
@@ -29,7 +30,10 @@ public final class ThrowawayPostgres: Sendable {
     /// - Throws: `ThrowawayPostgresError` saying why it could not start.
     /// Its commits are durable as a production server's (`synchronous_commit` on; `fsync` stays
     /// off: a stopped server, not a power cut, is what such a test stages).
-    public static func ownServer() throws -> ThrowawayPostgres { try ThrowawayPostgres(durableCommits: true) }
+    /// `maxConnections`: the server's `max_connections` (a lab's default is 100).
+    public static func ownServer(maxConnections: Int = 100) throws -> ThrowawayPostgres {
+        try ThrowawayPostgres(durableCommits: true, maxConnections: maxConnections)
+    }
 
     /// Stops the server as a crash would (`pg_ctl stop -m immediate`: no checkpoint, backends
     /// killed; what was committed survives through WAL replay at the next start).
@@ -39,17 +43,27 @@ public final class ThrowawayPostgres: Sendable {
 
     /// Starts the server again on its port after `stopImmediately`.
     public func restart() throws {
-        try Self.run(asServerUser: true, binaries + "/pg_ctl", Self.startArguments(directory: directory, port: port, durableCommits: durableCommits))
+        try Self.run(asServerUser: true, binaries + "/pg_ctl", Self.startArguments(directory: directory, port: port, durableCommits: durableCommits,
+                                                                                  maxConnections: maxConnections))
     }
 
-    private static func startArguments(directory: String, port: Int, durableCommits: Bool) -> [String] {
+    /// Restarts the server as an operator would (`pg_ctl restart -m fast`: sessions ended with
+    /// 57P01, a checkpoint, the server started again on its port).
+    public func restartFast() throws {
+        try Self.run(asServerUser: true, binaries + "/pg_ctl", ["-D", directory + "/data", "-m", "fast", "-w", "-t", "60", "restart", "-o",
+                                                               Self.startArguments(directory: directory, port: port, durableCommits: durableCommits,
+                                                                                   maxConnections: maxConnections).last!])
+    }
+
+    private static func startArguments(directory: String, port: Int, durableCommits: Bool, maxConnections: Int) -> [String] {
         ["-D", directory + "/data", "-l", directory + "/server.log", "-w", "-t", "60", "start", "-o",
          "-k \(directory) -p \(port) -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=\(durableCommits ? "on" : "off")"
-            + " -c full_page_writes=off -c max_connections=100"]
+            + " -c full_page_writes=off -c max_connections=\(maxConnections)"]
     }
 
-    private init(durableCommits: Bool = false) throws {
+    private init(durableCommits: Bool = false, maxConnections: Int = 100) throws {
         self.durableCommits = durableCommits
+        self.maxConnections = maxConnections
         guard let bin = Self.findBinaries() else {
             throw ThrowawayPostgresError.cannotStart("no initdb under /usr/lib/postgresql/*/bin (apt-get install postgresql)")
         }
@@ -71,7 +85,8 @@ public final class ThrowawayPostgres: Sendable {
         var lastError = ""
         for candidate in Self.candidatePorts() {
             do {
-                try Self.run(asServerUser: true, bin + "/pg_ctl", Self.startArguments(directory: directory, port: candidate, durableCommits: durableCommits))
+                try Self.run(asServerUser: true, bin + "/pg_ctl", Self.startArguments(directory: directory, port: candidate, durableCommits: durableCommits,
+                                                                                      maxConnections: maxConnections))
                 port = candidate
                 atexit_register(directory: directory, binaries: bin)
                 return

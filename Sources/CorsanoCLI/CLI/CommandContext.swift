@@ -30,6 +30,10 @@ struct CommandContext: @unchecked Sendable {
                               stderrIsTerminal: isatty(2) == 1)
     }
 
+    /// The time bounds of a PostgreSQL store this command opens; `--store-wait` (or
+    /// `CORSANO_STORE_WAIT`) sets `storeWaitSeconds` (`CommandRunner.context`).
+    var storeBounds = PostgresWaitBounds()
+
     /// `--quiet`: notes and closing counts are not printed (`note`); errors and reports of
     /// rejected or dropped records still are.
     var quiet = false

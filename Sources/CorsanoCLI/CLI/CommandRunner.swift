@@ -14,6 +14,10 @@ enum CommandRunner {
         if let level = try? verbosity(parsed) { ctx.verbosity = level }
         // (its range was checked by the parser's validate phase)
         if let columns = try? parsed.integer(.columns) { ctx.environment[EnvironmentVariable.columns.rawValue] = String(columns) }
+        // (checked by the state group's rule; only commands that open a store take it)
+        if parsed.spec.option(.storeWait) != nil, let wait = try? parsed.seconds(.storeWait), let seconds = wait {
+            ctx.storeBounds.storeWaitSeconds = Double(seconds)
+        }
         return ctx
     }
 

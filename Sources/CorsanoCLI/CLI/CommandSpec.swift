@@ -104,6 +104,8 @@ enum OptionDefault: Equatable, Sendable {
 /// The ones that back an option are read through that option (`ParsedCommand.string`).
 enum EnvironmentVariable: String, CaseIterable, Sendable {
     case state = "CORSANO_STATE"
+    /// `--store-wait`'s value when the command line gives none.
+    case storeWait = "CORSANO_STORE_WAIT"
     case bracelet = "CORSANO_BRACELET"
     case gateway = "CORSANO_GATEWAY"
     case bridgeTokenFile = "CORSANO_BRIDGE_TOKEN_FILE"
@@ -132,7 +134,7 @@ enum EnvironmentVariable: String, CaseIterable, Sendable {
     var manPage: String? {
         switch self {
         case .pgHost, .pgPort, .pgUser, .pgPassword, .pgService, .pgSSLMode: return "corsano.1"
-        case .state, .bracelet, .gateway, .bridgeTokenFile, .xdgStateHome, .xdgConfigHome, .lcAll, .lcMessages, .lang, .noColor, .columns, .verbose, .dbusSystemBus: return "corsano.1"
+        case .state, .storeWait, .bracelet, .gateway, .bridgeTokenFile, .xdgStateHome, .xdgConfigHome, .lcAll, .lcMessages, .lang, .noColor, .columns, .verbose, .dbusSystemBus: return "corsano.1"
         case .home, .term, .tz: return nil
         }
     }

@@ -21,7 +21,13 @@ enum CommandTable {
         OptionSpec(.state, .path, default: .rule("$XDG_STATE_HOME/corsano/state.sqlite3"), environment: .state,
                    "State store: a SQLite file, or a postgresql:// URI"),
         OptionSpec(.noState, "Keep state in memory for this run only").excluding(.state),
+        storeWait,
     ]
+    /// How long a PostgreSQL store that is busy or restarting is retried before 75: every command
+    /// that opens a store (`CommandRunner` applies it to the context, `StateLocation` to the store).
+    static let storeWait = OptionSpec(.storeWait, .seconds(allowsNone: false), default: .seconds(PostgresWaitBounds().storeWaitSeconds),
+                                      environment: .storeWait,
+                                      "Retry a PostgreSQL store that is busy or restarting this long, then exit 75")
     /// The audit chain's HMAC key (issue 35): every command that appends to the audit log, and `history --verify`.
     static let auditKey = OptionSpec(.auditKey, .path, default: .rule("$XDG_CONFIG_HOME/corsano/audit.key"),
                                      "HMAC key file (0600) of the audit log's chain, shared by every gateway of a store")
@@ -116,7 +122,8 @@ enum CommandTable {
                     ExitCase(.usage, "usage error (also a multi-set protocol with --no-state or the in-process sim)"),
                     ExitCase(.noInput, "the --cuff file is missing or unreadable"),
                     ExitCase(.unavailable, "the bracelet is in nibpCalibration with nothing to record its plan, or an open multi-set calibration is in the way"),
-                    ExitCase(.notYet, "the next set of a multi-set calibration is not due yet (the message says when)")]
+                    ExitCase(.notYet, "the next set of a multi-set calibration is not due yet (retryAfter, when it is, in the message and the JSON error line)"),
+                    .braceletHeld]
                 + ExitCase.bracelet + ExitCase.bluetooth + ExitCase.state + [.auditKey] + ExitCase.stdout + ExitCase.stopSignals,
             options: [
                 OptionSpec(.cuff, .path, default: .rule("- when stdin is not a terminal"), "Cuff readings as JSON lines, ble:MAC for a Bluetooth cuff, or sim: / sim:SCENARIO.json for a simulated one")
@@ -156,7 +163,7 @@ enum CommandTable {
             details: "Runs special mode 4 on the bracelet, polling its status every 5 s until success (isSuccess and quality >= \(WearingOptimizationConfig.minimumSuccessQuality)) or failure, with retries.",
             exits: [.success, .failedAfterRetries, ExitCase(.usage, "usage error, or no profile to start from"),
                     ExitCase(.dataError, "the --profile file is invalid"), ExitCase(.noInput, "the --profile file is missing"),
-                    ExitCase(.unavailable, "the bracelet's firmware is older than 7.0")]
+                    ExitCase(.unavailable, "the bracelet's firmware is older than 7.0"), .braceletHeld]
                 + ExitCase.bracelet + ExitCase.state + [.auditKey] + ExitCase.stdout + ExitCase.stopSignals,
             options: [
                 OptionSpec(.maxAttempts, .integer(1...20), default: .integer(WearingOptimizationConfig.default.maxAttempts),
@@ -263,7 +270,7 @@ enum CommandTable {
             details: "Skips the push when the bracelet already holds the same profile, unless --force.",
             exits: [ExitCase(.success, "pushed, or skipped as the same"), ExitCase(.usage, "usage error, including an invalid profile field given as a flag"),
                     ExitCase(.dataError, "a bad or missing field in the --from file (file, line and field named)"),
-                    ExitCase(.noInput, "the --from file is missing")]
+                    ExitCase(.noInput, "the --from file is missing"), .braceletHeld]
                 + ExitCase.bracelet + ExitCase.state + [.auditKey] + ExitCase.stdout,
             options: [
                 OptionSpec(.from, .path, "Profile as a JSON file (same field names); flags override its fields").input(),
@@ -281,22 +288,33 @@ enum CommandTable {
                     ExitCase(.ioError, "the --listen address cannot be bound or listened on (named, with why)"),
                     ExitCase(.notPermitted, "the token file cannot be used (readable by others, not this user's, too short)"), .brokenPipe],
             options: [
-                OptionSpec(.listen, .uri, "unix:PATH or tcp:HOST:PORT").excluding(.stdio),
+                OptionSpec(.listen, .uri, "unix:PATH or tcp:HOST:PORT; with --fleet, unix:DIR").excluding(.stdio),
                 OptionSpec(.stdio, "Serve one connection on stdin/stdout"),
-                OptionSpec(.scenario, .path, "Simulator scenario JSON").input(.scenario),
+                OptionSpec(.scenario, .path, "Simulator scenario JSON (with --fleet, every bracelet's)").input(.scenario),
+                OptionSpec(.fleet, .integer(1...4096), placeholder: "N",
+                           "Serve N bracelets SIM-287-0001..N (bracelet i seeded --seed+i-1), each on DIR/SERIAL.sock").excluding(.stdio, .fleetScenarios),
+                OptionSpec(.fleetScenarios, .directory, "Serve one bracelet per scenario file (*.json) of DIR, each on DIR/SERIAL.sock")
+                    .excluding(.stdio, .scenario),
                 seed("Simulator seed"),
                 tokenFile("Token file clients of a tcp: listener must hold (made 0600 when missing)"),
                 help,
             ],
             action: .command(BraceletServeCommand.run), handlesStopSignals: true,
-            rules: [.check { if !$0.flag(.listen), !$0.flag(.stdio) { throw UsageError.missing("bracelet serve: give --listen unix:PATH|tcp:HOST:PORT, or --stdio") } }]),
+            rules: [.check { if !$0.flag(.listen), !$0.flag(.stdio) { throw UsageError.missing("bracelet serve: give --listen unix:PATH|tcp:HOST:PORT, or --stdio") } },
+                    // A fleet is one socket per bracelet in a directory: unix only.
+                    .check { args in
+                        if args.flag(.fleet) || args.flag(.fleetScenarios), let listen = args.string(.listen), !listen.hasPrefix("unix:") {
+                            throw UsageError.badValue(option: "listen", value: listen, expected: "unix:DIR with --fleet or --fleet-scenarios")
+                        }
+                    }]),
         CommandSpec(
             words: ["bracelet", "repair"], summary: "Restore a plan a run left switched (journal repair).",
             operands: "", operandKind: nil,
             details: "Every command that reaches a bracelet restores the plan a run left switched once that run (pid, start time and boot id) is gone; this one also does so when the run cannot be confirmed gone or running, and with --force even when it still runs. A bracelet left in nibpCalibration that no journal knows (a run killed without a state store, a failed restore) is set to the plan --plan names, and only so.",
             exits: [ExitCase(.success, "the plan was restored or set, or nothing was left switched"),
                     ExitCase(.usage, "usage error (also --plan nibpCalibration)"),
-                    ExitCase(.unavailable, "the run that switched still runs (without --force), or the bracelet is in nibpCalibration and nothing records its plan (without --plan)")]
+                    ExitCase(.unavailable, "the bracelet is in nibpCalibration and nothing records its plan (without --plan)"),
+                    ExitCase(.notYet, "the run that switched still runs or a live run holds the bracelet (without --force)")]
                 + ExitCase.bracelet + ExitCase.state + [.auditKey] + ExitCase.stdout,
             options: [OptionSpec(.plan, .text, placeholder: "PLAN",
                                  "Set this plan (e.g. monitoring) when nothing records what the bracelet ran before"),
@@ -417,7 +435,7 @@ enum CommandTable {
                 OptionSpec(.printUnverified, "Print a run or signature that does not verify against the audit chain, marked NOT VERIFIED on every page"),
                 auditKey,
                 // A report reads an existing store: --no-state (an empty in-memory store) has nothing to show.
-                state[0],
+                state[0], storeWait,
                 help,
             ],
             action: .command(ReportCommand.run), rules: ReportCommand.rules),
@@ -430,11 +448,11 @@ enum CommandTable {
                     ExitCase(.dataError, "the source's audit chain does not verify (nothing copied), or the target's does not after the copy"),
                     ExitCase(.noInput, "the --from file is missing or a directory"),
                     ExitCase(.ioError, "either store cannot be opened, read or written (named, never with a password)"),
-                    .libraryMissing, .auditKey],
+                    .libraryMissing, .storeBusy, .auditKey],
             options: [
                 OptionSpec(.from, .path, required: true, "The store to copy: a SQLite file (or a postgresql:// URI)"),
                 OptionSpec(.to, .uri, required: true, "The store to copy into: a postgresql:// URI (or a SQLite file)"),
-                auditKey,
+                auditKey, storeWait,
                 help,
             ],
             action: .command(StateMigrateCommand.run)),
@@ -464,6 +482,7 @@ enum CommandTable {
                 OptionSpec(.subjects, .path, "Per subject: id, sex, age, arm circumference, cuff (CSV or JSON lines): ISO 81060-2's population check")
                     .input(),
                 OptionSpec(.state, .path, "The audit log (a SQLite file or postgresql:// URI): differences by days since each bracelet's last calibration"),
+                storeWait,
                 OptionSpec(.live, "Drive the same-arm sequence now: cuff readings and bracelet spot checks, then the summary")
                     .excluding(.state, .subjects),
                 OptionSpec(.sequence, .text, placeholder: "R,T,...", default: .rule(ValidationSequence.standard),

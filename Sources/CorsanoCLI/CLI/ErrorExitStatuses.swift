@@ -34,7 +34,14 @@ extension MultiSetAbandoned: ExitStatusProviding { var exitStatus: ExitStatus { 
 
 // MARK: The core's errors
 
-extension StoreError: ExitStatusProviding { var exitStatus: ExitStatus { .ioError } }
+extension StoreError: ExitStatusProviding {
+    /// 75 for a server busy or restarting past `--store-wait` (waiting fixes it); 74 for faults
+    /// retrying will not fix (docs/design.md "State store").
+    var exitStatus: ExitStatus {
+        if case .busyServer = self { return .notYet }
+        return .ioError
+    }
+}
 extension AuditKeyMismatch: ExitStatusProviding { var exitStatus: ExitStatus { .ioError } }
 extension AuditChainStripped: ExitStatusProviding { var exitStatus: ExitStatus { .ioError } }
 extension AuditSignError: ExitStatusProviding {
@@ -95,7 +102,8 @@ extension ReportError: ExitStatusProviding { var exitStatus: ExitStatus { .noInp
 extension BraceletError: ExitStatusProviding {
     var exitStatus: ExitStatus {
         switch self {
-        case .unavailable, .refused, .held: return .unavailable
+        case .unavailable, .refused: return .unavailable
+        case .held, .busy: return .notYet
         case .disconnected, .timeout: return .braceletDisconnected
         }
     }

@@ -20,7 +20,8 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
     /// (`corsano: internal error: TYPE: …`; sysexits.h EX_SOFTWARE). No declared error exits so.
     case internalError = 70
     case ioError = 74
-    /// Not yet: e.g. signing a run that has not ended (sign it when it ends).
+    /// Not yet: waiting fixes it — signing a run that has not ended, a set not due, a bracelet a
+    /// live run holds (try again after its `retryAfter`).
     case notYet = 75
     /// Not permitted: BlueZ's D-Bus policy refuses the user.
     case notPermitted = 77
@@ -46,7 +47,7 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
         case .unavailable: return "the bracelet is unavailable: cannot connect, wrong model, firmware too old"
         case .internalError: return "internal error: a defect in corsano (please report it)"
         case .ioError: return "I/O error: the state store or an output"
-        case .notYet: return "not yet"
+        case .notYet: return "not yet: waiting fixes it (a bracelet a live run holds; the message says when to try again)"
         case .notPermitted: return "not permitted"
         case .hangup: return "SIGHUP: the terminal closed (cancelledByUser)"
         case .interrupted: return "SIGINT or a declined retry (cancelledByUser)"
@@ -97,7 +98,10 @@ struct ExitCase: Sendable, Equatable {
     /// `--bracelet sim:SCENARIO.json` (the `bracelet` group).
     static let scenarioInvalid = ExitCase(.dataError, "the --bracelet scenario is invalid (file and field named)")
     static let scenarioMissing = ExitCase(.noInput, "the --bracelet scenario is missing or unreadable")
-    static let braceletUnavailable = ExitCase(.unavailable, "the bracelet is unavailable, not a 287-2, or held by a live run")
+    static let braceletUnavailable = ExitCase(.unavailable, "the bracelet is unavailable or not a 287-2")
+    /// A bracelet a live run holds (its journal entry, or the bridge's holder): waiting fixes it
+    /// (docs/design.md "Plan safety"); every command that claims or repairs a bracelet.
+    static let braceletHeld = ExitCase(.notYet, "a live run holds the bracelet (retryAfter, its lease's end, in the message and the JSON error line)")
     /// A `tcp:` bridge (docs/bridge-protocol.md "Authentication").
     static let tokenRefused = ExitCase(.notPermitted, "a tcp: bridge refuses the token, or the token file cannot be used")
     /// Every command with the `bracelet` group reaches one.
@@ -106,7 +110,9 @@ struct ExitCase: Sendable, Equatable {
     /// `--state` (the `state` group): a PostgreSQL store needs libpq5.
     static let libraryMissing = ExitCase(.unavailable, "a library the command needs is not installed (named)")
     static let store = ExitCase(.ioError, "the state store cannot be opened, read or written")
-    static let state = [libraryMissing, store]
+    /// A PostgreSQL server busy or restarting past `--store-wait` (docs/design.md "State store").
+    static let storeBusy = ExitCase(.notYet, "the PostgreSQL store stayed busy or restarting for --store-wait (state store busy: …; try again)")
+    static let state = [libraryMissing, store, storeBusy]
     /// The audit key of the `journal` group (issue 35).
     static let auditKey = ExitCase(.ioError, "the audit key is missing, unreadable or not the store's")
 

@@ -43,6 +43,28 @@ struct FlowSetUp {
                      recordedAt: { CommandContext.wallClock() }, operatorName: operatorName)
     }
 
+    /// Runs `body`; a refusal that waiting fixes (75: a bracelet a live run holds, a set not due)
+    /// is also written on stdout, when it carries JSON lines, as the run's one error line
+    /// `{"error":WORD,"flow":F,"run":R,"status":75,"retryAfter":T,"message":…}` (`retryAfter`
+    /// absent when unknown), so a script reads when to try again without parsing English
+    /// (docs/design.md "Exit status").
+    func sayingRetryLater<T>(_ args: ParsedCommand, _ ctx: CommandContext, flow: FlowName,
+                             _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as any RetryLater where ErrorTranslator.status(of: error) == .notYet {
+            if (try? OutputMode.choose(args, stdoutIsTerminal: ctx.stdoutIsTerminal)) == .json {
+                var fields: [(String, JSONValue)] = [("error", .string(error.refusal)), ("flow", .string(flow.rawValue)),
+                                                     ("run", .string(run)), ("status", .int(Int(ExitStatus.notYet.rawValue)))]
+                if let at = error.retryAfter { fields.append(("retryAfter", .string(RFC3339.format(at)))) }
+                fields.append(("message", .string(ErrorTranslator.translate(error).message ?? "")))
+                ctx.stdout.line(JSONValue.object(fields).serialized)
+                ctx.stdout.flush()
+            }
+            throw error
+        }
+    }
+
     /// The `FlowRun` of this set-up, for the part of a flow that runs on the connected bracelet.
     func flowRun(_ args: ParsedCommand, _ ctx: CommandContext, mode: OutputMode, signals: SignalHandling) -> FlowRun {
         FlowRun(args: args, ctx: ctx, mode: mode, store: store, ownership: ownership, id: run, signals: signals)

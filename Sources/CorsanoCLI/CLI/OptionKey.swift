@@ -35,6 +35,8 @@ enum OptionKey: String, CaseIterable, Sendable {
     case expect
     case feedFlagged = "feed-flagged"
     case first
+    case fleet
+    case fleetScenarios = "fleet-scenarios"
     case force
     case format
     case from
@@ -98,6 +100,7 @@ enum OptionKey: String, CaseIterable, Sendable {
     case state
     case stdio
     case stored
+    case storeWait = "store-wait"
     case storedFrom = "stored-from"
     case strict
     case subject

@@ -51,14 +51,14 @@ enum StateLocation {
     /// store is said once on stderr (a store that went missing starts over: issue 28).
     /// - Throws: `StoreError` naming the path or the server (never its password).
     static func open(path: String, _ ctx: CommandContext) throws -> any StateStore {
-        let store = try openStore(path: path, ctx.diagnostics)
+        let store = try openStore(path: path, ctx.diagnostics, bounds: ctx.storeBounds)
         if let file = store as? SQLiteStore, file.created { ctx.note("state store \(path): creating a new store") }
         return store
     }
 
-    private static func openStore(path: String, _ diagnostics: Diagnostics) throws -> any StateStore {
+    private static func openStore(path: String, _ diagnostics: Diagnostics, bounds: PostgresWaitBounds) throws -> any StateStore {
         let path = try checked(path)
-        if PostgresURI.isPostgres(path) { return try PostgresStore(uri: path, diagnostics: diagnostics) }
+        if PostgresURI.isPostgres(path) { return try PostgresStore(uri: path, bounds: bounds, diagnostics: diagnostics) }
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty {
             do {
@@ -83,9 +83,9 @@ enum StateLocation {
     /// writes nothing, whoever runs it).
     static func openExisting(_ args: ParsedCommand, environment: [String: String],
                              note: (String) -> Void = { _ in }, diagnostics: Diagnostics = .none,
-                             readOnly: Bool = false) throws -> (store: (any StateStore)?, path: String?) {
+                             readOnly: Bool = false, bounds: PostgresWaitBounds = PostgresWaitBounds()) throws -> (store: (any StateStore)?, path: String?) {
         guard let path = try path(args, environment: environment) else { return (try SQLiteStore(path: nil, diagnostics: diagnostics), nil) }
-        return try openExisting(path: path, note: note, diagnostics: diagnostics, readOnly: readOnly)
+        return try openExisting(path: path, note: note, diagnostics: diagnostics, readOnly: readOnly, bounds: bounds)
     }
 
     /// The 66 of a command that needs an existing store and found none at `path` (a file that is
@@ -97,10 +97,10 @@ enum StateLocation {
     }
 
     /// `openExisting` for a store named by `path` (a file or a PostgreSQL URI, already checked).
-    static func openExisting(path: String, note: (String) -> Void = { _ in },
-                             diagnostics: Diagnostics = .none, readOnly: Bool = false) throws -> (store: (any StateStore)?, path: String?) {
+    static func openExisting(path: String, note: (String) -> Void = { _ in }, diagnostics: Diagnostics = .none,
+                             readOnly: Bool = false, bounds: PostgresWaitBounds = PostgresWaitBounds()) throws -> (store: (any StateStore)?, path: String?) {
         if PostgresURI.isPostgres(path) {
-            return (try PostgresStore.openExisting(uri: path, diagnostics: diagnostics), PostgresURI.redacted(path))
+            return (try PostgresStore.openExisting(uri: path, bounds: bounds, diagnostics: diagnostics), PostgresURI.redacted(path))
         }
         guard FileManager.default.fileExists(atPath: path) else {
             diagnostics.info(.store, "no store at \(path): nothing to read (a read never creates one)")

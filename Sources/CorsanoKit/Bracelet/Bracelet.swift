@@ -197,16 +197,53 @@ public enum BraceletError: Error, Equatable, Sendable {
     case refused(String)
     /// The bracelet cannot be reached at all (connect failed, bad URI); with why.
     case unavailable(String)
-    /// A live run holds the bracelet (bridge error -32005 `held`, or its journal entry): this
-    /// run must not touch it (exit 69). Source: issue 25, docs/bridge-protocol.md.
+    /// A live run holds the bracelet (bridge error -32005 `held`): this run must not touch it;
+    /// waiting for the holder's end fixes it (exit 75). The bridge does not know when its holder
+    /// ends, so no `retryAfter`. Source: docs/bridge-protocol.md "Holders", docs/design.md "Plan safety".
     case held(BraceletHolder)
+    /// A live run's journal entry holds the bracelet (`why` names it), or it is held and its next
+    /// set not due either: this run must not touch it, and waiting fixes it (exit 75).
+    /// `retryAfter` is when to try again (the holder's lease's end on the store's clock, or the
+    /// set's due time when that is later); nil when unknown. Source: docs/design.md "Plan safety".
+    case busy(String, retryAfter: Instant?)
 
     /// True for the errors that mean this run must not touch the bracelet at all (another live
-    /// run holds it, or its plan cannot be given back): exit 69, never "disconnected".
+    /// run holds it: 75; or its plan cannot be given back: 69), never "disconnected".
     public var refusesTheRun: Bool {
         switch self {
-        case .held, .unavailable: return true
+        case .held, .busy, .unavailable: return true
         case .disconnected, .timeout, .refused: return false
+        }
+    }
+}
+
+/// An error that ends a run which waiting would let through (exit 75, EX_TEMPFAIL): a bracelet a
+/// live run holds, a set not due yet. `retryAfter` is the earliest instant worth trying again,
+/// nil when nobody knows (docs/design.md "Exit status").
+public protocol RetryLater: Error {
+    /// When to try again; nil when unknown.
+    var retryAfter: Instant? { get }
+    /// One word for the refusal (`held`, `busy`, `notDue`): the `error` of the run's JSON error line.
+    var refusal: String { get }
+}
+
+extension BraceletError: RetryLater {
+    /// The `busy` case's time; nil for every other case (a `held` holder's end is unknown).
+    public var retryAfter: Instant? {
+        if case .busy(_, let at) = self { return at }
+        return nil
+    }
+
+    public var refusal: String {
+        if case .held = self { return "held" }
+        return "busy"
+    }
+
+    /// True for the cases that waiting fixes (`held`, `busy`: exit 75).
+    public var waitingFixes: Bool {
+        switch self {
+        case .held, .busy: return true
+        case .disconnected, .timeout, .refused, .unavailable: return false
         }
     }
 }

@@ -107,13 +107,17 @@ public struct BraceletSession: Sendable {
     ///   - ownership: who this run is in the journal (gateway, process) and its lease.
     ///   - events: the sink for this bracelet (e.g. stdout plus its audit log); every event the
     ///     run emits reaches it stamped with the bracelet's serial (`BraceletStampedSink`).
-    /// - Throws: `BraceletError.unavailable` (69) when a live run — a process of this gateway,
-    ///   or another gateway's unexpired lease — holds the bracelet's journal entry (nothing is
-    ///   changed then); what `connect`, the repair (`BraceletError`: the entry stays open;
-    ///   `StoreError`), `events` or `body` throws.
+    ///   - notDue: asked only when a live run holds the bracelet: the run's own "not yet" (a
+    ///     multi-set calibration's next set not due), so the refusal names the later time.
+    /// - Throws: `BraceletError.busy` (75, retry after the holder's lease or `notDue`'s time,
+    ///   whichever is later) when a live run — a process of this gateway, or another gateway's
+    ///   unexpired lease — holds the bracelet's journal entry (nothing is changed then);
+    ///   `.unavailable` (69) when its owner cannot be confirmed over; what `connect`, the repair
+    ///   (`BraceletError`: the entry stays open; `StoreError`), `events` or `body` throws.
     public static func run<Result>(
         _ target: BraceletTarget, flow: FlowName, store: any StateStore, ownership: PlanJournal.Ownership = .init(),
         run: String, events: (BraceletSession) throws -> any EventSink, diagnostics: Diagnostics,
+        notDue: ((BraceletSession) throws -> MultiSetNotDue?)? = nil,
         _ body: (BraceletSession, any EventSink) async throws -> Result
     ) async throws -> Result {
         let session = try await connect(target, flow: flow)
@@ -126,7 +130,13 @@ public struct BraceletSession: Sendable {
                 clock: session.clock, diagnostics: diagnostics, me: ownership.owner)
             switch repair {
             case .heldByLiveProcess(let entry):
-                throw BraceletError.unavailable(PlanJournal.heldMessage(entry, me: ownership.owner))
+                let busy = PlanJournal.busy(entry, me: ownership.owner)
+                // Held and not due either: one refusal, the later of the two times (docs/design.md "Plan safety").
+                if let notDue = try notDue?(session), notDue.dueAt > (busy.retryAfter ?? notDue.dueAt.adding(interval: -1)) {
+                    throw BraceletError.busy(PlanJournal.heldMessage(entry, me: ownership.owner) + "; " + notDue.message,
+                                             retryAfter: notDue.dueAt)
+                }
+                throw busy
             case .ownerUnconfirmed(let entry, let why):
                 throw BraceletError.unavailable(PlanJournal.unconfirmedMessage(entry, me: ownership.owner, why: why))
             default:

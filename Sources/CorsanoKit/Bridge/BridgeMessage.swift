@@ -61,6 +61,8 @@ enum BridgeErrorCode {
         case .refused(let m): return (refused, m, nil)
         case .unavailable(let m): return (unavailable, m, nil)
         case .held(let h): return (held, "held", .object([("holder", BridgeCodec.holder(h))]))
+        // A host's own refusal (a journal entry's holder): no bridge sends it; a refusal if one did.
+        case .busy(let m, _): return (refused, m, nil)
         }
     }
 

@@ -104,6 +104,25 @@ public enum BridgeSocket {
         }
     }
 
+    /// Waits up to `timeoutMilliseconds` for a connection on any of `listeners` and accepts it:
+    /// the index of its listener and the connected socket; nil when none came in time (one
+    /// thread serves every socket of a fleet: `bracelet serve --fleet`).
+    public static func acceptAny(_ listeners: [Int32], timeoutMilliseconds: Int32) -> (index: Int, fd: Int32)? {
+        var fds = listeners.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        guard poll(&fds, nfds_t(fds.count), timeoutMilliseconds) > 0 else { return nil }
+        guard let index = fds.firstIndex(where: { $0.revents & Int16(POLLIN) != 0 }) else { return nil }
+        // Non-blocking for this one call: a client that gave up between poll and accept blocks nothing.
+        let flags = fcntl(listeners[index], F_GETFL)
+        _ = fcntl(listeners[index], F_SETFL, flags | O_NONBLOCK)
+        defer { _ = fcntl(listeners[index], F_SETFL, flags) }
+        let fd = Glibc.accept(listeners[index], nil, nil)
+        guard fd >= 0 else { return nil }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        setNoDelay(fd)
+        return (index, fd)
+    }
+
     /// Makes `path` free for a listener, or says why it cannot be: nothing there, or a stale
     /// socket file (removed), is fine; a socket a server answers on, a regular file, a directory
     /// or another kind of file is refused, and never removed.

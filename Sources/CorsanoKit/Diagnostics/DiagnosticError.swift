@@ -25,6 +25,7 @@ extension StoreError: DiagnosticError {
         case .corrupt(let path, let m): return "state store \(path): corrupt: \(m)"
         case .failed(let path, let m): return "state store \(path): \(m)"
         case .newerSchema(let path, let v): return "state store \(path): written by a newer corsano (schema \(v))"
+        case .busyServer(let path, let m): return "state store busy: \(path): \(m); try again (or give --store-wait longer)"
         }
     }
 }
@@ -66,7 +67,8 @@ extension BraceletError: DiagnosticError {
         case .refused(let why): return "bracelet refused: \(why)"
         case .disconnected: return "bracelet disconnected"
         case .timeout: return "bracelet did not answer"
-        case .held(let holder): return "bracelet held by a live run: \(holder) holds it in plan \(BraceletPlan.nibpCalibration); left alone"
+        case .held(let holder): return "bracelet held by a live run: \(holder) holds it in plan \(BraceletPlan.nibpCalibration); left alone; try again when it ends"
+        case .busy(let why, let at): return "bracelet busy: \(why)" + (at.map { "; try again after \(RFC3339.format($0))" } ?? "; try again when it ends")
         }
     }
 

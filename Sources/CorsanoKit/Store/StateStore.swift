@@ -141,6 +141,9 @@ public enum StoreError: Error, Equatable, Sendable {
     case failed(path: String, message: String)
     /// The store was written by a newer corsano whose schema this one does not know.
     case newerSchema(path: String, version: Int)
+    /// A PostgreSQL server stayed busy or restarting (too many connections, shutting down,
+    /// starting up, refusing connections) for the whole `--store-wait`: exit 75, try again.
+    case busyServer(path: String, message: String)
 }
 
 /// How durable a commit is when it returns (docs/design.md "State store").

@@ -1,3 +1,4 @@
+import CorsanoKit
 import Foundation
 import Testing
 @testable import CorsanoCLI
@@ -69,6 +70,22 @@ import Testing
         for (_, text) in spec.exitRows {
             #expect(section.replacing(/\s+/, with: " ").contains(text), "\(spec.name) --help lacks '\(text)'")
         }
+    }
+
+    /// Busy is not broken: wherever a command claims or repairs a bracelet, a live run holding it
+    /// is 75 (waiting fixes it), in its list, its man page and its errors; no 69 says so
+    /// (docs/design.md "Plan safety", "Exit status").
+    @Test(arguments: [["bp-init"], ["wearing-opt"], ["profile", "push"], ["bracelet", "repair"]])
+    func aBraceletALiveRunHoldsIs75(words: [String]) throws {
+        let spec = try #require(CommandTable.lookup(words)?.0)
+        #expect(spec.exits.contains { $0.status == .notYet && $0.text.contains("live run holds the bracelet") }, "\(spec.name)")
+        #expect(!spec.exits.contains { $0.status == .unavailable && $0.text.contains("held") }, "\(spec.name)")
+        let page = try String(contentsOf: Self.packageRoot.appendingPathComponent("man/\(spec.manName).1"), encoding: .utf8)
+        let item75 = try #require(page.components(separatedBy: "\n.It 75\n").dropFirst().first?.components(separatedBy: "\n.It ").first)
+        #expect(item75.contains("live run holds the bracelet"), "\(spec.manName)(1)'s 75 does not name a held bracelet")
+        #expect(ErrorTranslator.status(of: BraceletError.busy("held", retryAfter: nil)) == .notYet)
+        #expect(ErrorTranslator.status(of: BraceletError.held(BraceletHolder(run: "r", gateway: "g", pid: 1))) == .notYet)
+        #expect(ErrorTranslator.status(of: BraceletError.unavailable("not a 287-2")) == .unavailable)
     }
 
     /// The example: bp-init's help said nothing of 65 (a bad scenario) or 77.

@@ -83,7 +83,8 @@ import TestSupport
         let runsBefore = try SQLiteStore(path: state).auditRuns(AuditFilter()).count
         let early = try Self.set(server, state: state, now: "2026-11-29T10:30:00Z", base: 130)
         #expect(early.status == 75, "\(early.stderr)")
-        #expect(early.stdout.isEmpty)
+        #expect(early.lines.count == 1 && early.stdout.contains(#""error":"notDue""#)
+                && early.stdout.contains(#""retryAfter":"2026-11-29T11:01:30Z""#), "\(early.stdout)")
         #expect(early.stderr.contains("set 2 of 3") && early.stderr.contains("not due before 2026-11-29T11:01:30Z"), "\(early.stderr)")
         #expect(try await Self.planSwitches(server) == switches)
         #expect(try SQLiteStore(path: state).auditRuns(AuditFilter()).count == runsBefore)
@@ -107,6 +108,34 @@ import TestSupport
         // Closed: the next invocation starts a new calibration at once.
         #expect(try SQLiteStore(path: state).calibrationOpen(serial: "SIM-287-0001") == nil)
         #expect(try SQLiteStore(path: state).calibrations(openOnly: false).first?.status == .completed)
+    }
+
+    /// A served `--protocol corsano` calibration completed: its final verdict calibrates the
+    /// simulated bracelet's NIBP model as a single session's does, so the bracelet has stored
+    /// values after it (`nibp read --since`) and `validate --live` measures it (it refused
+    /// both before: 0 values, then 69 "never calibrated").
+    @Test func aServedCorsanoCalibrationCalibratesTheNIBPModel() async throws {
+        let dir = try E.directory().path
+        try #"{"subjects":[{"id":"S1","baseline":{"systolic":124,"diastolic":84,"pulse":62}}],"nibp":{"wearer":"S1"}}"#
+            .write(toFile: dir + "/s1.json", atomically: true, encoding: .utf8)
+        let server = try ServedSimulator(.unix, scenario: try Scenario.load(path: dir + "/s1.json"))
+        defer { server.stop() }
+        let state = dir + "/state.sqlite3"
+        for (now, base) in [("2026-11-29T10:00:00Z", 122), ("2026-11-29T11:02:00Z", 123), ("2026-11-29T12:04:00Z", 124)] {
+            let set = try Self.set(server, state: state, now: now, base: base)
+            #expect(set.status == 0, "\(set.stderr)")
+        }
+        let read = try Corsano.run(["nibp", "read", "--bracelet", server.listening, "--since", "2026-11-29T12:00:00Z",
+                                    "--now", "2026-11-29T16:00:00Z", "--json"])
+        #expect(read.status == 0, "\(read.stderr)")
+        #expect(read.lines.count >= 6, "\(read.stdout)")
+        #expect(read.lines.allSatisfy { $0.contains(#""source":"bracelet""#) })
+        let live = try Corsano.run(["validate", "--live", "--bracelet", server.listening, "--cuff", "sim:", "--subject-id", "S1",
+                                    "--now", "2026-11-29T16:00:00Z", "--min-subjects", "1",
+                                    "--reference-out", dir + "/ref.jsonl", "--device-out", dir + "/dev.jsonl"])
+        #expect(live.status != 69, "\(live.stderr)")
+        #expect([0, 1, 2].contains(live.status), "\(live.stderr)")
+        #expect(live.lines.filter { $0.hasPrefix(#"{"event":"validationStep""#) }.count > 0, "\(live.stdout)")
     }
 
     /// A set killed with SIGKILL is not counted: the next invocation repairs the plan from the

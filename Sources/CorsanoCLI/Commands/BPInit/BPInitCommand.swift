@@ -27,22 +27,28 @@ enum BPInitCommand {
         let setUp = try FlowSetUp(args, ctx)
         let (store, ownership, auditKey, runID) = (setUp.store, setUp.ownership, setUp.auditKey, setUp.run)
         var audit: AuditLogSink?
-        let (outcome, signal, journalFailure, leftSwitched, cause) = try await BraceletSession.run(
-            bracelet.target, flow: flow, store: store, ownership: ownership, run: runID,
-            events: { session in
-                signals.braceletReached()
-                let log = setUp.auditSink(bracelet: session.identity, operatorName: GatewayOptions.operatorName(args))
-                audit = log
-                var cuffName: String?
-                if case .lines(let file) = choice { cuffName = file.name }
-                return EventFanOut([try EventSinks.stdout(args, ctx), log, DroppedLineDiagnostics(ctx: ctx, cuffName: cuffName),
-                                    CuffCountsLine(ctx: ctx)])
-            },
-            diagnostics: ctx.diagnostics
-        ) { session, sink in
-            try await calibrate(setUp.flowRun(args, ctx, mode: mode, signals: signals),
-                                config: config, multiSet: multiSet, auditKey: auditKey, choice: choice, simulatedCuff: simulatedCuff,
-                                timeout: timeout, session: session, sink: sink, audit: audit)
+        let (outcome, signal, journalFailure, leftSwitched, cause) = try await setUp.sayingRetryLater(args, ctx, flow: flow) {
+            try await BraceletSession.run(
+                bracelet.target, flow: flow, store: store, ownership: ownership, run: runID,
+                events: { session in
+                    signals.braceletReached()
+                    let log = setUp.auditSink(bracelet: session.identity, operatorName: GatewayOptions.operatorName(args))
+                    audit = log
+                    var cuffName: String?
+                    if case .lines(let file) = choice { cuffName = file.name }
+                    return EventFanOut([try EventSinks.stdout(args, ctx), log, DroppedLineDiagnostics(ctx: ctx, cuffName: cuffName),
+                                        CuffCountsLine(ctx: ctx)])
+                },
+                diagnostics: ctx.diagnostics,
+                notDue: { session in
+                    try MultiSetStart.notDue(store: store, asked: multiSet.parameters, serial: session.identity.serial, run: runID,
+                                             now: session.clock.now())
+                }
+            ) { session, sink in
+                try await calibrate(setUp.flowRun(args, ctx, mode: mode, signals: signals),
+                                    config: config, multiSet: multiSet, auditKey: auditKey, choice: choice, simulatedCuff: simulatedCuff,
+                                    timeout: timeout, session: session, sink: sink, audit: audit)
+            }
         }
         if case .failure(is MultiSetAbandoned) = outcome { return .success }
         // The result is written; a store lost meanwhile still makes the run 74 (docs/design.md "Exit status").

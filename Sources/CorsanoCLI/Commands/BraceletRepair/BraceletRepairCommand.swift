@@ -75,7 +75,7 @@ enum BraceletRepairCommand {
         case .heldByLiveProcess(let entry):
             ctx.diagnose(PlanJournal.heldMessage(entry, me: ownership.owner)
                          + " (the run that switched still runs: stop it, or repair with --force)")
-            return .unavailable
+            return .notYet
         case .ownerUnconfirmed:
             break  // not with this policy
         }
@@ -107,12 +107,15 @@ enum BraceletRepairCommand {
         let status = try await session.bracelet.planStatus()
         if let holder = status.holder, !force {
             ctx.diagnose("bracelet \(serial) is held by a live run: \(holder); left alone (stop it, or repair with --force)")
-            return .unavailable
+            return .notYet
         }
         if let entry = try journal.entry(serial: serial), !force {
             switch PlanJournal.ownerState(entry, me: ownership.owner, probe: .system) {
             case .gone: break
-            case .running, .unconfirmed:
+            case .running:
+                ctx.diagnose(PlanJournal.heldMessage(entry, me: ownership.owner) + " (stop it, or repair with --force)")
+                return .notYet
+            case .unconfirmed:
                 ctx.diagnose(PlanJournal.heldMessage(entry, me: ownership.owner) + " (stop it, or repair with --force)")
                 return .unavailable
             }

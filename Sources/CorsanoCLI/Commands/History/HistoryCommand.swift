@@ -18,7 +18,7 @@ enum HistoryCommand {
         let fhir = format == "fhir" ? try FHIROutput(args) : nil
         if args.flag(.verify) { return try verify(args, ctx, format: format) }
         let (opened, path) = try StateLocation.openExisting(args, environment: ctx.environment, note: { ctx.note("history: " + $0) },
-                                                            diagnostics: ctx.diagnostics)
+                                                            diagnostics: ctx.diagnostics, bounds: ctx.storeBounds)
         var runs: [AuditRun] = []
         if let store = opened {
             runs = try AuditLog(store: store).runs(since: since, serial: args.string(.bracelet), gateway: args.string(.gateway))
@@ -252,7 +252,7 @@ enum HistoryCommand {
         let keyPath = AuditKeyFile.path(args, environment: ctx.environment)
         let key = hashesOnly ? nil : try AuditKeyFile.forVerifying(args, ctx)
         let (opened, path) = try StateLocation.openExisting(args, environment: ctx.environment, note: { ctx.note("history: " + $0) },
-                                                            diagnostics: ctx.diagnostics)
+                                                            diagnostics: ctx.diagnostics, bounds: ctx.storeBounds)
         guard let store = opened else {
             throw InputError.cannotOpen(path: path ?? "?", reason: "no state store there; --verify has nothing to check (check --state or CORSANO_STATE)")
         }

@@ -17,15 +17,17 @@ enum ProfilePushCommand {
         var bracelet = try BraceletConnector.prepare(args, ctx)
         try bracelet.readScenario()
         let setUp = try FlowSetUp(args, ctx)
-        try await BraceletSession.run(bracelet.target, flow: flow, store: setUp.store, ownership: setUp.ownership, run: setUp.run,
-                                      events: { session in
-                                          // The audit log records a journal repair this command makes (issue 26).
-                                          EventFanOut([try EventSinks.stdout(args, ctx),
-                                                       setUp.auditSink(bracelet: session.identity, operatorName: GatewayOptions.operatorName(args))])
-                                      }, diagnostics: ctx.diagnostics) { session, sink in
-            let push = ProfilePush(bracelet: session.bracelet, clock: session.clock, events: sink,
-                                   profileStore: ProfileStore(store: setUp.store), run: setUp.run)
-            _ = try await push.push(profile, serial: session.identity.serial, force: args.flag(.force))
+        try await setUp.sayingRetryLater(args, ctx, flow: flow) {
+            try await BraceletSession.run(bracelet.target, flow: flow, store: setUp.store, ownership: setUp.ownership, run: setUp.run,
+                                          events: { session in
+                                              // The audit log records a journal repair this command makes (issue 26).
+                                              EventFanOut([try EventSinks.stdout(args, ctx),
+                                                           setUp.auditSink(bracelet: session.identity, operatorName: GatewayOptions.operatorName(args))])
+                                          }, diagnostics: ctx.diagnostics) { session, sink in
+                let push = ProfilePush(bracelet: session.bracelet, clock: session.clock, events: sink,
+                                       profileStore: ProfileStore(store: setUp.store), run: setUp.run)
+                _ = try await push.push(profile, serial: session.identity.serial, force: args.flag(.force))
+            }
         }
         return .success
     }

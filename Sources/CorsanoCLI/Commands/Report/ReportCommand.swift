@@ -30,7 +30,7 @@ enum ReportCommand {
         let paper = PaperSize(rawValue: args.string(.paper) ?? "") ?? .default
         let due = try args.integer(.due)
         let (opened, path) = try StateLocation.openExisting(args, environment: ctx.environment, note: { ctx.note("report: " + $0) },
-                                                            diagnostics: ctx.diagnostics)
+                                                            diagnostics: ctx.diagnostics, bounds: ctx.storeBounds)
         guard let store = opened else {
             throw InputError.cannotOpen(path: path ?? "?", reason: "no state store there; a report needs the audit log (check --state or CORSANO_STATE)")
         }

@@ -75,7 +75,7 @@ enum ValidateCommand {
     /// `--state`: the pairs by days since each bracelet's last successful calibration in the audit
     /// log. - Throws: `InputError` (66) when the store does not exist, `StoreError` (74).
     static func calibrationDrift(_ summary: ValidationSummary, path: String, _ ctx: CommandContext) throws -> CalibrationDrift {
-        let (opened, _) = try StateLocation.openExisting(path: path, note: { ctx.note("validate: " + $0) }, diagnostics: ctx.diagnostics)
+        let (opened, _) = try StateLocation.openExisting(path: path, note: { ctx.note("validate: " + $0) }, diagnostics: ctx.diagnostics, bounds: ctx.storeBounds)
         guard let store = opened else { throw InputError.cannotOpen(path: path, reason: "no such state store") }
         let runs = try AuditLog(store: store).runs()
         let drift = CalibrationDrift(pairs: summary.paired.pairs, calibrations: CalibrationDrift.calibrations(in: runs))

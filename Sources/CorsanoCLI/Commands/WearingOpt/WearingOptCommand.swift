@@ -46,7 +46,7 @@ enum WearingOptCommand {
         }
         signals.uninstall()
         if let failure = audit?.failure { throw failure }
-        return status(of: try outcome.get(), signal: signals.exitStatus)
+        return try await setUp.sayingRetryLater(args, ctx, flow: flow) { status(of: try outcome.get(), signal: signals.exitStatus) }
     }
 
     /// The optimization on a connected, gated and repaired bracelet: the profile it starts

@@ -113,6 +113,11 @@ extension PlanJournal {
         owner.gateway.isEmpty || owner.gateway == me.gateway ? "pid \(owner.pid)" : "gateway \(owner.gateway) pid \(owner.pid)"
     }
 
+    /// The refusal of a run that finds `entry` held by a live run: 75, retry after its lease.
+    public static func busy(_ entry: Entry, me: Owner) -> BraceletError {
+        .busy(heldMessage(entry, me: me), retryAfter: entry.leaseEndsAt)
+    }
+
     /// Why a held entry was left alone, for stderr: whose it is and how long its lease has left.
     public static func heldMessage(_ entry: Entry, me: Owner) -> String {
         var text = "bracelet \(entry.serial) is held by a live run of \(entry.flow) "

@@ -73,19 +73,30 @@ public struct PlanJournal: Sendable {
         /// Seconds the owner's lease had left on the store's clock when read (negative: ran out);
         /// nil for an entry not read from a store. Not part of the entry's identity.
         public var leaseRemaining: Double?
+        /// When the owner's lease ends on the store's clock (UTC), as read; nil for an entry not
+        /// read from a store. What a run refused by this entry is told to wait for (`retryAfter`).
+        public var leaseEndsAt: Instant?
+
+        /// A lease's end read as Unix seconds, rounded up to the whole second (a run told to
+        /// retry then finds the lease over); nil for a value no instant holds.
+        public static func leaseEnd(_ unixSeconds: Double) -> Instant? {
+            guard unixSeconds.isFinite, abs(unixSeconds) < 1e15 else { return nil }
+            return Instant(secondsSinceEpoch: Int64(unixSeconds.rounded(.up)))
+        }
 
         /// The process that switched.
         public var pid: Int32 { owner.pid }
 
         /// Creates an entry.
         public init(serial: String, previousPlan: BraceletPlan, flow: String, owner: Owner, openedAt: Instant,
-                    leaseRemaining: Double? = nil) {
+                    leaseRemaining: Double? = nil, leaseEndsAt: Instant? = nil) {
             self.serial = serial
             self.previousPlan = previousPlan
             self.flow = flow
             self.owner = owner
             self.openedAt = openedAt
             self.leaseRemaining = leaseRemaining
+            self.leaseEndsAt = leaseEndsAt
         }
 
         /// Creates an entry owned by process `pid` on gateway `gateway`.
@@ -123,14 +134,15 @@ public struct PlanJournal: Sendable {
     /// journal row, which the store keys by serial): the entry in effect is this one, or an
     /// older one whose run is gone (its previous plan is the true one, and it is kept).
     /// - Returns: the entry in effect.
-    /// - Throws: `BraceletError.unavailable` (exit 69) when a run that still lives (or cannot
-    ///   be confirmed over) holds it — never adopted (issue 25); `StoreError`.
+    /// - Throws: `BraceletError.busy` (exit 75, retry after its lease) when a run that still lives
+    ///   holds it, `.unavailable` (69) when its owner cannot be confirmed over — never adopted
+    ///   (issue 25); `StoreError`.
     public func claim(_ entry: Entry, probe: OwnerProbe = .system) throws -> Entry {
         let inEffect = try open(entry)
         guard inEffect.owner != entry.owner else { return inEffect }
         switch Self.ownerState(inEffect, me: entry.owner, probe: probe) {
         case .gone: return inEffect
-        case .running: throw BraceletError.unavailable(Self.heldMessage(inEffect, me: entry.owner))
+        case .running: throw Self.busy(inEffect, me: entry.owner)
         case .unconfirmed(let why): throw BraceletError.unavailable(Self.unconfirmedMessage(inEffect, me: entry.owner, why: why))
         }
     }

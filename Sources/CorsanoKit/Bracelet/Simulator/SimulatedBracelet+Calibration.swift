@@ -38,18 +38,22 @@ extension SimulatedBracelet {
             throw disconnect()
         }
         let verdict = scenario.nibp.script(attempt: set)?.verdict(index: index) ?? NIBPFirmwareModel.accepts(reading)
-        state.recordSetVerdict(verdict, set: set, of: of, index: index)
+        state.recordSetVerdict(verdict, reading: reading, fedAt: clock.now(), set: set, of: of, index: index)
         return verdict
     }
 
     /// Accepts when every set 1...`of` has readings and all were accepted, unless the scenario's
-    /// script for attempt `of` says otherwise (`session`).
+    /// script for attempt `of` says otherwise (`session`). The verdict calibrates the NIBP model
+    /// from every set's readings, as a single session's verdict does from its attempt's
+    /// (`SimulatedNIBPModel.calibration`): after a multi-set calibration `readNIBP` and
+    /// `measureNIBP` answer.
     public func setsVerdict(of: Int) async throws -> Bool {
         try link.check()
         let sets = state.setVerdicts(of: of)
         let complete = (1...max(1, of)).allSatisfy { !(sets[$0] ?? [:]).isEmpty }
         let verdict = scenario.nibp.script(attempt: of)?.session ?? (complete && sets.values.allSatisfy { $0.values.allSatisfy { $0 } })
         if verdict { state.calibrated = true }
+        state.record(nibpModel.calibration(fed: state.setReadings(of: of), accepted: verdict, at: clock.now()))
         return verdict
     }
 

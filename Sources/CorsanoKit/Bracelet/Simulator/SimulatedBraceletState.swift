@@ -23,6 +23,9 @@ public final class SimulatedBraceletState: Sendable {
         var nibpHistory: [SimulatedNIBPCalibration] = []
         /// A multi-set calibration's per-reading verdicts by set and index, and its set count.
         var setVerdicts: [Int: [Int: Bool]] = [:]
+        /// The readings each set was fed, with the instant each was fed (the final verdict
+        /// calibrates the NIBP model from all of them, as an attempt's does).
+        var setFed: [Int: [Int: (reading: CuffReading, fedAt: Instant)]] = [:]
         var setsOf = 0
         /// Plan switches done on this bracelet, over every connection (`sim.planSwitches`).
         var planSwitches = 0
@@ -97,16 +100,30 @@ public final class SimulatedBraceletState: Sendable {
         stored.withLock { $0.nibpHistory.append(calibration) }
     }
 
-    /// Records a multi-set reading's verdict: index 1 of set N starts set N afresh (a set cut short
-    /// is redone whole, and later sets are gone with it), and another set count starts over.
-    func recordSetVerdict(_ verdict: Bool, set: Int, of: Int, index: Int) {
+    /// Records a multi-set reading (fed at `fedAt`) and its verdict: index 1 of set N starts set N
+    /// afresh (a set cut short is redone whole, and later sets are gone with it), and another set
+    /// count starts over.
+    func recordSetVerdict(_ verdict: Bool, reading: CuffReading, fedAt: Instant, set: Int, of: Int, index: Int) {
         stored.withLock { s in
             if s.setsOf != of {
                 s.setVerdicts = [:]
+                s.setFed = [:]
                 s.setsOf = of
             }
-            if index == 1 { s.setVerdicts = s.setVerdicts.filter { $0.key < set } }
+            if index == 1 {
+                s.setVerdicts = s.setVerdicts.filter { $0.key < set }
+                s.setFed = s.setFed.filter { $0.key < set }
+            }
             s.setVerdicts[set, default: [:]][index] = verdict
+            s.setFed[set, default: [:]][index] = (reading, fedAt)
+        }
+    }
+
+    /// Every reading fed to the sets of a calibration of `of` sets, in set and index order.
+    func setReadings(of: Int) -> [(reading: CuffReading, fedAt: Instant)] {
+        stored.withLock { s in
+            guard s.setsOf == of else { return [] }
+            return s.setFed.keys.sorted().flatMap { set in s.setFed[set]!.keys.sorted().map { s.setFed[set]![$0]! } }
         }
     }
 

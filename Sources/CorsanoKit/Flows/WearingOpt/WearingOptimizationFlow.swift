@@ -146,7 +146,7 @@ extension BraceletError {
     /// flow as `braceletDisconnected` (docs/design.md "The bracelet port").
     var endsFlowAsDisconnect: Bool {
         switch self {
-        case .disconnected, .unavailable, .timeout, .held: return true
+        case .disconnected, .unavailable, .timeout, .held, .busy: return true
         case .refused: return false
         }
     }

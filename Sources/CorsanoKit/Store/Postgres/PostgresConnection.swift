@@ -53,15 +53,27 @@ final class PostgresConnection {
         }
         // Notices (NOTICE: relation exists, …) are not ours to print.
         PQsetNoticeProcessor(conn, { _, _ in }, nil)
-        do {
-            settings = try bounds.apply(on: self)
-        } catch {
-            throw storeError(error, what: "setting the session's time bounds")
-        }
     }
 
-    /// The session's lock_timeout and statement_timeout as the server shows them (for messages).
-    private(set) var settings = PostgresWaitBounds.Session(lockTimeout: "?", statementTimeout: "?")
+    /// The lock_timeout and statement_timeout the last transaction's BEGIN put in force, as the
+    /// server shows them (for messages; `PostgresWaitBounds.beginSQL`).
+    var settings = PostgresWaitBounds.Session(lockTimeout: "?", statementTimeout: "?")
+
+    /// True when a connection attempt's `message` says the server is busy or restarting — too
+    /// many connections (SQLSTATE 53300), starting up or shutting down (57P03), refusing
+    /// connections or its socket gone while it restarts, a pooler's client limit — so waiting may
+    /// let it through (`--store-wait`); false for what waiting will not fix (a wrong password, no
+    /// such database, a server that never answers within connect_timeout). libpq gives no SQLSTATE for a failed connection, so its messages and the
+    /// server's (in English) decide. Source: PostgreSQL "Appendix A. Error Codes", libpq
+    /// "Connection Status Functions".
+    static func isTransientConnectFailure(_ message: String) -> Bool {
+        let transient = ["too many clients", "remaining connection slots are reserved", "the database system is starting up",
+                         "the database system is shutting down", "the database system is in recovery mode",
+                         "not yet accepting connections", "Connection refused", "No such file or directory",
+                         "server closed the connection unexpectedly", "no more connections allowed",
+                         "pgbouncer cannot connect to server", "server login has been failing"]
+        return transient.contains { message.localizedCaseInsensitiveContains($0) }
+    }
 
     /// Whether libpq's defaults (the PG* environment, which libpq reads) set connect_timeout.
     private static func defaultsSetConnectTimeout() -> Bool {
@@ -235,9 +247,6 @@ final class PostgresConnection {
         return try said(sql, since: start) { () throws(PostgresFailure) in try check(result) }
     }
 
-    /// The process id of the connection's backend on the server (libpq `PQbackendPID`).
-    var backendPID: Int32 { PQbackendPID(conn) }
-
     private func check(_ result: OpaquePointer?) throws(PostgresFailure) -> PostgresResult {
         guard let result else {
             throw PostgresFailure(sqlState: nil, message: scrub(Self.text(PQerrorMessage(conn))), connectionLost: PQstatus(conn) != CONNECTION_OK)
@@ -260,12 +269,13 @@ final class PostgresConnection {
         if failure.connectionLost { return .failed(path: location, message: "connection lost: " + failure.message) }
         if failure.sqlState == "55P03" {
             return .failed(path: location, message: "\(what) waited longer than lock_timeout (\(settings.lockTimeout)) for a lock "
-                         + "another session holds; set a longer one with options=-c lock_timeout=… in the URI, or end that "
-                         + "session: " + failure.message)
+                         + "another session holds; set a longer one with ALTER ROLE … SET lock_timeout (or options=-c "
+                         + "lock_timeout=… in the URI without a pooler), or end that session: " + failure.message)
         }
         if failure.sqlState == "57014", failure.message.contains("statement timeout") {
             return .failed(path: location, message: "\(what) ran longer than statement_timeout (\(settings.statementTimeout)); "
-                         + "set a longer one with options=-c statement_timeout=… in the URI: " + failure.message)
+                         + "set a longer one with ALTER ROLE … SET statement_timeout (or options=-c statement_timeout=… in "
+                         + "the URI without a pooler): " + failure.message)
         }
         return .failed(path: location, message: failure.message)
     }
@@ -314,6 +324,13 @@ struct PostgresFailure: Error {
 
     /// A transaction the server aborted to break a deadlock or a serialization conflict: safe to redo.
     var isRetryable: Bool { sqlState == "40P01" || sqlState == "40001" }
+
+    /// A failure a transaction whose COMMIT was not sent may be redone after, on a new
+    /// connection: the connection lost, or the server ending it (57P01 admin shutdown, 57P02
+    /// crash shutdown, 57P03 cannot connect now: a restart), or too many connections (53300).
+    var needsNewConnection: Bool {
+        connectionLost || ["57P01", "57P02", "57P03", "53300"].contains(sqlState ?? "")
+    }
 
     /// A unique index refused a row (23505): for a plain insert of claims, a key already held.
     var isUniqueViolation: Bool { sqlState == "23505" }

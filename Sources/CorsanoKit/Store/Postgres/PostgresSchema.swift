@@ -68,28 +68,22 @@ enum PostgresSchema {
     /// The advisory lock key of audit chain appends (`pg_advisory_xact_lock`): "corsaudt" in ASCII.
     static let auditChainLockKey: Int64 = 0x636F_7273_6175_6474
 
-    /// Brings the database up to `migrations.count`.
+    /// Brings the database up to `migrations.count`. Run it inside a transaction
+    /// (`PostgresStore.transaction`): the advisory lock is held to its end.
     /// - Throws: `PostgresFailure`, `StoreError.newerSchema`.
     static func migrate(_ connection: PostgresConnection) throws {
-        try connection.execute("BEGIN")
-        do {
-            _ = try connection.query("SELECT pg_advisory_xact_lock($1)", [String(lockKey)])
-            try connection.execute("CREATE TABLE IF NOT EXISTS corsano_schema (version integer NOT NULL)")
-            let current = try connection.query("SELECT version FROM corsano_schema")
-            var version = current.rowCount > 0 ? Int(current.int(0, 0) ?? 0) : 0
-            if current.rowCount == 0 { try connection.execute("INSERT INTO corsano_schema VALUES (0)") }
-            if version > migrations.count {
-                throw StoreError.newerSchema(path: connection.location, version: version)
-            }
-            while version < migrations.count {
-                try connection.execute(migrations[version])
-                version += 1
-                _ = try connection.query("UPDATE corsano_schema SET version = $1", [String(version)])
-            }
-            try connection.execute("COMMIT")
-        } catch {
-            try? connection.execute("ROLLBACK")
-            throw error
+        _ = try connection.query("SELECT pg_advisory_xact_lock($1)", [String(lockKey)])
+        try connection.execute("CREATE TABLE IF NOT EXISTS corsano_schema (version integer NOT NULL)")
+        let current = try connection.query("SELECT version FROM corsano_schema")
+        var version = current.rowCount > 0 ? Int(current.int(0, 0) ?? 0) : 0
+        if current.rowCount == 0 { try connection.execute("INSERT INTO corsano_schema VALUES (0)") }
+        if version > migrations.count {
+            throw StoreError.newerSchema(path: connection.location, version: version)
+        }
+        while version < migrations.count {
+            try connection.execute(migrations[version])
+            version += 1
+            _ = try connection.query("UPDATE corsano_schema SET version = $1", [String(version)])
         }
     }
 

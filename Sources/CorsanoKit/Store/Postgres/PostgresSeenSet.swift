@@ -89,7 +89,7 @@ final class PostgresSeenSet: SeenSet {
         if pendingKeys.contains(key) || won.contains(key) { return true }
         let seconds = String(key.measuredAt.secondsSinceEpoch)
         // A stop may cancel the read (waiting on a lock, a slow server): it holds nothing.
-        return try PostgresConnection.whileCancellable([store.connection][...]) {
+        return try store.run(Self.reading) { try PostgresConnection.whileCancellable([store.connection][...]) {
             if let word = key.packedWord {
                 return try store.query("SELECT 1 FROM seen_reading WHERE scope = $1 AND seconds = $2 AND packed = $3",
                                        [scopeID, seconds, String(Int64(bitPattern: word))], what: Self.reading).rowCount > 0
@@ -98,7 +98,7 @@ final class PostgresSeenSet: SeenSet {
                 SELECT 1 FROM seen_reading_wide WHERE scope = $1 AND seconds = $2 AND nanos = $3 AND systolic = $4
                     AND diastolic = $5 AND has_pulse = $6 AND pulse = $7
                 """, [scopeID, seconds] + Self.wideFields(key), what: Self.reading).rowCount > 0
-        }
+        } }
     }
 
     /// One query for the packed keys the open batch and `won` do not answer; wide keys (rare)
@@ -116,9 +116,9 @@ final class PostgresSeenSet: SeenSet {
             }
         }
         guard !asked.isEmpty else { return found }
-        let rows = try PostgresConnection.whileCancellable([store.connection][...]) {
-            try store.run(Self.reading) { try store.connection.query(Self.containsPacked, parameters: parameters(asked)) }
-        }
+        let rows = try store.run(Self.reading) { try PostgresConnection.whileCancellable([store.connection][...]) {
+            try store.transaction(Self.reading) { try store.connection.query(Self.containsPacked, parameters: parameters(asked)) }
+        } }
         return found.union(Self.lostPacked(rows))
     }
 
@@ -160,17 +160,17 @@ final class PostgresSeenSet: SeenSet {
         }
         // The index's order: writers then take key locks in one order and do not deadlock.
         packed.sort()
-        let connection = store.connection
         if wide.isEmpty, packed.count < Self.splitThreshold {
             // A live pipe's or a 64 KiB write's batch: one transaction, whose commit is settled
             // with the server when the connection is lost before its answer (`transaction`).
             let claim = parameters(packed)
-            return try PostgresConnection.whileCancellable([connection][...]) {
+            return try store.run(Self.claiming) { try PostgresConnection.whileCancellable([store.connection][...]) {
                 try store.transaction(Self.claiming) { try Self.lostPacked(store.connection.query(Self.claimPacked, parameters: claim)) }
-            }
+            } }
         }
         if wide.isEmpty {
             return try store.run(Self.claiming) {
+                let connection = store.connection
                 if packed.count >= Self.splitThreshold, let side = try store.sideConnection() {
                     return try claim(Self.halves(of: packed), on: [connection, side])
                 }
@@ -185,10 +185,10 @@ final class PostgresSeenSet: SeenSet {
         }
         let wideParameters: [String?] = [scopeID] + columns.map(\.text)
         // A stop may cancel the whole transaction: its claims are then rolled back.
-        return try PostgresConnection.whileCancellable([connection][...]) { try store.transaction(Self.claiming) {
+        return try store.run(Self.claiming) { try PostgresConnection.whileCancellable([store.connection][...]) { try store.transaction(Self.claiming) {
             var lost: Set<SeenKey> = []
-            if !packed.isEmpty { lost = try Self.lostPacked(connection.query(Self.claimPacked, parameters: packedParameters)) }
-            let rows = try connection.query(Self.claimWide, wideParameters)
+            if !packed.isEmpty { lost = try Self.lostPacked(store.connection.query(Self.claimPacked, parameters: packedParameters)) }
+            let rows = try store.connection.query(Self.claimWide, wideParameters)
             for r in 0..<rows.rowCount {
                 guard let s = rows.int(r, 0), let n = rows.int(r, 1).flatMap({ Int32(exactly: $0) }), let sys = rows.int(r, 2),
                       let dia = rows.int(r, 3), let has = rows.bool(r, 4), let p = rows.int(r, 5) else { continue }
@@ -196,7 +196,7 @@ final class PostgresSeenSet: SeenSet {
                                     diastolic: Int(dia), pulse: has ? Int(p) : nil))
             }
             return lost
-        } }
+        } } }
     }
 
     /// Keys in a batch from which it is claimed on two connections (a live pipe's small batches
@@ -339,11 +339,10 @@ final class PostgresSeenSet: SeenSet {
                 for (i, field) in Self.wideFields(key).enumerated() { columns[i + 1].appendRaw(field) }
             }
         }
-        let connection = store.connection
         try store.transaction("the release of unwritten lines' claims") {
-            if !packed.isEmpty { _ = try connection.query(Self.releasePackedSQL, parameters: parameters(packed)) }
+            if !packed.isEmpty { _ = try store.connection.query(Self.releasePackedSQL, parameters: parameters(packed)) }
             if !columns[0].isEmpty {
-                _ = try connection.query("""
+                _ = try store.connection.query("""
                     DELETE FROM seen_reading_wide WHERE scope = $1 AND (seconds, nanos, systolic, diastolic, has_pulse, pulse)
                         IN (SELECT * FROM unnest($2::bigint[], $3::int[], $4::bigint[], $5::bigint[], $6::boolean[], $7::bigint[]))
                     """, [scopeID] + columns.map(\.text))

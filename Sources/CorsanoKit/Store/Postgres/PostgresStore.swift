@@ -5,59 +5,80 @@ import Synchronization
 /// one seen-set, one plan journal and one audit log for the lab, with `SQLiteStore`'s semantics.
 ///
 /// Claims are committed before a line is written (`PostgresSeenSet`); leases are judged on the
-/// server's `now()`. One connection, its use serialized by a lock, and a second one for the
+/// server's `now()`. A connection is held only while a statement or transaction runs: between
+/// them the process keeps at most one, closed after `idleCloseSeconds` idle, so a run that waits
+/// on a cuff, a person or the bracelet holds none (and a lab's stations share a server's
+/// `max_connections`, or a transaction-mode PgBouncer's pool). Every statement runs in a
+/// transaction whose first round trip sets its time bounds locally (`PostgresWaitBounds.beginSQL`);
+/// a server that is busy or restarting is retried with jittered back-off within
+/// `storeWaitSeconds`, then `StoreError.busyServer` (75). A second connection serves the
 /// seen-set's large batches. Source: issue 16, libpq "Connection Strings" and "Environment Variables".
 public final class PostgresStore: StateStore, @unchecked Sendable {
-    /// The main connection; replaced (holding `lock`) when it was lost at a COMMIT and a new one
-    /// asked what became of that transaction (`settleLostCommit`).
-    private(set) var connection: PostgresConnection
+    /// The connection while one is open (inside `run` it always is); nil once closed idle. Replaced
+    /// (holding `lock`) when it was lost and a new one redoes or settles a transaction.
+    private var current: PostgresConnection?
     let lock = NSRecursiveLock()
-    /// The connection string, to open a second connection (never printed: it may hold a password).
+    /// The connection string, to open connections (never printed: it may hold a password).
     private let uri: String
+    /// The time bounds every connection and transaction gets.
+    let bounds: PostgresWaitBounds
     /// A second connection for the seen-set's large batches, opened on first use; nil when it
     /// could not be opened (the batch then goes on one connection).
     private var side: PostgresConnection??
-    /// The cancel handles of every connection opened, for `cancelRunningStatements` (another thread's).
+    /// The cancel handles of every connection open, for `cancelRunningStatements` (another thread's).
     private let cancellers = Mutex<[PostgresCanceller]>([])
-    /// Hears the store opened (`.info`) and every statement on its connections (`.debug`).
+    /// Hears the store opened (`.info`), each retry (`.info`) and every statement on its connections (`.debug`).
     private let diagnostics: Diagnostics
-    /// What opens a transaction: BEGIN and the transaction's id, and for `StoreDurability.normal`
-    /// asynchronous commit.
-    private var begin = PostgresStore.beginFull
-    private static let beginFull = "BEGIN; SELECT txid_current()"
-    private static let beginNormal = "BEGIN; SET LOCAL synchronous_commit = off; SELECT txid_current()"
+    /// Nesting of `run` (0: no statement runs) and whether a transaction is open on `current`.
+    private var depth = 0, inTransaction = false
+    /// When `depth` last fell to 0; the idle closer closes the connections `idleCloseSeconds` later.
+    private var idleSince: ContinuousClock.Instant?
+    /// Whether the idle closer's thread runs.
+    private var closerRunning = false
+    /// `.normal` (`setDurability`): `synchronous_commit` off in each later transaction.
+    private var durability = StoreDurability.full
 
-    public var location: String { connection.location }
+    /// The server as messages name it, never with its password.
+    public let location: String
+
+    /// The open connection; only inside `run` (which opens one when none is).
+    var connection: PostgresConnection { current! }
 
     /// Connects to `uri` (`postgresql://…`, `postgres://…`; PG* environment for the rest) and
     /// migrates the schema under an advisory lock.
     /// - Throws: `OptionalLibraryError` (exit 69) when libpq cannot be loaded, decided before
-    ///   connecting; `StoreError` naming the server, never its password (exit 74).
-    /// - Parameter diagnostics: hears the server and schema opened (`.info`) and every statement
-    ///   with its duration, never a parameter or password (`.debug`; docs/design.md "Diagnostics").
-    public init(uri: String, diagnostics: Diagnostics = .none) throws {
+    ///   connecting; `StoreError` naming the server, never its password (exit 74; `busyServer`,
+    ///   75, when the server stayed busy or restarting for `bounds.storeWaitSeconds`).
+    /// - Parameter diagnostics: hears the server and schema opened (`.info`), each retry
+    ///   (`.info`), and every statement with its duration, never a parameter or password (`.debug`;
+    ///   docs/design.md "Diagnostics").
+    public init(uri: String, bounds: PostgresWaitBounds = PostgresWaitBounds(), diagnostics: Diagnostics = .none) throws {
         try Self.requireLibpq(uri)
         self.uri = uri
+        self.bounds = bounds
         self.diagnostics = diagnostics
-        connection = try PostgresConnection(uri: uri, diagnostics: diagnostics)
-        cancellers.withLock { $0 = [connection.canceller] }
-        try run { try PostgresSchema.migrate(connection) }
+        let first = try Self.connect(uri: uri, bounds: bounds, diagnostics: diagnostics,
+                                     what: "connecting", deadline: Self.deadline(bounds))
+        location = first.location
+        adopt(first)
+        try transaction("migrating the schema") { try PostgresSchema.migrate(connection) }
         sayOpened()
     }
 
-    /// The `.info` line for the store opened: the server (never its password) and its session bounds.
+    /// The `.info` line for the store opened: the server (never its password) and its transactions' bounds.
     private func sayOpened() {
         diagnostics.info(.store, "opened PostgreSQL store \(location) (schema version \(PostgresSchema.migrations.count), "
-                         + "lock_timeout \(connection.settings.lockTimeout), statement_timeout \(connection.settings.statementTimeout))")
+                         + "lock_timeout \(current?.settings.lockTimeout ?? "?"), statement_timeout \(current?.settings.statementTimeout ?? "?"), "
+                         + "set in each transaction; store-wait \(WholeSeconds.truncating(bounds.storeWaitSeconds)) s)")
     }
 
     /// Connects to `uri` for reading: nil when the database holds no corsano schema (a read
     /// never creates one). - Throws: `OptionalLibraryError` (no libpq), `StoreError` naming the server.
-    public static func openExisting(uri: String, diagnostics: Diagnostics = .none) throws -> PostgresStore? {
+    public static func openExisting(uri: String, bounds: PostgresWaitBounds = PostgresWaitBounds(),
+                                    diagnostics: Diagnostics = .none) throws -> PostgresStore? {
         try requireLibpq(uri)
-        let connection = try PostgresConnection(uri: uri, diagnostics: diagnostics)
-        let store = PostgresStore(connection: connection, uri: uri, diagnostics: diagnostics)
-        guard try store.run("a state store statement", { try PostgresSchema.exists(connection) }) else { return nil }
+        let store = try PostgresStore(connecting: uri, bounds: bounds, diagnostics: diagnostics)
+        guard try store.transaction("a state store statement", { try PostgresSchema.exists(store.connection) }) else { return nil }
         store.sayOpened()
         return store
     }
@@ -68,17 +89,105 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
         try OptionalLibrary.libpq.require(for: "state store \(PostgresURI.redacted(uri))")
     }
 
-    private init(connection: PostgresConnection, uri: String, diagnostics: Diagnostics) {
-        self.connection = connection
+    private init(connecting uri: String, bounds: PostgresWaitBounds, diagnostics: Diagnostics) throws {
         self.uri = uri
+        self.bounds = bounds
         self.diagnostics = diagnostics
-        cancellers.withLock { $0 = [connection.canceller] }
+        let first = try Self.connect(uri: uri, bounds: bounds, diagnostics: diagnostics,
+                                     what: "connecting", deadline: Self.deadline(bounds))
+        location = first.location
+        adopt(first)
+    }
+
+    /// When a wait that starts now must end (`storeWaitSeconds` on the monotonic clock).
+    private static func deadline(_ bounds: PostgresWaitBounds) -> ContinuousClock.Instant {
+        .now + .milliseconds(Int64(max(0, bounds.storeWaitSeconds) * 1000))
+    }
+
+    /// A new connection, retried with jittered back-off (50 ms doubling to 2 s, each wait a
+    /// random part of that) while the server is busy or restarting, until `deadline`; each retry
+    /// said at `.info`. - Throws: `StoreError.busyServer` past the deadline; `StoreError.cannotOpen`
+    /// for what waiting will not fix.
+    private static func connect(uri: String, bounds: PostgresWaitBounds, diagnostics: Diagnostics, what: String,
+                                deadline: ContinuousClock.Instant, applicationName: String = "corsano") throws -> PostgresConnection {
+        var backoff = Backoff()
+        while true {
+            do {
+                return try PostgresConnection(uri: uri, applicationName: applicationName, bounds: bounds, diagnostics: diagnostics)
+            } catch StoreError.cannotOpen(let path, let message) where PostgresConnection.isTransientConnectFailure(message) {
+                try backoff.wait(until: deadline, bounds: bounds, diagnostics: diagnostics,
+                                 busy: StoreError.busyServer(path: path, message: "\(what): \(message)"),
+                                 saying: "state store \(path): \(what): \(message)")
+            }
+        }
+    }
+
+    /// Jittered exponential back-off within a deadline (docs/design.md "State store").
+    private struct Backoff {
+        var step = 0.05
+        var tries = 0
+
+        /// Sleeps a random part of the next step, saying so at `.info`; throws `busy` when the
+        /// deadline has passed (or would before the sleep ends).
+        mutating func wait(until deadline: ContinuousClock.Instant, bounds: PostgresWaitBounds, diagnostics: Diagnostics,
+                           busy: StoreError, saying: String) throws {
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero else { throw busy }
+            let leftSeconds = Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18
+            let sleep = min(Double.random(in: step / 2...step), leftSeconds)
+            tries += 1
+            diagnostics.info(.store, saying + String(format: "; retry %d in %.2f s (store-wait %d s)", tries, sleep,
+                                                     WholeSeconds.truncating(bounds.storeWaitSeconds)))
+            Thread.sleep(forTimeInterval: sleep)
+            step = min(step * 2, 2)
+        }
+    }
+
+    /// Makes `connection` the open one. Call holding `lock` (or in an initializer).
+    private func adopt(_ connection: PostgresConnection) {
+        let old = current
+        current = connection
+        cancellers.withLock { cancellers in
+            if let old { cancellers.removeAll { $0 === old.canceller } }
+            cancellers.append(connection.canceller)
+        }
+    }
+
+    /// Closes every connection (`current`, `side`); the next `run` opens one. Call holding `lock`,
+    /// with no statement running.
+    private func closeConnections() {
+        cancellers.withLock { $0.removeAll() }
+        current = nil
+        side = nil
+    }
+
+    /// Starts the thread that closes the connections once they were idle `idleCloseSeconds`
+    /// (at most one such thread; it ends when nothing is open). Call holding `lock`.
+    private func closeWhenIdle() {
+        guard !closerRunning, bounds.idleCloseSeconds >= 0 else { return }
+        closerRunning = true
+        let idle = bounds.idleCloseSeconds
+        let thread = Thread { [weak self] in
+            while true {
+                Thread.sleep(forTimeInterval: min(max(idle / 3, 0.05), 1))
+                guard let self else { return }
+                self.lock.lock()
+                if self.depth == 0, let since = self.idleSince, since.duration(to: .now) >= .milliseconds(Int64(idle * 1000)) {
+                    self.closeConnections()
+                }
+                let done = self.current == nil && self.side == nil
+                if done { self.closerRunning = false }
+                self.lock.unlock()
+                if done { return }
+            }
+        }
+        thread.start()
     }
 
     /// The second connection (opened once; nil when the server refuses another). Call holding `lock`.
     func sideConnection() throws -> PostgresConnection? {
         if let side { return side }
-        let opened = try? PostgresConnection(uri: uri, applicationName: "corsano", diagnostics: diagnostics)
+        let opened = try? PostgresConnection(uri: uri, applicationName: "corsano", bounds: bounds, diagnostics: diagnostics)
         side = .some(opened)
         if let opened { cancellers.withLock { $0.append(opened.canceller) } }
         return opened
@@ -92,71 +201,105 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
         for canceller in cancellers.withLock({ $0 }) { canceller.cancel() }
     }
 
-    /// Runs `body` holding the lock, with libpq failures as `StoreError`; `what` names the work
-    /// in a message about a time bound it ran into (`PostgresWaitBounds`).
+    /// Runs `body` holding the lock and a connection (opened, within `storeWaitSeconds`, when
+    /// none is open), with libpq failures of the outermost `run` as `StoreError`; `what` names
+    /// the work in a message about a time bound it ran into (`PostgresWaitBounds`).
     func run<T>(_ what: String = "a state store statement", _ body: () throws -> T) throws -> T {
         lock.lock()
         defer { lock.unlock() }
+        if current == nil {
+            adopt(try Self.connect(uri: uri, bounds: bounds, diagnostics: diagnostics, what: what, deadline: Self.deadline(bounds)))
+        }
+        depth += 1
+        defer {
+            depth -= 1
+            if depth == 0 {
+                idleSince = .now
+                closeWhenIdle()
+            }
+        }
         do {
             return try body()
-        } catch let failure as PostgresFailure {
-            throw connection.storeError(failure, what: what)
+        } catch let failure as PostgresFailure where depth == 1 {
+            throw (current ?? connectionForMessages()).storeError(failure, what: what)
         }
     }
 
-    /// One statement's rows. - Throws: `StoreError`.
+    /// A connection's message wording when none is open (never reached in practice: `run` opens one).
+    private func connectionForMessages() -> PostgresConnection { current! }
+
+    /// One statement's rows, in a transaction of its own (or the one open). - Throws: `StoreError`.
     func query(_ sql: String, _ parameters: [String?] = [], what: String = "a state store statement") throws -> PostgresResult {
-        try run(what) { try connection.query(sql, parameters) }
+        try transaction(what) { try connection.query(sql, parameters) }
     }
 
-    /// Runs `body` inside `BEGIN … COMMIT`, rolling back when it throws; a deadlock or
-    /// serialization failure is redone from the start (a few times).
+    /// Runs `body` inside `BEGIN … COMMIT` (joining the transaction already open, if one is),
+    /// rolling back when it throws. A transaction whose COMMIT was not sent is redone from the
+    /// start after a deadlock or serialization failure, or on a new connection after the
+    /// connection was lost or the server ended it (a restart), with jittered back-off within
+    /// `storeWaitSeconds` (then `StoreError.busyServer`, 75); each retry said at `.info`.
     ///
     /// A COMMIT whose answer never arrives (the connection lost after it was sent) leaves its
     /// outcome unknown: the server may have committed it or not. So the transaction learns its
     /// id and its backend at BEGIN (same round trip), and after such a loss a new connection asks
     /// the server (`settleLostCommit`): committed → `body`'s result stands (for a seen-set claim,
     /// its lines are this process's to write); aborted → `StoreError` saying nothing of it was
-    /// kept. Without this a claim committed just before the connection dropped held its
-    /// records for good while their lines were never written (issue 28). Source: PostgreSQL
-    /// "Transaction ID and Snapshot Information Functions" (`txid_current`, `txid_status`).
+    /// kept; never a blind redo. Without this a claim committed just before the connection
+    /// dropped held its records for good while their lines were never written (issue 28).
+    /// Source: PostgreSQL "Transaction ID and Snapshot Information Functions" (`txid_current`,
+    /// `txid_status`).
     /// - Throws: `StoreError`; `body`'s errors.
     func transaction<T>(_ what: String = "a state store transaction", _ body: () throws -> T) throws -> T {
         try run(what) {
-            var attempt = 0
+            if inTransaction { return try body() }
+            let deadline = Self.deadline(bounds)
+            var backoff = Backoff()
             while true {
                 do {
-                    return try transactionOnce(what, body)
-                } catch let failure as PostgresFailure where failure.isRetryable && attempt < 5 {
-                    attempt += 1
+                    return try transactionOnce(what, deadline: deadline, body)
+                } catch let failure as PostgresFailure where failure.isRetryable || failure.needsNewConnection {
+                    try backoff.wait(until: deadline, bounds: bounds, diagnostics: diagnostics,
+                                     busy: StoreError.busyServer(path: location, message: "\(what): " + failure.message),
+                                     saying: "state store \(location): \(what): " + failure.message
+                                        + (failure.sqlState.map { " (SQLSTATE \($0))" } ?? ""))
+                    if failure.needsNewConnection {
+                        closeConnections()
+                        adopt(try Self.connect(uri: uri, bounds: bounds, diagnostics: diagnostics, what: what, deadline: deadline))
+                    }
                 }
             }
         }
     }
 
     /// One try of `transaction`: rolled back when `body` or COMMIT fails, settled when COMMIT's
-    /// answer is lost. Call holding `lock`. - Throws: `PostgresFailure`, `StoreError`, `body`'s.
-    private func transactionOnce<T>(_ what: String, _ body: () throws -> T) throws -> T {
-        let begun = try connection.simpleQuery(begin)
-        let xid = begun.text(0, 0) ?? "", backend = connection.backendPID
-        let result: T
-        do {
-            result = try body()
-        } catch {
+    /// answer is lost. Call holding `lock`. - Throws: `PostgresFailure` (COMMIT not sent),
+    /// `StoreError`, `body`'s.
+    private func transactionOnce<T>(_ what: String, deadline: ContinuousClock.Instant, _ body: () throws -> T) throws -> T {
+        let begun = try connection.simpleQuery(bounds.beginSQL(asynchronousCommit: durability == .normal))
+        connection.settings = PostgresWaitBounds.Session(lockTimeout: begun.text(0, 0) ?? "?", statementTimeout: begun.text(0, 1) ?? "?")
+        let backend = begun.text(0, 2).flatMap { Int32($0) } ?? 0, xid = begun.text(0, 3) ?? ""
+        inTransaction = true
+        let outcome = Result { try body() }
+        inTransaction = false
+        guard case .success(let result) = outcome else {
             try? connection.execute("ROLLBACK")
-            throw error
+            return try outcome.get()
         }
         do {
             try connection.execute("COMMIT")
-        } catch let lost as PostgresFailure where lost.connectionLost {
-            // Sent, perhaps committed, its answer lost: ask the server.
-            guard try settleLostCommit(xid: xid, backend: backend, what: what, lost) else {
-                throw StoreError.failed(path: location, message: "connection lost at the commit of \(what); the server shows "
-                                        + "transaction \(xid) aborted, so nothing of it was kept: " + lost.message)
+        } catch let lost where lost.connectionLost {
+            // Sent, perhaps committed, its answer lost: ask the server, never redo.
+            guard try settleLostCommit(xid: xid, backend: backend, what: what, deadline: deadline, lost) else {
+                // Settled, not guessed: the server shows it aborted (a restart ended it), so
+                // nothing of it was kept and it is redone on the new connection like one whose
+                // COMMIT was never sent (`transaction`).
+                throw PostgresFailure(sqlState: nil, message: "connection lost at the commit of \(what); the server shows "
+                                      + "transaction \(xid) aborted, so nothing of it was kept: " + lost.message, connectionLost: true)
             }
-        } catch {
+        } catch let failure {
+            // The server answered: it refused the COMMIT (nothing kept), so the transaction may be redone.
             try? connection.execute("ROLLBACK")
-            throw error
+            throw failure
         }
         return result
     }
@@ -166,7 +309,8 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
     static let settlePolls = 200, settlePollSeconds = "0.05"
 
     /// After the connection was lost with a COMMIT sent: opens a new connection (it replaces the
-    /// lost one) and asks `txid_status(xid)`. Committed → true; aborted, or too old for the
+    /// lost one; while the server restarts, reconnecting until `deadline`, the `--store-wait`
+    /// bound) and asks `txid_status(xid)`. Committed → true; aborted, or too old for the
     /// server to tell → false (nothing kept). In progress → the lost connection's backend has not
     /// yet run or refused the COMMIT, and no one else can end its transaction: it is ended
     /// (`pg_terminate_backend`, allowed for one's own role's backends), and the status asked
@@ -174,25 +318,31 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
     /// - Throws: `StoreError` when no new connection can be had or the status stays in progress:
     ///   whether the transaction took effect is then unknown (for a claim: at most one write's
     ///   lines, the bound corsano-replay-filter(1) states).
-    private func settleLostCommit(xid: String, backend: Int32, what: String, _ lost: PostgresFailure) throws -> Bool {
+    private func settleLostCommit(xid: String, backend: Int32, what: String, deadline: ContinuousClock.Instant,
+                                  _ lost: PostgresFailure) throws -> Bool {
         let unknown = "connection lost at the commit of \(what) (\(lost.message)), and whether transaction \(xid) took effect "
-        let fresh: PostgresConnection
-        do {
-            fresh = try PostgresConnection(uri: uri, diagnostics: diagnostics)
-        } catch StoreError.cannotOpen(_, let why) {
-            throw StoreError.failed(path: location, message: unknown + "cannot be asked: " + why)
-        }
-        let old = connection
-        connection = fresh
-        cancellers.withLock { cancellers in
-            cancellers.removeAll { $0 === old.canceller }
-            cancellers.append(fresh.canceller)
-        }
-        let status = Result { () throws(PostgresFailure) in try Self.finalStatus(xid: xid, backend: backend, on: fresh) }
-        switch status {
-        case .success(let committed?): return committed
-        case .success(nil): throw StoreError.failed(path: location, message: unknown + "is not known: the server still shows it in progress")
-        case .failure(let failure): throw StoreError.failed(path: location, message: unknown + "cannot be asked: " + failure.message)
+        closeConnections()
+        var backoff = Backoff()
+        while true {
+            let fresh: PostgresConnection
+            do {
+                fresh = try Self.connect(uri: uri, bounds: bounds, diagnostics: diagnostics, what: "settling the commit of \(what)",
+                                         deadline: deadline)
+            } catch StoreError.cannotOpen(_, let why), StoreError.busyServer(_, let why) {
+                throw StoreError.failed(path: location, message: unknown + "cannot be asked: " + why)
+            }
+            adopt(fresh)
+            switch Result(catching: { () throws(PostgresFailure) in try Self.finalStatus(xid: xid, backend: backend, on: fresh) }) {
+            case .success(let committed?): return committed
+            case .success(nil): throw StoreError.failed(path: location, message: unknown + "is not known: the server still shows it in progress")
+            case .failure(let failure) where failure.needsNewConnection:
+                // The server went away again while asked (a restart): ask a new connection.
+                closeConnections()
+                try backoff.wait(until: deadline, bounds: bounds, diagnostics: diagnostics,
+                                 busy: StoreError.failed(path: location, message: unknown + "cannot be asked: " + failure.message),
+                                 saying: "state store \(location): settling the commit of \(what): " + failure.message)
+            case .failure(let failure): throw StoreError.failed(path: location, message: unknown + "cannot be asked: " + failure.message)
+            }
         }
     }
 
@@ -223,7 +373,7 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
     public func setDurability(_ durability: StoreDurability) throws {
         lock.lock()
         defer { lock.unlock() }
-        begin = durability == .full ? Self.beginFull : Self.beginNormal
+        self.durability = durability
     }
 
     public func seenScopes() throws -> [String] {
@@ -282,7 +432,7 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
     public func journalEntries(serial: String?) throws -> [PlanJournal.Entry] {
         let rows = try query("""
             SELECT serial, previous_plan, flow, gateway, pid, start_time, boot_id, opened_at,
-                   extract(epoch FROM lease_until - now())::float8
+                   extract(epoch FROM lease_until - now())::float8, extract(epoch FROM lease_until)::float8
             FROM plan_journal WHERE $1::text IS NULL OR serial = $1 ORDER BY serial
             """, [serial])
         return try (0..<rows.rowCount).map { r in
@@ -296,7 +446,8 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
             let owner = PlanJournal.Owner(gateway: gateway, pid: Int32(truncatingIfNeeded: pid),
                                           startTime: rows.int(r, 5).map { UInt64(bitPattern: $0) }, bootID: rows.text(r, 6))
             return PlanJournal.Entry(serial: serial, previousPlan: BraceletPlan(plan), flow: flow, owner: owner,
-                                     openedAt: at, leaseRemaining: rows.double(r, 8))
+                                     openedAt: at, leaseRemaining: rows.double(r, 8),
+                                     leaseEndsAt: rows.double(r, 9).flatMap(PlanJournal.Entry.leaseEnd))
         }
     }
 
@@ -346,7 +497,7 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
     }
 
     public func auditRuns(_ filter: AuditFilter) throws -> [AuditRun] {
-        try run {
+        try transaction("reading the audit log") {
             let rows = try query("""
                 SELECT run, flow, gateway, bracelet_serial, bracelet_model, bracelet_firmware, started_at, ended_at,
                        config, result

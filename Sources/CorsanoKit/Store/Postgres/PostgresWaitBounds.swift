@@ -1,15 +1,20 @@
 /// Every wait on the PostgreSQL server ends (issue 28): a connection attempt, a lock held by
 /// another session, a statement, and a peer that vanished without closing the connection each
 /// have a bound, and running into one is exit 74 naming what waited (`PostgresConnection.storeError`).
-/// SQLite's equivalent is its 10 s busy timeout.
+/// SQLite's equivalent is its 10 s busy timeout. A server that is busy or restarting (too many
+/// connections, shutting down, starting up, refusing connections) is waited for within one more
+/// bound, `storeWaitSeconds` (`--store-wait`), then 75 (docs/design.md "State store").
 ///
 /// Each bound is a libpq connection parameter or a server setting, so the user sets it where
-/// PostgreSQL users already do — in the URI (`?connect_timeout=30`, `?keepalives_idle=60`,
-/// `?options=-c%20lock_timeout%3D30s`), the PG* environment (`PGCONNECT_TIMEOUT`, `PGOPTIONS`),
-/// or on the server (`ALTER ROLE … SET lock_timeout`) — and corsano's default applies only where
-/// nothing set one: a connection parameter the URI repeats wins (libpq keeps the last value), and
-/// a server setting is changed only while it is 0 (no bound). Sources: libpq "Parameter Key
-/// Words", PostgreSQL "Client Connection Defaults".
+/// PostgreSQL users already do — in the URI (`?connect_timeout=30`, `?keepalives_idle=60`), the
+/// PG* environment (`PGCONNECT_TIMEOUT`), or on the server (`ALTER ROLE … SET lock_timeout`,
+/// which PgBouncer passes on; the URI's `options=` does not reach a server behind PgBouncer in
+/// transaction mode) — and corsano's default applies only where nothing set one: a connection
+/// parameter the URI repeats wins (libpq keeps the last value), and a server setting is raised
+/// only while it is 0 (no bound). The server settings are set with `SET LOCAL` in each
+/// transaction (`beginSQL`), never for the session: behind a transaction-mode pooler the next
+/// transaction may run on another server connection. Sources: libpq "Parameter Key Words",
+/// PostgreSQL "Client Connection Defaults", PgBouncer "Pool modes".
 public struct PostgresWaitBounds: Sendable, Equatable {
     /// Seconds a connection attempt may take (libpq `connect_timeout`).
     public var connectSeconds = 10
@@ -26,6 +31,12 @@ public struct PostgresWaitBounds: Sendable, Equatable {
     /// Milliseconds sent data may stay unacknowledged before the connection counts as dead
     /// (libpq `tcp_user_timeout`): bounds a write to a vanished server, which keepalives do not.
     public var tcpUserTimeoutMilliseconds = 60_000
+    /// Seconds a store operation waits, retrying with jittered back-off, for a server that is
+    /// busy or restarting before it gives up with 75 (`--store-wait`, `CORSANO_STORE_WAIT`).
+    public var storeWaitSeconds: Double = 30
+    /// Seconds the one connection a process keeps between transactions may stay idle before it
+    /// is closed (a waiting run holds no server connection: docs/design.md "State store").
+    public var idleCloseSeconds: Double = 3
 
     /// The defaults above.
     public init() {}
@@ -45,28 +56,24 @@ public struct PostgresWaitBounds: Sendable, Equatable {
         return parameters
     }
 
-    /// Sets lock_timeout and statement_timeout where they are 0 (no bound), and
-    /// synchronous_commit to `on` where it is `off`: with `off` the server acknowledges a
-    /// commit before it is on disk, so a server crash can roll back a claim whose line went out
-    /// (a reading handed on twice). One round trip, two when something is set.
-    /// - Throws: `PostgresFailure`.
-    func apply(on connection: PostgresConnection) throws(PostgresFailure) -> Session {
-        let shown = try connection.query("""
-            SELECT current_setting('lock_timeout'), current_setting('statement_timeout'), current_setting('synchronous_commit')
-            """)
-        var session = Session(lockTimeout: shown.text(0, 0) ?? "0", statementTimeout: shown.text(0, 1) ?? "0")
-        var set: [String] = []
-        if session.lockTimeout == "0" {
-            set.append("SET lock_timeout = \(lockMilliseconds)")
-            session.lockTimeout = Self.shown(milliseconds: lockMilliseconds)
+    /// The first round trip of every transaction: `BEGIN`, then in the same statement
+    /// lock_timeout and statement_timeout set locally where they are 0 (no bound),
+    /// synchronous_commit raised to `on` where it is `off` (with `off` the server acknowledges a
+    /// commit before it is on disk, so a server crash could roll back a claim whose line went
+    /// out), and the backend's pid and the transaction's id, which settle a COMMIT whose answer
+    /// is lost (`pg_backend_pid()`, not libpq's `PQbackendPID`: behind PgBouncer that is the
+    /// pooler's). Columns: lock_timeout, statement_timeout (as in force), backend pid, txid.
+    /// `asynchronousCommit` (`--durability normal`): synchronous_commit off instead, as asked.
+    func beginSQL(asynchronousCommit: Bool = false) -> String {
+        func bounded(_ name: String, _ milliseconds: Int) -> String {
+            "set_config('\(name)', CASE current_setting('\(name)') WHEN '0' THEN '\(Self.shown(milliseconds: milliseconds))' "
+                + "ELSE current_setting('\(name)') END, true)"
         }
-        if session.statementTimeout == "0" {
-            set.append("SET statement_timeout = \(statementMilliseconds)")
-            session.statementTimeout = Self.shown(milliseconds: statementMilliseconds)
-        }
-        if shown.text(0, 2) == "off" { set.append("SET synchronous_commit = on") }
-        if !set.isEmpty { try connection.execute(set.joined(separator: "; ")) }
-        return session
+        return "BEGIN; SELECT " + bounded("lock_timeout", lockMilliseconds) + ", " + bounded("statement_timeout", statementMilliseconds)
+            + ", pg_backend_pid(), txid_current()"
+            + (asynchronousCommit ? ", set_config('synchronous_commit', 'off', true)"
+                : ", set_config('synchronous_commit', CASE current_setting('synchronous_commit') WHEN 'off' THEN 'on' "
+                    + "ELSE current_setting('synchronous_commit') END, true)")
     }
 
     /// A duration as the server shows one (`10s`, `1500ms`).

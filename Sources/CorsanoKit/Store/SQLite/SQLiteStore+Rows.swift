@@ -73,12 +73,12 @@ extension SQLiteStore {
         try locked {
             try prepare("""
                 SELECT serial, previous_plan, flow, pid, opened_at, gateway, start_time, boot_id,
-                       lease_until - \(Self.now)
+                       lease_until - \(Self.now), lease_until
                 FROM plan_journal WHERE ?1 IS NULL OR serial = ?1 ORDER BY serial
                 """).rows([serial.map { .text($0) } ?? .null]).map { row in
                     // A row that cannot be read is corruption, never skipped: skipping it let the
                     // next run delete the row holding the true previous plan (issue 25).
-                    guard row.count == 9, let serial = row[0].text, let plan = row[1].text, let flow = row[2].text,
+                    guard row.count == 10, let serial = row[0].text, let plan = row[1].text, let flow = row[2].text,
                           let pid = row[3].int, let at = row[4].text.flatMap(RFC3339.parseInstant),
                           let gateway = row[5].text else {
                         throw StoreError.corrupt(path: path, message: "plan_journal row of serial \(row.first?.text ?? "?") is unreadable "
@@ -87,7 +87,8 @@ extension SQLiteStore {
                     let owner = PlanJournal.Owner(gateway: gateway, pid: Int32(truncatingIfNeeded: pid),
                                                   startTime: row[6].int.map { UInt64(bitPattern: $0) }, bootID: row[7].text)
                     return PlanJournal.Entry(serial: serial, previousPlan: BraceletPlan(plan), flow: flow, owner: owner,
-                                             openedAt: at, leaseRemaining: row[8].double)
+                                             openedAt: at, leaseRemaining: row[8].double,
+                                             leaseEndsAt: row[9].double.flatMap(PlanJournal.Entry.leaseEnd))
                 }
         }
     }

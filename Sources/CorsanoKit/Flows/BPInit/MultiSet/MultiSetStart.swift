@@ -32,6 +32,17 @@ public enum MultiSetStart {
         }
     }
 
+    /// Whether the open calibration of `serial` has a set that is not due at `now` for the
+    /// protocol `asked` (nil: a single session, never "not due"); reads only.
+    /// - Throws: `StoreError`.
+    public static func notDue(store: any StateStore, asked: MultiSetProtocol?, serial: String, run: String,
+                              now: Instant) throws -> MultiSetNotDue? {
+        guard let asked, let open = try store.calibrationOpen(serial: serial) else { return nil }
+        guard case .notDue(let open, let set, let dueAt) = MultiSetPlanner.decide(open: open, asked: asked, serial: serial, run: run, now: now)
+        else { return nil }
+        return MultiSetNotDue(calibration: open, set: set, dueAt: dueAt, now: now)
+    }
+
     /// Checks, once the bracelet is claimed, that no other gateway recorded a set of `calibration`
     /// between the decision and the claim. - Throws: `BraceletError.unavailable`, `StoreError`.
     public static func confirm(store: any StateStore, _ calibration: MultiSetCalibration) throws {
@@ -65,7 +76,11 @@ extension MultiSetStart {
 
 /// The next set of a multi-set calibration is not due yet (exit 75, EX_TEMPFAIL): nothing was
 /// sent but identify/getPlan and nothing written. The message says when it is due.
-public struct MultiSetNotDue: DiagnosticError, Equatable {
+public struct MultiSetNotDue: DiagnosticError, RetryLater, Equatable {
+    /// The set's due time.
+    public var retryAfter: Instant? { dueAt }
+    public var refusal: String { "notDue" }
+
     public var calibration: MultiSetCalibration
     public var set: Int
     public var dueAt: Instant
