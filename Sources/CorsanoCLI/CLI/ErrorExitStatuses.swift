@@ -33,11 +33,13 @@ extension MultiSetAbandoned: ExitStatusProviding { var exitStatus: ExitStatus { 
 // MARK: The core's errors
 
 extension StoreError: ExitStatusProviding { var exitStatus: ExitStatus { .ioError } }
+/// This host's clock too far off the store's server: the store cannot be trusted with this run's times.
+extension ClockSkew: ExitStatusProviding { var exitStatus: ExitStatus { .ioError } }
 extension AuditKeyMismatch: ExitStatusProviding { var exitStatus: ExitStatus { .ioError } }
 extension AuditSignError: ExitStatusProviding {
     var exitStatus: ExitStatus {
         switch self {
-        case .unknownRun: return .noInput
+        case .unknownRun, .killed: return .noInput
         case .unfinished: return .notYet
         }
     }

@@ -15,6 +15,11 @@ public final class CuffIngester {
     /// Where the ingester says what it decided at `-v`: each input's format and CSV layout, the
     /// time basis (docs/design.md "Diagnostics").
     public var diagnostics: Diagnostics = .none
+    /// Copies an Apple Health export read from a pipe (its every remaining byte) to a private
+    /// temporary file the command layer makes, so it is read twice as a regular file is: its
+    /// pulse joined, a ZIP read in place (docs/design.md "Cuff input formats"). nil: a pipe is
+    /// read once, without pulse. - Throws: the command's error when the copy cannot be written (74).
+    public var spool: ((inout any ByteSource) throws -> any RandomAccessSource)?
 
     /// Creates an ingester writing to `sink`.
     public init(normalizer: IngestNormalizer, strict: Bool = false, sink: any IngestSink) {
@@ -62,8 +67,13 @@ public final class CuffIngester {
         } ?? "in zone ") + normalizer.basis.zone.identifier)
         do {
             var input: any ByteSource = source
+            var file = file
             let head = try readHead(&input)
             if ZipArchive.isZip(head), format == nil || format == .applehealth {
+                if file == nil, let spool {
+                    var whole: any ByteSource = PrefixedByteSource(prefix: head, rest: input)
+                    file = try spool(&whole)
+                }
                 return try ingestAppleHealthZip(file, name: name)
             }
             // A UTF-16 BOM or --encoding: everything after this sees UTF-8 (and the same lines).
@@ -103,7 +113,12 @@ public final class CuffIngester {
                              + (format == nil ? "(detected from its first bytes)" : "(as given)"))
             switch chosen ?? .jsonl {
             case .jsonl, .ble: try ingestLines(input, name: name, ble: chosen == .ble)
-            case .applehealth: try ingestAppleHealth(input, name: name, file: file)
+            case .applehealth:
+                if file == nil, let spool {
+                    let spooled = try spool(&input)
+                    (input, file) = (spooled.stream(), spooled)
+                }
+                try ingestAppleHealth(input, name: name, file: file)
             case .googlefit: try ingestGoogleFit(input, name: name)
             case .csv: try ingestCSV(input, name: name, options: options.csv, validateUTF8: validateUTF8, fastPath: options.csvFastPath)
             }

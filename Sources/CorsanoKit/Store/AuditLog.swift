@@ -78,7 +78,7 @@ public final class AuditLog: @unchecked Sendable {
     public func sign(run id: String, name: String, osUser: String, meaning: SignatureMeaning, at: Instant) throws -> SignatureRecord {
         guard let run = try store.auditRuns(AuditFilter(run: id)).first,
               run.flow != Self.signatureFlow, run.flow != Self.planRestoreFlow else { throw AuditSignError.unknownRun(id) }
-        guard run.endedAt != nil, run.resultJSON != nil else { throw AuditSignError.unfinished(id) }
+        guard run.endedAt != nil, run.resultJSON != nil else { throw try unfinished(run) }
         let earlier = try store.auditRuns(AuditFilter(serial: run.bracelet.serial)).filter { $0.signature?.signedRun == id }.count
         let stamp = RFC3339.format(at)
         var number = earlier + 1
@@ -94,6 +94,22 @@ public final class AuditLog: @unchecked Sendable {
             }
             number += 1
         }
+    }
+
+    /// Why `run` (not ended) cannot be signed: `.killed` when it never will end — a plan-restore
+    /// record names it, or a later run reached its bracelet (one run holds a bracelet at a time) —
+    /// with the finished runs of its bracelet that can be signed instead; else `.unfinished`.
+    private func unfinished(_ run: AuditRun) throws -> AuditSignError {
+        let onBracelet = try store.auditRuns(AuditFilter(serial: run.bracelet.serial))
+        let flows = onBracelet.filter { $0.flow != Self.signatureFlow && $0.flow != Self.planRestoreFlow }
+        let restored = onBracelet.planRestores[run.run]
+        let started = RFC3339.parseInstant(run.startedAt)
+        let later = started.map { start in
+            flows.contains { $0.run != run.run && (RFC3339.parseInstant($0.startedAt).map { $0 > start } ?? false) }
+        } ?? false
+        guard restored != nil || later else { return .unfinished(run.run) }
+        let finished = flows.filter { $0.endedAt != nil && $0.resultJSON != nil }.suffix(3).map(\.run)
+        return .killed(run.run, bracelet: run.bracelet.serial, restoredAt: restored?.at, signable: Array(finished))
     }
 
     /// The runs that started at or after `since` (on their run's clock), on bracelet `serial`
@@ -233,6 +249,10 @@ public enum AuditSignError: Error, Equatable, Sendable {
     case unknownRun(String)
     /// The run has not ended (exit 75: sign it when it ends).
     case unfinished(String)
+    /// The run was killed and never ends (exit 66): its plan was restored at `restoredAt` by a later
+    /// command, or a later run reached its bracelet; `signable` are the last finished runs of that
+    /// bracelet, which can be signed instead.
+    case killed(String, bracelet: String, restoredAt: String?, signable: [String])
 }
 
 /// A signature as the audit log records it (`AuditLog.sign`).
