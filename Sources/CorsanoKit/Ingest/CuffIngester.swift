@@ -130,6 +130,17 @@ public final class CuffIngester {
         }
     }
 
+    /// A JSON document given as JSON lines — pretty-printed (its first line a lone `{`) or an
+    /// array (`[`) — would be refused line by line, each "not valid JSON": it is refused once,
+    /// naming the format to use (docs/design.md "Cuff input formats"). - Throws: `IngestError.malformed` (65).
+    static func refuseJSONDocument(_ line: UnsafeRawBufferPointer, first: UInt8, source: String, line number: Int) throws {
+        let trimmed = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        guard first == UInt8(ascii: "[") || trimmed == "{" else { return }
+        throw IngestError.malformed(source: source, line: number, detail: "a JSON document (" + (first == UInt8(ascii: "[") ? "an array" : "one object over several lines")
+            + "), not JSON lines (one reading object per line): write one reading per line, e.g. jq -c '" + (first == UInt8(ascii: "[") ? ".[]" : ".")
+            + "' FILE | corsano cuff ingest --from jsonl -")
+    }
+
     /// The first bytes of the input (up to 4 KiB, fewer only at its end), for its BOM.
     private func readHead(_ source: inout any ByteSource) throws -> [UInt8] {
         var head = [UInt8](repeating: 0, count: 4096)
@@ -192,11 +203,16 @@ public final class CuffIngester {
         let reader = LineReader(source: source)
         reader.willRead = { [sink] in try sink.willRead() }
         var capture = BLECaptureReader()
+        var content = false
         while !stopped, let item = try reader.next() {
             switch item {
             case .line(let number, var bytes):
                 if number == 1, bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
                     bytes = UnsafeRawBufferPointer(rebasing: bytes.dropFirst(3))  // UTF-8 BOM
+                }
+                if !ble, !content, let first = bytes.first(where: { $0 != 32 && $0 != 9 && $0 != 13 }) {
+                    content = true
+                    try Self.refuseJSONDocument(bytes, first: first, source: name, line: number)
                 }
                 // Hot path: a reading line goes straight to `accept`, no record/outcome wrapping
                 // (copying those enums cost more than parsing); other lines take the general path.
