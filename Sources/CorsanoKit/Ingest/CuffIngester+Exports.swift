@@ -109,18 +109,29 @@ extension CuffIngester {
         do { points = try GoogleFitReader.read(document) } catch {
             throw IngestError.malformed(source: name, line: error.line, detail: error.reason)
         }
+        // A file of other data types only (weight, steps) is not an empty blood-pressure export:
+        // said once, naming what it holds (65), never a quiet 0 with zero readings.
+        var others: [String: Int] = [:]
+        var bloodPressure = 0
         for (line, point) in points where !stopped {
             switch point {
             case .reading(var reading):
+                bloodPressure += 1
                 let raw = reading.json(includeDerivedMAP: false).serialized
                 try accept(&reading, source: name, line: line) { raw }
-            case .otherType:
+            case .otherType(let type):
+                others[type, default: 0] += 1
                 counts.read += 1
                 counts.skipped[.notBloodPressure, default: 0] += 1
             case .issue(let issue):
                 counts.read += 1
                 try reject(issue, source: name, line: line) { "" }
             }
+        }
+        if bloodPressure == 0, !others.isEmpty, !stopped {
+            let held = others.sorted { $0.key < $1.key }.map { "\($0.value) of \($0.key)" }.joined(separator: ", ")
+            throw IngestError.malformed(source: name, line: nil, detail: "holds no blood pressure (\(GoogleFitReader.bloodPressureType)): "
+                                        + "its data points are \(held); export the blood-pressure data type from Google Takeout")
         }
     }
 }

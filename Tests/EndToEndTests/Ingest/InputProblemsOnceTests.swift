@@ -45,3 +45,19 @@ import Testing
         #expect(r.stderr.contains("<stdin>:1: a JSON document (an array), not JSON lines") && r.stderr.contains("jq -c '.[]'"), "\(r.stderr)")
     }
 }
+
+/// A Google Fit Takeout file of another data type (weight) is not an empty blood-pressure export:
+/// 65 naming the type it holds, with the counts line, never exit 0 with zero readings.
+@Suite struct GoogleFitOtherTypeTests {
+    @Test(arguments: [["--from", "googlefit"], []])
+    func aFileWithoutBloodPressureNamesTheTypeItHolds(from: [String]) throws {
+        let point = #"{"fitValue":[{"value":{"fpVal":72.5}}],"originDataSourceId":"raw:com.google.weight:com.google.android.apps.fitness:user_input","#
+            + #""endTimeNanos":1733040000000000000,"dataTypeName":"com.google.weight","startTimeNanos":1733040000000000000,"modifiedTimeMillis":1733040031337}"#
+        let document = #"{"Data Source":"raw:com.google.weight:com.google.android.apps.fitness:user_input","Data Points":["# + point + "," + point + "]}\n"
+        let r = try Corsano.run(["cuff", "ingest"] + from + ["-"], stdin: document)
+        #expect(r.status == 65, "\(r.stderr)")
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr.contains("holds no blood pressure (com.google.blood_pressure): its data points are 2 of com.google.weight"), "\(r.stderr)")
+        #expect(r.stderr.contains("cuff ingest: read 2, written 0, skipped 2 (not blood pressure: 2)"), "\(r.stderr)")
+    }
+}
