@@ -2,10 +2,10 @@ import Foundation
 import Testing
 
 /// Inputs with a timeout are opened without blocking (docs/design.md "Commands and options"): a
-/// FIFO nobody writes ends `bp-init --cuff FIFO` within `--cuff-timeout` with `cuffError
-/// noReading` (3), where open(2) used to block for ever; a FIFO whose writer comes still feeds the
-/// run. Operand FIFOs of `cuff ingest` and `replay-filter` keep blocking (pipelines rely on it)
-/// and say so at `-v`.
+/// FIFO nobody writes ends `bp-init --cuff FIFO` (and `validate --live`'s cuff) within
+/// `--cuff-timeout` with `cuffError noReading` (3), where open(2) used to block for ever; a FIFO
+/// whose writer comes later still feeds the run. Operand FIFOs of `cuff ingest` and
+/// `replay-filter` keep blocking (pipelines rely on it) and say so at `-v`.
 @Suite struct CuffFIFOTests {
     static func fifo() throws -> String {
         let path = try BPInitE2E.directory().appendingPathComponent("cuff.fifo").path
@@ -32,6 +32,21 @@ import Testing
                                        Corsano.binary.path, path, readings])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(BPInitE2E.result(r.stdout.split(separator: "\n").map(String.init)) == #"{"kind":"success","measurementCount":2}"#, "\(r.stdout)")
+    }
+
+    /// `validate --live`'s reference cuff is bp-init's (`BPInitOptions.cuff`): the same bound.
+    @Test func validateLiveWithAFIFONobodyWritesEndsWithinTheCuffTimeout() throws {
+        let (server, dir) = try ValidateLiveCuffSourcesTests.calibrated()
+        defer { server.stop(); try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/cuff.fifo"
+        #expect(mkfifo(path, 0o600) == 0)
+        let started = Date()
+        let r = try Corsano.run(["validate", "--live", "--bracelet", server.listening, "--cuff", path, "--subject-id", "S1",
+                                 "--now", ValidateLiveCuffSourcesTests.measuredAt, "--cuff-timeout", "3s"], env: server.clientEnvironment)
+        let took = Date().timeIntervalSince(started)
+        #expect(r.status == 3, "\(r.stderr)")
+        #expect(r.stderr.contains("the reference cuff gave no reading"), "\(r.stderr)")
+        #expect(took >= 3 && took < 30, "ended after \(took) s")
     }
 
     @Test func operandFIFOsBlockAndSaySoAtVerbose() throws {
