@@ -22,7 +22,7 @@ read -r t1 c1 m1 < <(measure "$bin" "${args[@]}" < "$work/in.jsonl")
 read -r t2 c2 m2 < <(measure "$bin" "${args[@]}" < "$work/in.jsonl")
 # The checks' own time, as the binary measures each statement at -vv (monotonic clock).
 "$bin" "${args[@]}" -vv < "$work/in.jsonl" > /dev/null 2> "$work/vv.txt"
-check=$(awk '/statement [0-9.]+ ms: (PRAGMA quick_check|SELECT count\(\*\), coalesce\(sum)/ { ms += $4 } END { printf "%.3f", ms / 1000 }' "$work/vv.txt")
+check=$(awk '/statement [0-9.]+ ms: (PRAGMA quick_check|SELECT count\(\*\), coalesce\(sum|SELECT seconds, packed FROM seen_reading WHERE scope)/ { ms += $4 } END { printf "%.3f", ms / 1000 }' "$work/vv.txt")
 printf 'fresh   %6.2f s wall %6.2f s CPU %8d KiB\n' "$t1" "$c1" "$m1"
 printf 'replay  %6.2f s wall %6.2f s CPU %8d KiB\n' "$t2" "$c2" "$m2"
 printf 'checks  %6.3f s on %d rows (store %s): %.1f %% of the replay run (wall; the fresh run checks an empty set)\n' "$check" "$n" \

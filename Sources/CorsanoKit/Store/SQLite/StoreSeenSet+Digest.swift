@@ -22,15 +22,19 @@ extension StoreSeenSet {
           + (systolic & 4294967295) * 17 + (diastolic & 4294967295) * 19 + has_pulse * 23 + (pulse & 4294967295) * 29) & 4294967295)
         """
 
+    /// A packed row's checksum (`packedRowSum`'s value).
+    @inline(__always) static func packedRowSum(seconds s: Int64, packed word: UInt64) -> Int64 {
+        let u = UInt64(bitPattern: s)
+        let total = (u & 0xFFFF_FFFF) &* 40503 &+ (u >> 32) &* 65599 &+ (word & 0xFFFF_FFFF) &* 31 &+ (word >> 32) &* 7
+        return Int64(total & 0xFFFF_FFFF)
+    }
+
     /// `key`'s row checksum (the SQL of its table), and whether it is a wide row.
     static func rowSum(_ key: SeenKey) -> (sum: Int64, wide: Bool) {
         func piece(_ v: Int64, _ shift: UInt64 = 0) -> UInt64 { (UInt64(bitPattern: v) >> shift) & 0xFFFF_FFFF }
         let s = key.measuredAt.secondsSinceEpoch
+        if let word = key.packedWord { return (packedRowSum(seconds: s, packed: word), false) }
         var total = piece(s) &* 40503 &+ piece(s, 32) &* 65599
-        if let word = key.packedWord {
-            total = total &+ (word & 0xFFFF_FFFF) &* 31 &+ (word >> 32) &* 7
-            return (Int64(total & 0xFFFF_FFFF), false)
-        }
         total = total &+ piece(Int64(key.measuredAt.nanoseconds)) &* 13 &+ piece(Int64(key.systolic)) &* 17
             &+ piece(Int64(key.diastolic)) &* 19 &+ (key.pulse == nil ? 0 : 23) &+ piece(Int64(key.pulse ?? 0)) &* 29
         return (Int64(total & 0xFFFF_FFFF), true)
@@ -52,6 +56,25 @@ extension StoreSeenSet {
             """).run([.int(scope), .int(sign * packedRows), .int(sign * packedSum), .int(sign * wideRows), .int(sign * wideSum)])
     }
 
+    /// The packed rows of `scope`: their count and checksum sum, summed here row by row (a third
+    /// of the time SQLite takes to evaluate `packedRowSum` per row). - Throws: `StoreError`.
+    static func packedDigest(_ store: SQLiteStore, scope: Int64) throws -> [StoreValue] {
+        let statement = try store.prepare("SELECT seconds, packed FROM seen_reading WHERE scope = ?1")
+        let h = statement.handle
+        var rc = sqlite3_bind_int64(h, 1, scope)
+        guard rc == SQLITE_OK else { throw store.error(rc, "bind failed") }
+        var (rows, sum): (Int64, Int64) = (0, 0)
+        while true {
+            rc = sqlite3_step(h)
+            if rc == SQLITE_DONE { break }
+            guard rc == SQLITE_ROW else { throw store.error(rc, String(cString: sqlite3_errmsg(store.db))) }
+            rows += 1
+            sum &+= packedRowSum(seconds: sqlite3_column_int64(h, 0), packed: UInt64(bitPattern: sqlite3_column_int64(h, 1)))
+        }
+        sqlite3_reset(h)
+        return [.int(rows), .int(sum)]
+    }
+
     /// Checks the store's structure and scope `scope`'s rows against their digest, in one read
     /// transaction. - Throws: `StoreError.corrupt` naming the check and how to recover.
     static func verify(_ store: SQLiteStore, scope: Int64, name: String) throws {
@@ -70,8 +93,7 @@ extension StoreSeenSet {
                 throw StoreError.corrupt(path: store.path, message: "PRAGMA quick_check failed (\(problems.joined(separator: "; "))): " + recover)
             }
             do {
-                let packed = try store.prepare("SELECT count(*), coalesce(sum(\(packedRowSum)), 0) FROM seen_reading WHERE scope = ?1")
-                    .rows([.int(scope)]).first ?? []
+                let packed = try packedDigest(store, scope: scope)
                 let wide = try store.prepare("SELECT count(*), coalesce(sum(\(wideRowSum)), 0) FROM seen_reading_wide WHERE scope = ?1")
                     .rows([.int(scope)]).first ?? []
                 let digest = try store.prepare("SELECT packed_rows, packed_sum, wide_rows, wide_sum FROM seen_digest WHERE scope = ?1")
