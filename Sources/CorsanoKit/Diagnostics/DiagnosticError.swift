@@ -38,6 +38,14 @@ extension AuditKeyMismatch: DiagnosticError {
     }
 }
 
+extension AuditChainStripped: DiagnosticError {
+    /// Names the head and the last keyed record, and what to do.
+    public var message: String {
+        "state store \(location): its audit chain's head (record \(head)) has no HMAC although record \(lastKeyed) before it has one: "
+            + "the MACs of its tail were stripped; nothing appended (corsano history --verify --audit-key FILE names the first record)"
+    }
+}
+
 extension AuditSignError: DiagnosticError {
     public var message: String {
         switch self {
@@ -49,6 +57,10 @@ extension AuditSignError: DiagnosticError {
                     ? "bracelet \(bracelet) has no finished run to sign yet: sign the run that calibrates it when it ends"
                     : "sign a finished run of bracelet \(bracelet) instead: " + signable.joined(separator: ", ")
                         + " (corsano history --bracelet \(bracelet) lists them)")
+        case .unverified(let run, let why):
+            return "history sign: run \(run) does not verify against the audit chain (\(why)); nothing signed (corsano history --verify names what changed)"
+        case .approvalOfFailure(let run, let result):
+            return "history sign: run \(run) ended \(result), not success: it cannot be approved (review or responsibility can be signed)"
         }
     }
 }

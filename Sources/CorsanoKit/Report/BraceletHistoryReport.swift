@@ -12,6 +12,8 @@ public struct BraceletHistoryReport: Sendable {
     /// When the report is made (the command's wall clock; also the "now" of the due date).
     public var issued: Instant
     public var version: String
+    /// Whether every row shown verifies against the audit chain (set by the command); marked on every page when not.
+    public var verification: ReportVerification = .hashesOnly
 
     /// The document in `l`'s locale.
     public func html(_ l: Localizer) -> String {
@@ -29,7 +31,9 @@ public struct BraceletHistoryReport: Sendable {
             }
         }
         var body: [HTML] = [.element("h1", text: l[.reportHistory])]
+        if let mark = verification.pageMark(l) { body.append(.element("p", ["class": "not-verified"], text: mark + ": " + verification.text(l))) }
         body.append(.fields([
+            (l[.reportVerification], .text(verification.text(l))),
             (l[.reportItem], .text(l[.reportBraceletLine, bracelet.model, bracelet.serial, bracelet.firmware])),
             (l[.reportIssued], .text(f.dateTime(issued))),
             (l[.reportLastCalibrated], .text(due?.lastCalibratedAt.map(f.dateTime) ?? l[.historyNeverCalibrated, bracelet.serial])),
@@ -54,6 +58,7 @@ public struct BraceletHistoryReport: Sendable {
             body.append(TimelinePlot(points: points, categories: categories, localizer: l, format: f).figure(id: "history"))
         }
         body.append(.element("footer", text: l[.reportGenerated, version]))
-        return ReportDocument(title: l[.reportHistory], number: bracelet.serial, localizer: l, paper: paper, body: body).html
+        return ReportDocument(title: l[.reportHistory], number: bracelet.serial, localizer: l, paper: paper, body: body,
+                              mark: verification.pageMark(l)).html
     }
 }

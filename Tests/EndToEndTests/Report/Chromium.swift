@@ -20,6 +20,12 @@ enum Chromium {
         try run(["--no-pdf-header-footer", "--print-to-pdf=\(pdf)"], html)
     }
 
+    /// The document as Chromium parsed it (`--dump-dom`: the DOM serialized on stdout), to read
+    /// the text a person is shown.
+    static func dumpDOM(_ html: String) throws -> Shell.Outcome {
+        try run(["--dump-dom"], html)
+    }
+
     private static func run(_ args: [String], _ html: String) throws -> Shell.Outcome {
         let profile = FileManager.default.temporaryDirectory.appendingPathComponent("chromium-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: profile) }
