@@ -88,14 +88,14 @@ _corsano_reply() {
         'bp-init')
             case "$prev" in
                 --cuff|--token-file|--state|--audit-key) _corsano_files; return 0 ;;
-                --cuff-cmd|--cuff-timeout|--adapter|--cuff-paired-cmd|--pair-cmd|--threshold|--max-attempts|--backdate|--subject-id|--sets|--readings-per-set|--set-interval|--max-set-gap|--seed|--now|--request-timeout|--gateway|--lease|--operator|--columns) return 0 ;;
+                --cuff-cmd|--cuff-timeout|--adapter|--cuff-paired-cmd|--pair-cmd|--threshold|--max-attempts|--backdate|--subject-id|--sets|--readings-per-set|--set-interval|--max-set-gap|--max-clock-skew|--seed|--now|--request-timeout|--gateway|--lease|--operator|--columns) return 0 ;;
                 --max-reading-age) _corsano_words 'none'; return 0 ;;
                 --protocol) _corsano_words 'sdk corsano sets'; return 0 ;;
                 --bracelet) _corsano_uri 'sim sim: unix: tcp: exec:'; return 0 ;;
                 --clock) _corsano_words 'real virtual'; return 0 ;;
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
             esac
-            _corsano_words '--cuff --cuff-cmd --cuff-timeout --adapter --cuff-paired-cmd --pair-cmd --threshold --max-attempts --no-preparation --max-reading-age --backdate --no-replay-filter --feed-flagged --subject-id --protocol --sets --readings-per-set --set-interval --max-set-gap --abandon --force --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --state --no-state --audit-key --gateway --lease --operator --quiet --verbose --columns --help'; return 0 ;;
+            _corsano_words '--cuff --cuff-cmd --cuff-timeout --adapter --cuff-paired-cmd --pair-cmd --threshold --max-attempts --no-preparation --max-reading-age --backdate --no-replay-filter --feed-flagged --subject-id --protocol --sets --readings-per-set --set-interval --max-set-gap --max-clock-skew --abandon --force --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --state --no-state --audit-key --gateway --lease --operator --quiet --verbose --columns --help'; return 0 ;;
         'wearing-opt')
             case "$prev" in
                 --max-attempts|--skin-tone|--seed|--now|--request-timeout|--gateway|--lease|--operator|--columns) return 0 ;;
