@@ -82,6 +82,7 @@ complete -c corsano -n '__corsano_using bp-init' -l sets -x -d 'With --protocol 
 complete -c corsano -n '__corsano_using bp-init' -l readings-per-set -x -d 'With --protocol sets: cuff readings per set (default 3).'
 complete -c corsano -n '__corsano_using bp-init' -l set-interval -x -d 'With --protocol sets: least time from one set\'s end to the next set (default 3600).'
 complete -c corsano -n '__corsano_using bp-init' -l max-set-gap -x -d 'Multi-set: how late a set may start before the calibration expires (default 86400).'
+complete -c corsano -n '__corsano_using bp-init' -l max-clock-skew -x -d 'Refuse the run (74) when this host\'s clock is further off a PostgreSQL store\'s (default 300).'
 complete -c corsano -n '__corsano_using bp-init' -l abandon -d 'Multi-set: close the bracelet\'s open calibration and exit.'
 complete -c corsano -n '__corsano_using bp-init' -l force -d 'Multi-set: run a set on another cuff than the calibration\'s.'
 complete -c corsano -n '__corsano_using bp-init' -l bracelet -x -a '(__corsano_uri sim sim: unix: tcp: exec:)'

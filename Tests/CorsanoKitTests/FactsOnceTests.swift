@@ -116,6 +116,7 @@ import Testing
             let old = try SQLiteStore(path: path)
             try old.execute("""
                 ALTER TABLE audit_reading DROP COLUMN record;
+                DROP TABLE seen_digest;
                 PRAGMA user_version = 8;
                 INSERT INTO audit_run (run, flow, bracelet_serial, bracelet_model, bracelet_firmware, started_seconds, started_at, config)
                 VALUES ('old', 'bp-init', 'SIM-1', '287-2', '7.4', 1795000000, '2026-11-18T11:06:40Z', '{}');

@@ -36,7 +36,7 @@ import Testing
         ("corsano cuff ", ["ingest", "listen"]),
         ("corsano profile p", ["push"]),
         ("corsano bracelet ", ["repair", "serve"]),
-        ("corsano bp-init --max", ["--max-attempts", "--max-reading-age", "--max-set-gap"]),
+        ("corsano bp-init --max", ["--max-attempts", "--max-clock-skew", "--max-reading-age", "--max-set-gap"]),
         ("corsano replay-filter --s", ["--scope", "--strict", "--state", "--store-wait"]),
         ("corsano bp-init --clock ", ["real", "virtual"]),
         ("corsano bp-init --clock=v", ["virtual"]),

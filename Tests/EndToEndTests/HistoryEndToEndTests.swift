@@ -47,7 +47,7 @@ import Testing
         let state = try Self.store()
         let due = try Corsano.run(["history", "--state", state, "--due", "28", "--now", "2026-12-01T00:00:00Z"])
         #expect(due.status == 1)
-        #expect(due.lines == [#"{"kind":"recalibration","bracelet":{"serial":"SIM-287-0042","model":"287-2","firmware":"7.4"},"lastCalibratedAt":"2026-10-01T10:00:00Z","days":60,"due":true}"#])
+        #expect(due.lines == [#"{"kind":"recalibration","bracelet":{"serial":"SIM-287-0042","model":"287-2","firmware":"7.4"},"lastCalibratedAt":"2026-10-01T10:00:00Z","days":60,"due":true,"status":"recalibrationDue"}"#])
         #expect(due.stderr == "corsano: history: 1 of 2 bracelets due for recalibration (no successful bp-init in the last 28 days)\n")
         let text = try Corsano.run(["history", "--state", state, "--due", "28", "--now", "2026-12-01T00:00:00Z", "--text", "--lang", "de"])
         #expect(text.stdout == "SIM-287-0042: zuletzt kalibriert 2026-10-01T10:00:00Z, vor 60 Tagen; Neukalibrierung fällig\n")

@@ -34,6 +34,9 @@ import Glibc
         #expect(status == 74, "\(stderr)")
         #expect(stdout == [Self.reading(1)], "the line after the deletion is not written")
         #expect(stderr.contains("state.sqlite3: the store file was deleted while corsano had it open"), "\(stderr)")
+        // The counts line comes before the 74 (docs/design.md "Rejects and counts").
+        let counts = try #require(stderr.range(of: "corsano: replay-filter: read 2, written 1,"), "\(stderr)")
+        #expect(counts.lowerBound < (stderr.range(of: "the store file was deleted")?.lowerBound ?? stderr.startIndex), "\(stderr)")
     }
 
     @Test func aStoreReplacedWhileARunHasItOpenTakesNoFurtherClaim() throws {

@@ -117,7 +117,7 @@ import Testing
                 + "corsano: replay-filter: read 3, written 1, skipped 0, dropped 2 (replayed: 1, duplicate: 1), rejected 0\n")
         let verbose = try Corsano.run(Self.filterArgs + ["--state", state, "--scope", "b", "-v"], stdin: Self.filterInput)
         #expect(verbose.status == 0 && verbose.stdout == plain.stdout)
-        let opened: String = "corsano: store: opened SQLite store " + state + " (existing, schema version 9, WAL journal, synchronous FULL)"
+        let opened: String = "corsano: store: opened SQLite store " + state + " (existing, schema version 10, WAL journal, synchronous FULL)"
         #expect(Self.diagnosticLines(verbose.stderr).map(String.init) == [
             opened,
             "corsano: filter: host rules: requested at 2026-11-29T10:14:30Z, backdate 90 s, maximum reading age 900 s; seen-set scope b; "

@@ -153,6 +153,8 @@ enum CommandTable {
                            "With --protocol sets: least time from one set's end to the next set"),
                 OptionSpec(.maxSetGap, .seconds(allowsNone: false), default: .seconds(MultiSetProtocol.defaultMaxGapSeconds),
                            "Multi-set: how late a set may start before the calibration expires"),
+                OptionSpec(.maxClockSkew, .seconds(allowsNone: false), default: .seconds(StoreClock.defaultMaxSkewSeconds),
+                           "Refuse the run (74) when this host's clock is further off a PostgreSQL store's"),
                 OptionSpec(.abandon, "Multi-set: close the bracelet's open calibration and exit"),
                 OptionSpec(.force, "Multi-set: run a set on another cuff than the calibration's"),
             ] + bracelet + output + state + journal + [help],
@@ -341,7 +343,7 @@ enum CommandTable {
             exits: [ExitCase(.success, "success, also when no run is recorded (stderr says so)"),
                     ExitCase(.failedAfterRetries, "--due: some bracelet is due; --verify: a record does not match (named)"), .usage,
                     ExitCase(.dataError, "a stored run cannot be read back for FHIR, or does not verify against the audit chain (named; nothing exported); sign: the run does not verify, or approval of a run that did not succeed"),
-                    ExitCase(.noInput, "sign: no such run; --due: the store does not exist or has no corsano tables"),
+                    ExitCase(.noInput, "sign: no such run, or a killed run (it never ends: the message names runs to sign instead); --due: the store does not exist or has no corsano tables"),
                     ExitCase(.notYet, "sign: the run has not ended (sign it when it ends)"),
                     ExitCase(.ioError, "a FHIR bulk file cannot be written")]
                 + ExitCase.state + [.auditKey] + ExitCase.stdout,

@@ -42,12 +42,14 @@ extension StoreError: ExitStatusProviding {
         return .ioError
     }
 }
+/// This host's clock too far off the store's server: the store cannot be trusted with this run's times.
+extension ClockSkew: ExitStatusProviding { var exitStatus: ExitStatus { .ioError } }
 extension AuditKeyMismatch: ExitStatusProviding { var exitStatus: ExitStatus { .ioError } }
 extension AuditChainStripped: ExitStatusProviding { var exitStatus: ExitStatus { .ioError } }
 extension AuditSignError: ExitStatusProviding {
     var exitStatus: ExitStatus {
         switch self {
-        case .unknownRun: return .noInput
+        case .unknownRun, .killed: return .noInput
         case .unfinished: return .notYet
         case .unverified, .approvalOfFailure: return .dataError
         }

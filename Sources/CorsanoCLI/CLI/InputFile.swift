@@ -12,6 +12,9 @@ struct InputFile {
     let name: String
     let fd: Int32
     private let owned: Bool
+    /// A FIFO opened without blocking that no writer has opened yet: its first read waits for one
+    /// (`bytes`), so a reading's timeout bounds that wait as any other.
+    private var awaitsWriter = false
 
     /// Says on stderr that `command` now reads standard input when that is the person's
     /// terminal (it would otherwise wait silently), and how to end it.
@@ -22,10 +25,10 @@ struct InputFile {
     }
 
     /// Opens every operand, stdin when there are none. - Throws: `InputError.cannotOpen` (exit 66).
-    static func openAll(_ operands: [String]) throws -> [InputFile] {
+    static func openAll(_ operands: [String], diagnostics: Diagnostics = .none) throws -> [InputFile] {
         var opened: [InputFile] = []
         do {
-            for operand in operands.isEmpty ? ["-"] : operands { opened.append(try open(operand)) }
+            for operand in operands.isEmpty ? ["-"] : operands { opened.append(try open(operand, diagnostics: diagnostics)) }
         } catch {
             opened.forEach { $0.close() }
             throw error
@@ -36,18 +39,37 @@ struct InputFile {
     /// Opens `operand` (`-` is stdin). A directory is refused here, at open, like a missing file
     /// (Linux opens a directory for reading and fails only at the first read, after output began).
     /// - Throws: `InputError.cannotOpen` naming the path.
-    static func open(_ operand: String) throws -> InputFile {
+    ///
+    /// An operand FIFO (`cuff ingest`, `replay-filter`: pipelines rely on it) blocks in open(2)
+    /// until a writer opens it, said at `-v` ("waiting for a writer on F"). An input with a timeout
+    /// (`bp-init --cuff`, `validate --live`'s cuff: `waitsForWriter` false) is opened without
+    /// blocking, and its first read waits for the writer instead (`bytes`), so `--cuff-timeout`
+    /// bounds a FIFO nobody writes (docs/design.md "Commands and options").
+    static func open(_ operand: String, waitsForWriter: Bool = true, diagnostics: Diagnostics = .none) throws -> InputFile {
         if operand == "-" { return InputFile(name: "<stdin>", fd: 0, owned: false) }
-        let fd = systemOpen(operand, O_RDONLY | O_CLOEXEC)
+        var before = stat()
+        let isFIFO = stat(operand, &before) == 0 && (before.st_mode & S_IFMT) == S_IFIFO
+        if isFIFO, waitsForWriter { diagnostics.info(.ingest, "waiting for a writer on \(operand)") }
+        let fd = systemOpen(operand, O_RDONLY | O_CLOEXEC | (waitsForWriter ? 0 : O_NONBLOCK))
         guard fd >= 0 else { throw InputError.cannotOpen(path: operand, reason: String(cString: strerror(errno))) }
-        let file = InputFile(name: operand, fd: fd, owned: true)
+        var file = InputFile(name: operand, fd: fd, owned: true)
         var info = stat()
-        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+        guard fstat(fd, &info) == 0 else { return file }
+        if (info.st_mode & S_IFMT) == S_IFDIR {
             file.close()
             throw InputError.cannotOpen(path: operand, reason: String(cString: strerror(EISDIR)))
         }
+        if !waitsForWriter {
+            if (info.st_mode & S_IFMT) == S_IFIFO { file.awaitsWriter = true } else { file.setBlocking() }
+        }
         return file
     }
+
+    /// The bytes of this input; a FIFO opened without blocking first waits for its writer.
+    var bytes: any ByteSource { awaitsWriter ? FIFOWriterWait(fd: fd) : FileDescriptorSource(fd: fd) }
+
+    /// Clears `O_NONBLOCK`: reads wait for data again.
+    fileprivate func setBlocking() { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) }
 
     /// True for a regular file: reading it never waits for a writer, so a caller may batch
     /// across reads (a pipe, FIFO, socket or terminal may block at any read).
@@ -59,6 +81,30 @@ struct InputFile {
     /// Closes the descriptor unless it is stdin.
     func close() {
         if owned { _ = systemClose(fd) }
+    }
+}
+
+/// A FIFO opened with `O_NONBLOCK` before any writer: the first read waits in poll(2) until one
+/// opens it (Linux reports neither data nor hang-up on a FIFO that never had a writer), then the
+/// descriptor blocks as usual, and the writer's close is the end of input. The wait runs on the
+/// reader's thread, so the reading's timeout ends a run whose FIFO nobody writes.
+struct FIFOWriterWait: ByteSource {
+    let fd: Int32
+    private var waited = false
+
+    init(fd: Int32) { self.fd = fd }
+
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        if !waited {
+            var watched = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            while poll(&watched, 1, -1) < 0 {
+                guard errno == EINTR else { throw ByteSourceError.readFailed(errno: errno) }
+            }
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+            waited = true
+        }
+        var source = FileDescriptorSource(fd: fd)
+        return try source.read(into: buffer)
     }
 }
 

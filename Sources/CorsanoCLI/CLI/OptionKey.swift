@@ -56,6 +56,7 @@ enum OptionKey: String, CaseIterable, Sendable {
     case listen
     case live
     case maxAttempts = "max-attempts"
+    case maxClockSkew = "max-clock-skew"
     case maxReadingAge = "max-reading-age"
     case maxSetGap = "max-set-gap"
     case meaning

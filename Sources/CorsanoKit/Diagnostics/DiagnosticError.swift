@@ -52,6 +52,12 @@ extension AuditSignError: DiagnosticError {
         switch self {
         case .unknownRun(let run): return "history sign: no run \(run) in the audit log"
         case .unfinished(let run): return "history sign: run \(run) has not ended; sign it when it ends"
+        case .killed(let run, let bracelet, let restoredAt, let signable):
+            return "history sign: run \(run) was killed and never ends" + (restoredAt.map { " (its plan was restored at \($0))" } ?? "")
+                + ", so it cannot be signed; " + (signable.isEmpty
+                    ? "bracelet \(bracelet) has no finished run to sign yet: sign the run that calibrates it when it ends"
+                    : "sign a finished run of bracelet \(bracelet) instead: " + signable.joined(separator: ", ")
+                        + " (corsano history --bracelet \(bracelet) lists them)")
         case .unverified(let run, let why):
             return "history sign: run \(run) does not verify against the audit chain (\(why)); nothing signed (corsano history --verify names what changed)"
         case .approvalOfFailure(let run, let result):

@@ -38,6 +38,9 @@ public struct FileDescriptorSource: ByteSource {
     public let fd: Int32
     /// Ends reading with `ByteSourceError.interrupted` once fired, even while a read waits.
     public let interrupt: ReadInterrupt?
+    /// The end was read: a terminal's Control-D is one read of 0 bytes, and asking the terminal
+    /// again would wait for a second one, so the end is kept, not read twice.
+    private var ended = false
 
     /// Creates a source over `fd` (0 for stdin); `interrupt` stops it (a stop signal).
     public init(fd: Int32, interrupt: ReadInterrupt? = nil) {
@@ -46,10 +49,11 @@ public struct FileDescriptorSource: ByteSource {
     }
 
     public mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
+        guard let base = buffer.baseAddress, buffer.count > 0, !ended else { return 0 }
         if let interrupt { try interrupt.wait(forReadable: fd) }
         while true {
             let n = systemRead(fd, base, buffer.count)
+            if n == 0 { ended = true }
             if n >= 0 { return n }
             if errno == EINTR { continue }
             throw ByteSourceError.readFailed(errno: errno)

@@ -93,13 +93,27 @@ extension CuffIngester {
     /// by the largest point), each blood-pressure data point a reading in order.
     func ingestGoogleFit(_ input: any ByteSource, name: String) throws {
         var source = input
+        // A file of other data types only (weight, steps) is not an empty blood-pressure export:
+        // said once, naming what it holds (65), never a quiet 0 with zero readings.
+        var others: [String: Int] = [:]
+        var bloodPressure = 0
         do {
             try GoogleFitReader.stream(&source, maxValueBytes: GoogleFitReader.defaultMaxValueBytes, willRead: { try sink.willRead() }) { line, point in
+                switch point {
+                case .reading: bloodPressure += 1
+                case .otherType(let type): others[type, default: 0] += 1
+                case .issue: break
+                }
                 try ingest(point, line: line, name: name)
                 return !stopped
             }
         } catch let error as GoogleFitError {
             throw IngestError.malformed(source: name, line: error.line, detail: error.reason)
+        }
+        if bloodPressure == 0, !others.isEmpty, !stopped {
+            let held = others.sorted { $0.key < $1.key }.map { "\($0.value) of \($0.key)" }.joined(separator: ", ")
+            throw IngestError.malformed(source: name, line: nil, detail: "holds no blood pressure (\(GoogleFitReader.bloodPressureType)): "
+                                        + "its data points are \(held); export the blood-pressure data type from Google Takeout")
         }
     }
 

@@ -15,6 +15,11 @@ public final class CuffIngester {
     /// Where the ingester says what it decided at `-v`: each input's format and CSV layout, the
     /// time basis (docs/design.md "Diagnostics").
     public var diagnostics: Diagnostics = .none
+    /// Copies an Apple Health export read from a pipe (its every remaining byte) to a private
+    /// temporary file the command layer makes, so it is read twice as a regular file is: its
+    /// pulse joined, a ZIP read in place (docs/design.md "Cuff input formats"). nil: a pipe is
+    /// read once, without pulse. - Throws: the command's error when the copy cannot be written (74).
+    public var spool: ((inout any ByteSource) throws -> any RandomAccessSource)?
 
     /// Creates an ingester writing to `sink`.
     public init(normalizer: IngestNormalizer, strict: Bool = false, sink: any IngestSink) {
@@ -62,8 +67,13 @@ public final class CuffIngester {
         } ?? "in zone ") + normalizer.basis.zone.identifier)
         do {
             var input: any ByteSource = source
+            var file = file
             let head = try readHead(&input)
             if ZipArchive.isZip(head), format == nil || format == .applehealth {
+                if file == nil, let spool {
+                    var whole: any ByteSource = PrefixedByteSource(prefix: head, rest: input)
+                    file = try spool(&whole)
+                }
                 return try ingestAppleHealthZip(file, name: name)
             }
             // A UTF-16 BOM or --encoding: everything after this sees UTF-8 (and the same lines).
@@ -103,7 +113,12 @@ public final class CuffIngester {
                              + (format == nil ? "(detected from its first bytes)" : "(as given)"))
             switch chosen ?? .jsonl {
             case .jsonl, .ble: try ingestLines(input, name: name, ble: chosen == .ble)
-            case .applehealth: try ingestAppleHealth(input, name: name, file: file)
+            case .applehealth:
+                if file == nil, let spool {
+                    let spooled = try spool(&input)
+                    (input, file) = (spooled.stream(), spooled)
+                }
+                try ingestAppleHealth(input, name: name, file: file)
             case .googlefit: try ingestGoogleFit(input, name: name)
             case .csv: try ingestCSV(input, name: name, options: options.csv, validateUTF8: validateUTF8, fastPath: options.csvFastPath)
             }
@@ -113,6 +128,17 @@ public final class CuffIngester {
         } catch let issue as TextDecodingIssue {
             throw IngestError.undecodable(source: name, offset: issue.offset, detail: issue.detail)
         }
+    }
+
+    /// A JSON document given as JSON lines — pretty-printed (its first line a lone `{`) or an
+    /// array (`[`) — would be refused line by line, each "not valid JSON": it is refused once,
+    /// naming the format to use (docs/design.md "Cuff input formats"). - Throws: `IngestError.malformed` (65).
+    static func refuseJSONDocument(_ line: UnsafeRawBufferPointer, first: UInt8, source: String, line number: Int) throws {
+        let trimmed = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        guard first == UInt8(ascii: "[") || trimmed == "{" else { return }
+        throw IngestError.malformed(source: source, line: number, detail: "a JSON document (" + (first == UInt8(ascii: "[") ? "an array" : "one object over several lines")
+            + "), not JSON lines (one reading object per line): write one reading per line, e.g. jq -c '" + (first == UInt8(ascii: "[") ? ".[]" : ".")
+            + "' FILE | corsano cuff ingest --from jsonl -")
     }
 
     /// The first bytes of the input (up to 4 KiB, fewer only at its end), for its BOM.
@@ -177,11 +203,16 @@ public final class CuffIngester {
         let reader = LineReader(source: source)
         reader.willRead = { [sink] in try sink.willRead() }
         var capture = BLECaptureReader()
+        var content = false
         while !stopped, let item = try reader.next() {
             switch item {
             case .line(let number, var bytes):
                 if number == 1, bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
                     bytes = UnsafeRawBufferPointer(rebasing: bytes.dropFirst(3))  // UTF-8 BOM
+                }
+                if !ble, !content, let first = bytes.first(where: { $0 != 32 && $0 != 9 && $0 != 13 }) {
+                    content = true
+                    try Self.refuseJSONDocument(bytes, first: first, source: name, line: number)
                 }
                 // Hot path: a reading line goes straight to `accept`, no record/outcome wrapping
                 // (copying those enums cost more than parsing); other lines take the general path.

@@ -70,6 +70,8 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case historyDue, historyNeverCalibrated
     // Multi-set calibration (issue 32): where the operator is, and history --due's next sets
     case resultSetRecorded, historyNextSet
+    // `history --due`: an open calibration's next set due now; one expired (start a new calibration).
+    case historySetDue, historyCalibrationExpired
     // `report`: calibration certificate and bracelet history (issue 36)
     case reportCertificate, reportHistory, reportPageOf, reportNumber, reportIssued, reportItem, reportBraceletLine
     case reportGateway, reportOperator, reportCuff, reportClockAnchor, reportAnchorValue, reportNotRecorded

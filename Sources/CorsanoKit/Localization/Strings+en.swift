@@ -159,6 +159,8 @@ extension StringTables {
         case .resultSetRecorded: return "set {1} of {2}; next set from {3}"
         /// history --due: bracelet {1}'s open multi-set calibration has set {2} of {3} next, due from {4} (an RFC 3339 time).
         case .historyNextSet: return "{1}: set {2} of {3} of its calibration, due from {4}"
+        case .historySetDue: return "{1}: set {2} of {3} of its calibration due now (since {4})"
+        case .historyCalibrationExpired: return "{1}: calibration expired at {2} (set {3} of {4} was not started in time): start a new calibration"
         /// report: the title of a calibration certificate (ISO/IEC 17025 7.8).
         case .reportCertificate: return "Calibration certificate"
         /// report: the title of a bracelet's calibration history.

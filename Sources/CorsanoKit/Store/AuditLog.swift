@@ -80,7 +80,7 @@ public final class AuditLog: @unchecked Sendable {
     /// verifies (docs/design.md "Audit chain"): a run whose records do not verify under this log's
     /// key is refused, and so is an `approval` of a run that did not succeed; the same name and
     /// meaning on the same run again appends nothing and returns the earlier signature (`repeated`).
-    /// - Throws: `AuditSignError.unknownRun` (66), `.unfinished` (75), `.unverified` and
+    /// - Throws: `AuditSignError.unknownRun` and `.killed` (66), `.unfinished` (75), `.unverified` and
     ///   `.approvalOfFailure` (65), `AuditKeyMismatch`, `AuditChainStripped`, `StoreError`.
     @discardableResult
     public func sign(run id: String, name: String, osUser: String, meaning: SignatureMeaning,
@@ -97,7 +97,7 @@ public final class AuditLog: @unchecked Sendable {
                                  at: Instant) throws -> (record: SignatureRecord, repeated: Bool) {
         guard let run = try store.auditRuns(AuditFilter(run: id)).first,
               run.flow != Self.signatureFlow, run.flow != Self.planRestoreFlow else { throw AuditSignError.unknownRun(id) }
-        guard run.endedAt != nil, let resultJSON = run.resultJSON else { throw AuditSignError.unfinished(id) }
+        guard run.endedAt != nil, let resultJSON = run.resultJSON else { throw try unfinished(run) }
         let verification = try store.auditVerify(key: key)
         if let why = verification.whyNotVerified(id) { throw AuditSignError.unverified(id, why) }
         let kind = (try? JSONValue.parse(Array(resultJSON.utf8)))?["kind"]?.stringValue ?? resultJSON
@@ -124,6 +124,22 @@ public final class AuditLog: @unchecked Sendable {
             if appended { return (record, false) }
             number += 1
         }
+    }
+
+    /// Why `run` (not ended) cannot be signed: `.killed` when it never will end — a plan-restore
+    /// record names it, or a later run reached its bracelet (one run holds a bracelet at a time) —
+    /// with the finished runs of its bracelet that can be signed instead; else `.unfinished`.
+    private func unfinished(_ run: AuditRun) throws -> AuditSignError {
+        let onBracelet = try store.auditRuns(AuditFilter(serial: run.bracelet.serial))
+        let flows = onBracelet.filter { $0.flow != Self.signatureFlow && $0.flow != Self.planRestoreFlow }
+        let restored = onBracelet.planRestores[run.run]
+        let started = RFC3339.parseInstant(run.startedAt)
+        let later = started.map { start in
+            flows.contains { $0.run != run.run && (RFC3339.parseInstant($0.startedAt).map { $0 > start } ?? false) }
+        } ?? false
+        guard restored != nil || later else { return .unfinished(run.run) }
+        let finished = flows.filter { $0.endedAt != nil && $0.resultJSON != nil }.suffix(3).map(\.run)
+        return .killed(run.run, bracelet: run.bracelet.serial, restoredAt: restored?.at, signable: Array(finished))
     }
 
     /// The runs that started at or after `since` (on their run's clock), on bracelet `serial`
@@ -263,6 +279,10 @@ public enum AuditSignError: Error, Equatable, Sendable {
     case unknownRun(String)
     /// The run has not ended (exit 75: sign it when it ends).
     case unfinished(String)
+    /// The run was killed and never ends (exit 66): its plan was restored at `restoredAt` by a later
+    /// command, or a later run reached its bracelet; `signable` are the last finished runs of that
+    /// bracelet, which can be signed instead.
+    case killed(String, bracelet: String, restoredAt: String?, signable: [String])
     /// The run's records do not verify (exit 65): the run and why.
     case unverified(String, String)
     /// `approval` of a run whose result is not a success (exit 65): the run and its result's kind.

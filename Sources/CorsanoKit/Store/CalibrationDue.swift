@@ -49,16 +49,30 @@ extension AuditRun {
 }
 
 /// The next set of an open multi-set calibration, for a scheduler (`history --due`, issue 32):
-/// due from one interval after the previous set ended (`MultiSetCalibration.nextDueAt`).
+/// due from one interval after the previous set ended (`MultiSetCalibration.nextDueAt`), expired
+/// `maxGapSeconds` later (`MultiSetCalibration.schedule(at:)`: the rule bp-init applies).
 public struct NextSetDue: Equatable, Sendable {
+    /// Where the calibration stands at the check's now, in the words scripts read (`status`).
+    public enum Status: String, Equatable, Sendable {
+        /// The next set is not due yet.
+        case onSchedule
+        /// The next set may run now.
+        case setDue
+        /// The next set was not started in time: the next bp-init starts a new calibration.
+        case expired
+    }
+
     /// The bracelet: serial always; model and firmware as its latest audit run saw them, when one did.
     public var bracelet: BraceletIdentity
     public var calibration: String
     public var set: Int
     public var of: Int
     public var dueAt: Instant
-    /// True when `dueAt` is not after the check's now.
+    /// True when `dueAt` is not after the check's now (an expired calibration's too: something is to do).
     public var due: Bool
+    public var status: Status
+    /// When the calibration expired or expires unless its next set starts.
+    public var expiresAt: Instant?
 
     /// One entry per open calibration in `open` that has a set recorded (a calibration is stored
     /// from its first set on), with the bracelet identity from the latest of `runs` on its serial.
@@ -68,7 +82,14 @@ public struct NextSetDue: Equatable, Sendable {
         return open.filter { $0.status == .open }.compactMap { c in
             guard let dueAt = c.nextDueAt else { return nil }
             let bracelet = latest[c.serial] ?? BraceletIdentity(model: "", firmware: "", serial: c.serial)
-            return NextSetDue(bracelet: bracelet, calibration: c.id, set: c.nextSet, of: c.parameters.sets, dueAt: dueAt, due: dueAt <= now)
+            let status: Status
+            switch c.schedule(at: now) {
+            case .notYet: status = .onSchedule
+            case .due: status = .setDue
+            case .expired: status = .expired
+            }
+            return NextSetDue(bracelet: bracelet, calibration: c.id, set: c.nextSet, of: c.parameters.sets, dueAt: dueAt, due: dueAt <= now,
+                              status: status, expiresAt: c.expiresAt)
         }
     }
 }

@@ -90,6 +90,17 @@ public protocol StateStore: AnyObject, Sendable {
     func calibrationSave(_ calibration: MultiSetCalibration) throws
     /// Every open calibration (`openOnly`) or every one, by serial then start. - Throws: `StoreError`.
     func calibrations(openOnly: Bool) throws -> [MultiSetCalibration]
+
+    // MARK: Clock
+
+    /// The store's own clock (PostgreSQL `now()`), which time decisions shared by gateways are made
+    /// on (`StoreClock`); nil when the store's clock is this host's (SQLite). - Throws: `StoreError`.
+    func clockNow() throws -> Instant?
+}
+
+extension StateStore {
+    /// A store on this host has this host's clock (docs/design.md "Multi-set calibration").
+    public func clockNow() throws -> Instant? { nil }
 }
 
 /// The stored form of a calibration: its record's JSON text, decoded in the core (the same bytes on

@@ -204,18 +204,29 @@ import TestSupport
         #expect(try Self.set(server, state: state, now: "2026-11-29T10:00:00Z", base: 120, extra: ["--max-set-gap", "7200"]).status == 0)
         let pending = try Corsano.run(["history", "--state", state, "--due", "28", "--json", "--now", "2026-11-29T10:30:00Z"])
         let next = try #require(pending.lines.first { $0.contains(#""kind":"nextSet""#) }, "\(pending.stdout)")
-        #expect(next.contains(#""set":2,"of":3,"dueAt":"2026-11-29T11:01:30Z","due":false"#), "\(next)")
+        #expect(next.contains(#""set":2,"of":3,"dueAt":"2026-11-29T11:01:30Z","due":false,"status":"onSchedule""#), "\(next)")
         #expect(next.contains(#""bracelet":{"serial":"SIM-287-0001","model":"287-2","firmware":"7.4"}"#))
         // History's text names the set and when the next is due, and lists it under --due.
         let text = try Corsano.run(["history", "--state", state, "--text"])
         #expect(text.stdout.contains("set 1 of 3; next set from 2026-11-29T11:01:30Z"), "\(text.stdout)")
         let dueText = try Corsano.run(["history", "--state", state, "--due", "28", "--text", "--now", "2026-11-29T10:30:00Z"])
         #expect(dueText.stdout.contains("SIM-287-0001: set 2 of 3 of its calibration, due from 2026-11-29T11:01:30Z"), "\(dueText.stdout)")
-        // The bracelet never had a successful calibration: today's line, now with its kind.
-        #expect(pending.lines.contains { $0.hasPrefix(#"{"kind":"recalibration","bracelet":{"serial":"SIM-287-0001""#) })
+        // Mid-calibration, the bracelet is on schedule: no recalibration line, exit 0.
+        #expect(!pending.lines.contains { $0.contains(#""kind":"recalibration""#) }, "\(pending.stdout)")
+        #expect(pending.status == 0, "\(pending.stderr)")
         let due = try Corsano.run(["history", "--state", state, "--due", "28", "--json", "--now", "2026-11-29T11:05:00Z"])
-        #expect(due.lines.contains { $0.contains(#""kind":"nextSet""#) && $0.contains(#""due":true"#) })
+        #expect(due.lines.contains { $0.contains(#""kind":"nextSet""#) && $0.contains(#""due":true,"status":"setDue""#) }, "\(due.stdout)")
         #expect(due.status == 1)
+        let dueNowText = try Corsano.run(["history", "--state", state, "--due", "28", "--text", "--now", "2026-11-29T11:05:00Z"])
+        #expect(dueNowText.stdout == "SIM-287-0001: set 2 of 3 of its calibration due now (since 2026-11-29T11:01:30Z)\n", "\(dueNowText.stdout)")
+        // Past --max-set-gap (2 h after due): expired, start a new calibration; still exit 1 (something to do).
+        let expiredJSON = try Corsano.run(["history", "--state", state, "--due", "28", "--json", "--now", "2026-11-29T13:05:00Z"])
+        #expect(expiredJSON.lines.contains { $0.contains(#""kind":"nextSet""#) && $0.contains(#""status":"expired""#) }, "\(expiredJSON.stdout)")
+        #expect(expiredJSON.status == 1)
+        let expiredText = try Corsano.run(["history", "--state", state, "--due", "28", "--text", "--now", "2026-11-29T13:05:00Z"])
+        #expect(expiredText.stdout == "SIM-287-0001: calibration expired at 2026-11-29T13:01:30Z (set 2 of 3 was not started in time): "
+                + "start a new calibration\n", "\(expiredText.stdout)")
+        #expect(expiredText.stderr.contains("0 of 1 open calibrations have a set due now, 1 expired"), "\(expiredText.stderr)")
 
         // Due 11:01:30, expires 2 h later (13:01:30): at 13:05 set 2 is too late.
         let late = try Self.set(server, state: state, now: "2026-11-29T13:05:00Z", base: 130, extra: ["--max-set-gap", "7200"])

@@ -26,6 +26,9 @@ enum BPInitCommand {
         let simulatedCuff = try BPInitOptions.simulatedCuffScenario(choice, bracelet: bracelet, subject: try SubjectOption.value(args))
         let setUp = try FlowSetUp(args, ctx)
         let (store, ownership, auditKey, runID) = (setUp.store, setUp.ownership, setUp.auditKey, setUp.run)
+        // A host whose clock is off the shared store's is refused here, after the store opens and
+        // before the bracelet is reached (docs/design.md "Multi-set calibration").
+        _ = try StoreClock.checked(store: store, host: CommandContext.wallClock(), maxSkewSeconds: try BPInitOptions.maxClockSkew(args))
         var audit: AuditLogSink?
         let (outcome, signal, journalFailure, leftSwitched, cause) = try await setUp.sayingRetryLater(args, ctx, flow: flow) {
             try await BraceletSession.run(
@@ -102,8 +105,11 @@ enum BPInitCommand {
             }
             return (.failure(MultiSetAbandoned()), nil, nil, nil, nil)
         }
+        // Whether a set is due is the store's decision on a real clock (PostgreSQL's now(); SQLite's is
+        // this host's); a virtual-clock rehearsal keeps its run clock (docs/design.md "Multi-set calibration").
+        let decidedAt = session.clock.isVirtual ? session.clock.now() : try store.clockNow() ?? session.clock.now()
         let open = try MultiSetStart.prepare(store: store, asked: multiSet.parameters, serial: serial, run: runID,
-                                             now: session.clock.now(), diagnostics: ctx.diagnostics)
+                                             now: decidedAt, diagnostics: ctx.diagnostics)
         var cuffID: String?
         if case .bluetooth(let address) = choice { cuffID = address }
         if let open, !multiSet.force, let conflict = MultiSetPlanner.cuffConflict(open, cuff: cuffID) {

@@ -95,6 +95,12 @@ enum BPInitOptions {
     }
 
     /// `--cuff-timeout` (default `BPInitializationConfig.defaultCuffTimeoutSeconds`). - Throws: `UsageError` when 0.
+    /// `--max-clock-skew` in seconds (default `StoreClock.defaultMaxSkewSeconds`).
+    static func maxClockSkew(_ args: ParsedCommand) throws -> Double {
+        guard case .some(.some(let seconds)) = try args.seconds(.maxClockSkew) else { return StoreClock.defaultMaxSkewSeconds }
+        return Double(seconds)
+    }
+
     static func cuffTimeout(_ args: ParsedCommand) throws -> Duration {
         guard case .some(.some(let seconds)) = try args.seconds(.cuffTimeout) else {
             return .seconds(BPInitializationConfig.defaultCuffTimeoutSeconds)
@@ -122,7 +128,7 @@ enum BPInitOptions {
         case (.some(let uri), _) where uri.hasPrefix(simulatedScheme):
             let path = String(uri.dropFirst(simulatedScheme.count))
             return .simulated(scenarioPath: path.isEmpty ? nil : path)
-        case (.some(let path), _): return .lines(try InputFile.open(path))
+        case (.some(let path), _): return .lines(try InputFile.open(path, waitsForWriter: false))
         case (nil, .some(let command)): return .command(command)
         case (nil, nil): return stdinIsTerminal ? .typed : .lines(try InputFile.open("-"))
         }
@@ -142,7 +148,7 @@ enum BPInitOptions {
         var bluetooth: BLECuffSource?
         switch choice {
         case .lines(let file):
-            cuff = LineCuffSource(bytes: FileDescriptorSource(fd: file.fd), name: file.name, timeout: timeout)
+            cuff = LineCuffSource(bytes: file.bytes, name: file.name, timeout: timeout)
         case .bluetooth(let address):
             let source = try await bluetoothCuff(address, args, ctx, zone: try CuffIngestCommand.zone(args, ctx.environment),
                                                  clock: session.clock, timeout: timeout)

@@ -18,7 +18,7 @@ enum CuffIngestCommand {
                             columns: try args.strings(.column).map(columnAssignment)),
             encoding: try args.string(.encoding).map(encoding))
         let basis = NaiveTimeBasis(anchor: try anchor(args), zone: try zone(args, ctx.environment))
-        let inputs = try InputFile.openAll(args.operands)
+        let inputs = try InputFile.openAll(args.operands, diagnostics: ctx.diagnostics)
         defer { inputs.forEach { $0.close() } }
         let fhir = try fhirOutput(args)
         let rejects = try args.string(.rejects).map(OutputFile.create)
@@ -27,6 +27,8 @@ enum CuffIngestCommand {
         normalizer.cuffID = args.string(.cuffId)  // issue 32: one cuff per calibration
         let ingester = CuffIngester(normalizer: normalizer, strict: args.flag(.strict), sink: output)
         ingester.diagnostics = ctx.diagnostics
+        let spoolDirectory = PipeSpool.directory(ctx.environment)
+        ingester.spool = { try PipeSpool.spool(&$0, directory: spoolDirectory) }
         var status: ExitStatus?
         InputFile.announceTerminalInput(inputs, command: "cuff ingest", ctx)
         for input in inputs where !ingester.stoppedAtReject {
@@ -50,10 +52,21 @@ enum CuffIngestCommand {
                 break
             } catch ByteSourceError.interrupted {
                 break  // a stop signal: the counts below say what was read
+            } catch let error as OutputFileError {
+                // A pipe's export that cannot be spooled (74): the counts of what was read first.
+                output.finish()
+                ctx.note("cuff ingest: " + ingester.counts.summary + layoutSummary(ingester.layouts))
+                throw error
             }
         }
         output.finish()
-        try fhir?.finish(stdout: ctx.stdout, request: "corsano cuff ingest --format fhir", now: CommandContext.wallClock())
+        do {
+            try fhir?.finish(stdout: ctx.stdout, request: "corsano cuff ingest --format fhir", now: CommandContext.wallClock())
+        } catch {
+            // An export that cannot be written (74) still ends with the counts of what was read.
+            ctx.note("cuff ingest: " + ingester.counts.summary + layoutSummary(ingester.layouts))
+            throw error
+        }
         if ingester.normalizer.usedZone {
             ctx.note(basis.anchor == nil
                 ? "cuff ingest: naive stamps read in zone \(basis.zone.identifier) (no --anchor-device/--anchor-phone; --tz to choose)"

@@ -97,7 +97,10 @@ enum HistoryCommand {
     /// Each open multi-set calibration's next set follows (issue 32): exit 1 when it is due now too.
     static func dueReport(_ runs: [AuditRun], open: [MultiSetCalibration], days: Int, now: Instant, format: String,
                           _ args: ParsedCommand, _ ctx: CommandContext) -> ExitStatus {
-        let checked = CalibrationDue.check(runs, days: days, now: now)
+        // A bracelet mid-calibration is told where its calibration stands (its next-set line), not
+        // that it is due for recalibration.
+        let calibrating = Set(open.filter { $0.status == .open }.map(\.serial))
+        let checked = CalibrationDue.check(runs, days: days, now: now).filter { !calibrating.contains($0.bracelet.serial) }
         let due = checked.filter(\.due)
         let localizer = EventSinks.localizer(args, ctx)
         for entry in due {
@@ -105,7 +108,7 @@ enum HistoryCommand {
                 ctx.stdout.line(JSONValue.object([
                     ("kind", .string("recalibration")), ("bracelet", entry.bracelet.json),
                     ("lastCalibratedAt", entry.lastCalibratedAt.map { .string(wholeSeconds($0)) } ?? .null),
-                    ("days", entry.days.map(JSONValue.int) ?? .null), ("due", .bool(true)),
+                    ("days", entry.days.map(JSONValue.int) ?? .null), ("due", .bool(true)), ("status", .string("recalibrationDue")),
                 ]).serialized)
             } else if let at = entry.lastCalibratedAt, let days = entry.days {
                 writeLines([localizer[.historyDue, count: days, entry.bracelet.serial, wholeSeconds(at)]], localizer, ctx)
@@ -119,14 +122,24 @@ enum HistoryCommand {
                 ctx.stdout.line(JSONValue.object([
                     ("kind", .string("nextSet")), ("bracelet", next.bracelet.json), ("calibration", .string(next.calibration)),
                     ("set", .int(next.set)), ("of", .int(next.of)), ("dueAt", .string(wholeSeconds(next.dueAt))), ("due", .bool(next.due)),
+                    ("status", .string(next.status.rawValue)),
                 ]).serialized)
             } else {
-                writeLines([localizer[.historyNextSet, next.bracelet.serial, next.set, next.of, wholeSeconds(next.dueAt)]], localizer, ctx)
+                let (serial, at) = (next.bracelet.serial, wholeSeconds(next.dueAt))
+                switch next.status {
+                case .onSchedule: writeLines([localizer[.historyNextSet, serial, next.set, next.of, at]], localizer, ctx)
+                case .setDue: writeLines([localizer[.historySetDue, serial, next.set, next.of, at]], localizer, ctx)
+                case .expired:
+                    writeLines([localizer[.historyCalibrationExpired, serial, wholeSeconds(next.expiresAt ?? next.dueAt), next.set, next.of]],
+                               localizer, ctx)
+                }
             }
         }
+        let expired = sets.filter { $0.status == .expired }.count
         ctx.note("history: \(due.count) of \(checked.count) bracelets due for recalibration "
                      + "(no successful bp-init in the last \(days) days)"
-                     + (sets.isEmpty ? "" : "; \(sets.filter(\.due).count) of \(sets.count) open calibrations have a set due now"))
+                     + (sets.isEmpty ? "" : "; \(sets.filter { $0.status == .setDue }.count) of \(sets.count) open calibrations have a set due now"
+                        + (expired == 0 ? "" : ", \(expired) expired")))
         return due.isEmpty && !sets.contains(where: \.due) ? .success : .failedAfterRetries
     }
 

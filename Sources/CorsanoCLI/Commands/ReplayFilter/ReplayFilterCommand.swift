@@ -12,7 +12,7 @@ enum ReplayFilterCommand {
         defer { signals.uninstall() }
         let options = try ReplayFilterOptions(args)
         // Precedence (docs/design.md "Exit status"): usage 64, then missing input 66, then I/O 74.
-        let inputs = try InputFile.openAll(args.operands)
+        let inputs = try InputFile.openAll(args.operands, diagnostics: ctx.diagnostics)
         defer { inputs.forEach { $0.close() } }
         let seen: any SeenSet
         if let path = try StateLocation.path(args, environment: ctx.environment) {
@@ -49,6 +49,10 @@ enum ReplayFilterCommand {
                 ctx.note("replay-filter: " + pass.counts.summary)
             }
             return stopped
+        }
+        // A store or output lost mid-run (74) still ends with the counts of what was done.
+        if case .failure(let error as ExitStatusProviding) = outcome, error.exitStatus == .ioError {
+            ctx.note("replay-filter: " + pass.counts.summary)
         }
         try outcome.get()
         return signals.exitStatus ?? pass.status

@@ -29,7 +29,7 @@ enum ValidateCommand {
         let options = try parse(args)
         let mode = try OutputMode.choose(args, stdoutIsTerminal: ctx.stdoutIsTerminal)
         let statePath = try args.given(.state).map { try StateLocation.checked($0) }
-        let files = try args.operands.map(InputFile.open)
+        let files = try args.operands.map { try InputFile.open($0) }
         defer { files.forEach { $0.close() } }
         InputFile.announceTerminalInput(files, command: "validate", ctx)
         var inputs = [ValidationInput(), ValidationInput()]

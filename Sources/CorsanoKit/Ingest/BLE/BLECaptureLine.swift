@@ -104,7 +104,9 @@ public enum BLECaptureLine: Equatable, Sendable {
         // The `A` (application) line repeats the value just logged: never a second reading.
         if b[0] == UInt8(ascii: "A") { return .logText }
         let message = text.dropFirst(15)
-        let from = Array(" received from ".utf8), marker = Array(", value: (0x) ".utf8)
+        // The value may be empty (`value: (0x)`, no space after): still a value line, refused as
+        // one with its line (an empty payload), never passed over as log text.
+        let from = Array(" received from ".utf8), marker = Array(", value: (0x)".utf8)
         guard let at = firstRange(of: from, in: message),
               let value = firstRange(of: marker, in: message[at.upperBound...]) else { return .logText }
         let uuid = String(decoding: message[at.upperBound..<value.lowerBound], as: UTF8.self).trimmingBlanks

@@ -600,6 +600,16 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
 // MARK: Multi-set calibrations (issue 32)
 
 extension PostgresStore {
+    /// The server's `now()` (docs/design.md "Multi-set calibration": time decisions are the server's).
+    public func clockNow() throws -> Instant? {
+        let rows = try query("SELECT extract(epoch FROM now())::float8", what: "the server's clock")
+        guard let seconds = rows.double(0, 0), seconds.isFinite else {
+            throw StoreError.failed(path: location, message: "the server's clock (now()) gave no time")
+        }
+        let whole = seconds.rounded(.down)
+        return Instant(secondsSinceEpoch: Int64(whole), nanoseconds: Int32(min(999_999_999, ((seconds - whole) * 1e9).rounded())))
+    }
+
     public func calibrationOpen(serial: String) throws -> MultiSetCalibration? {
         try calibrationRows(where: "serial = $1 AND status = 'open'", [serial]).first
     }

@@ -88,6 +88,21 @@ enum SQLiteSchema {
         """
         ALTER TABLE audit_reading ADD COLUMN record TEXT;
         """,
+        // 10: each scope's seen rows counted and checksummed (`StoreSeenSet+Digest`), kept by every
+        // commit and release, checked before a record is handed on: a damaged store is refused,
+        // not believed. Filled here from the rows as they are.
+        """
+        CREATE TABLE seen_digest (
+            scope INTEGER PRIMARY KEY, packed_rows INTEGER NOT NULL, packed_sum INTEGER NOT NULL,
+            wide_rows INTEGER NOT NULL, wide_sum INTEGER NOT NULL
+        );
+        INSERT INTO seen_digest (scope, packed_rows, packed_sum, wide_rows, wide_sum)
+        SELECT id, (SELECT count(*) FROM seen_reading WHERE scope = id),
+               (SELECT coalesce(sum(\(StoreSeenSet.packedRowSum)), 0) FROM seen_reading WHERE scope = id),
+               (SELECT count(*) FROM seen_reading_wide WHERE scope = id),
+               (SELECT coalesce(sum(\(StoreSeenSet.wideRowSum)), 0) FROM seen_reading_wide WHERE scope = id)
+        FROM seen_scope;
+        """,
     ]
 
     static func migrate(_ store: SQLiteStore) throws {

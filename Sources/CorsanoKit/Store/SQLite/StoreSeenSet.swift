@@ -39,6 +39,8 @@ public final class StoreSeenSet: SeenSet {
         guard let id = try store.prepare("SELECT id FROM seen_scope WHERE name = ?1").rows([.text(scope)]).first?.first?.int
         else { throw StoreError.failed(path: store.path, message: "seen-set scope \(scope) missing") }
         scopeID = id
+        // Nothing is handed on from a store that fails its checks (docs/design.md "State store").
+        try Self.verify(store, scope: id, name: scope)
         // Bindings survive sqlite3_reset: the scope is bound once.
         for statement in [insertPacked, containsPacked, insertWide, containsWide] {
             let rc = sqlite3_bind_int64(statement.handle, 1, id)
@@ -79,6 +81,7 @@ public final class StoreSeenSet: SeenSet {
                     rest = rest.dropFirst()
                 }
             }
+            try Self.updateDigest(store, scope: scopeID, pending.lazy.filter { !lost.contains($0) }, sign: 1)
             return lost
         }
     }
@@ -92,11 +95,14 @@ public final class StoreSeenSet: SeenSet {
             guard rc == SQLITE_OK else { throw store.error(rc, "bind failed") }
         }
         try store.transaction {
+            var deleted: [SeenKey] = []
             for key in keys {
                 let statement = try bind(key, packed: packed, wide: wide)
                 defer { sqlite3_reset(statement.handle) }
                 try statement.step()
+                if store.changes == 1 { deleted.append(key) }
             }
+            try Self.updateDigest(store, scope: scopeID, deleted, sign: -1)
         }
     }
 
