@@ -33,7 +33,8 @@ struct AgreementPlot {
     /// (outside the plot: no label crosses a point, and it wraps on a phone).
     func figure(id: String) -> HTML {
         let legend: [HTML] = lines.isEmpty ? [] : [.element("ul", ["class": "legend"], lines.map { line in
-            .element("li", [.element("span", ["class": line.dashed ? "stroke limit" : "stroke bias"], text: ""), .text(line.label)])
+            .element("li", [HTML.key(.element("line", ["class": line.dashed ? "limit key" : "bias key", "x1": "0", "y1": "6", "x2": "22", "y2": "6"]),
+                                     width: 22), .text(line.label)])
         })]
         return .element("figure", [.element("figcaption", text: title), svg(id: id)] + legend)
     }

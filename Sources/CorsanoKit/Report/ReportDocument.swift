@@ -79,9 +79,8 @@ struct ReportDocument {
     figcaption { font-size: .9em; font-weight: bold; }
     figure { margin: 1em 0; break-inside: avoid; }
     svg.plot { display: block; width: 100%; height: auto; max-width: 48em; direction: ltr; font: 12px sans-serif; }
-    .band0 { fill: #e3f4e3; background: #e3f4e3; } .band1 { fill: #f3f6d8; background: #f3f6d8; }
-    .band2 { fill: #fbf1d2; background: #fbf1d2; } .band3 { fill: #fde4cc; background: #fde4cc; }
-    .band4 { fill: #fbd5c8; background: #fbd5c8; } .band5 { fill: #f7c6c6; background: #f7c6c6; }
+    .band0 { fill: #e3f4e3; } .band1 { fill: #f3f6d8; } .band2 { fill: #fbf1d2; }
+    .band3 { fill: #fde4cc; } .band4 { fill: #fbd5c8; } .band5 { fill: #f7c6c6; }
     svg.plot .grid { stroke: #ffffff; stroke-width: 1; }
     svg.plot .frame { fill: none; stroke: #203a8f; stroke-width: 2; shape-rendering: crispEdges; }
     svg.plot .pair { stroke: #555; stroke-width: 2; }
@@ -97,10 +96,9 @@ struct ReportDocument {
     /* A plot's legend, in HTML under it: the categories' colours, the marks, the lines. */
     ul.legend { list-style: none; display: flex; flex-wrap: wrap; gap: .2em 1.2em; margin: .4em 0 0; padding: 0; font-size: .85em; }
     ul.legend li { display: flex; align-items: center; gap: .4em; }
-    ul.legend .swatch { display: inline-block; width: 1.1em; height: 1.1em; border: 1px solid #999; }
-    ul.legend .mark { display: inline-block; width: .8em; height: .8em; }
-    ul.legend .mark.sys { background: #c8102e; border-radius: 50%; } ul.legend .mark.dia { background: #0a6e5c; }
-    ul.legend .stroke { display: inline-block; width: 1.8em; border-top: 2px solid #0a6e5c; } ul.legend .stroke.limit { border-top-style: dashed; }
+    ul.legend svg.key { height: 1.1em; width: auto; flex: none; }
+    svg.key .edge { stroke: #999; stroke-width: 1; } svg.key .sys { fill: #c8102e; } svg.key .dia { fill: #0a6e5c; }
+    svg.key .bias { stroke: #0a6e5c; stroke-width: 2; } svg.key .limit { stroke: #0a6e5c; stroke-width: 1.5; stroke-dasharray: 6 4; }
     .signature-blank td { height: 2.4em; }
     footer { margin-top: 2em; font-size: .8em; color: #555; }
     @media print { body { padding: 0; max-width: none; } }
@@ -142,6 +140,12 @@ extension HTML {
 
     /// A hash shown left-to-right in a monospace font, broken anywhere when it must.
     static func code(_ text: String) -> HTML { .element("span", ["class": "hash"], text: text) }
+
+    /// A legend's key: `mark` drawn in a small SVG of `width` × 12 units (the plot's classes
+    /// colour it), hidden from screen readers (the legend's text says it).
+    static func key(_ mark: HTML, width: Int = 12) -> HTML {
+        .element("svg", ["class": "key", "viewBox": "0 0 \(width) 12", "aria-hidden": "true", "xmlns": "http://www.w3.org/2000/svg"], [mark])
+    }
 
     /// A run's id (16 hex digits) shown left-to-right in a monospace font, never broken.
     static func id(_ text: String) -> HTML { .element("span", ["class": "id"], text: text) }

@@ -35,12 +35,13 @@ struct TimelinePlot {
     /// The legend: each category's colour and name, then the systolic and diastolic marks.
     var legend: HTML {
         let l = localizer
-        let items: [HTML] = categories.categories.map { category in
-            .element("li", [.element("span", ["class": "swatch band\(category.level)"], text: ""), .text(categories.name(category, l))])
-        } + [
-            .element("li", [.element("span", ["class": "mark sys"], text: ""), .text(l[.fieldSystolic])]),
-            .element("li", [.element("span", ["class": "mark dia"], text: ""), .text(l[.fieldDiastolic])]),
-        ]
+        var items: [HTML] = categories.categories.map { category in
+            let swatch = HTML.element("rect", ["class": "band\(category.level) edge", "x": "1", "y": "1", "width": "10", "height": "10"])
+            return .element("li", [HTML.key(swatch), .text(categories.name(category, l))])
+        }
+        items.append(.element("li", [HTML.key(.element("circle", ["class": "sys key", "cx": "6", "cy": "6", "r": "5"])), .text(l[.fieldSystolic])]))
+        items.append(.element("li", [HTML.key(.element("rect", ["class": "dia key", "x": "1.5", "y": "1.5", "width": "9", "height": "9"])),
+                                     .text(l[.fieldDiastolic])]))
         return .element("ul", ["class": "legend"], items)
     }
 

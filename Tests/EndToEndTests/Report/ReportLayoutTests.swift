@@ -23,6 +23,8 @@ import Testing
         var overlaps: [String]
         var smallest: Double
         var smallestText: String
+        /// The page's width in CSS px (the frame's).
+        var viewport: Double
     }
 
     /// Measures the page and writes the result as JSON into `pre#corsano-measure`.
@@ -63,6 +65,7 @@ import Testing
             if (svg) size *= svg.getScreenCTM().a;
             if (size < out.smallest) { out.smallest = size; out.smallestText = n.textContent.trim().slice(0, 40); }
           }
+          out.viewport = innerWidth;
           var pre = document.createElement("pre");
           pre.id = "corsano-measure";
           pre.textContent = JSON.stringify(out);
@@ -71,12 +74,29 @@ import Testing
         </script>
         """
 
-    /// The page `html` (a report file) measured by Chromium at `width` px.
+    /// The page `html` (a report file) measured by Chromium at `width` px: in a frame that wide
+    /// (`srcdoc`, so the page's script may be read from outside), since headless Chromium makes
+    /// no window narrower than 500 px; the frame's own media queries and layout are a phone's.
     static func measure(_ html: String, width: Int) throws -> Measure {
         let copy = html + "-measure-\(width).html"
-        let source = try String(contentsOfFile: html, encoding: .utf8)
-        try source.replacingOccurrences(of: "</body>", with: script + "\n</body>").write(toFile: copy, atomically: true, encoding: .utf8)
-        let r = try Chromium.dom(copy, width: width, height: 2400)
+        let source = try String(contentsOfFile: html, encoding: .utf8).replacingOccurrences(of: "</body>", with: script + "\n</body>")
+        let frame = """
+            <!DOCTYPE html>
+            <html><head><meta charset="utf-8"><style>body { margin: 0; } iframe { border: 0; display: block; }</style></head><body>
+            <iframe id="page" style="width: \(width)px; height: 4000px" srcdoc="\(source.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;"))"></iframe>
+            <script>
+            window.addEventListener("load", function () {
+              var found = document.getElementById("page").contentDocument.getElementById("corsano-measure");
+              var pre = document.createElement("pre");
+              pre.id = "corsano-measure";
+              pre.textContent = found ? found.textContent : "";
+              document.body.appendChild(pre);
+            });
+            </script>
+            </body></html>
+            """
+        try frame.write(toFile: copy, atomically: true, encoding: .utf8)
+        let r = try Chromium.dom(copy, width: max(width, 1280), height: 2400)
         #expect(r.status == 0, "chromium: \(r.stderr)")
         let json = try #require(r.stdout.firstMatch(of: /<pre id="corsano-measure">([^<]*)<\/pre>/), "no measurement in the page").output.1
             .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&gt;", with: ">")
@@ -93,6 +113,7 @@ import Testing
     @Test(arguments: ["ar", "he", "en"], [1280, 390])
     func valueRunsStayWholeAndInTheLocalesOrder(lang: String, width: Int) throws {
         let m = try Self.measure(try Self.certificate(lang: lang), width: width)
+        #expect(m.viewport == Double(width))
         let rightToLeft = lang != "en"
         let runs = m.fields.flatMap { $0 }
         #expect(runs.filter { $0.kind == "date" }.count >= 4 && runs.contains { $0.kind == "serial" }, "\(runs.map(\.text))")
@@ -133,6 +154,7 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
         for width in [1280, 390] {
             let m = try Self.measure(path, width: width)
+            #expect(m.viewport == Double(width))
             #expect(m.overlaps.isEmpty, "\(width) px: \(m.overlaps)")
             if width == 390 { #expect(m.smallest >= 9, "'\(m.smallestText)' is drawn at \(m.smallest) px") }
         }
