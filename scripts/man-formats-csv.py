@@ -18,6 +18,11 @@ layouts = re.findall(r'CSVLayout\(' + string + r',\s*export:\s*' + string + r',\
                      (src / "CSVLayout.swift").read_text())
 aliases = {}
 text = (src / "CSVHeaderAliases.swift").read_text()
+# Systolic and diastolic names: rows of (source, [systolic names], [diastolic names]).
+quoted = r'"(?:[^"\\]|\\.)*"'
+for m in re.finditer(r'\(' + quoted + r',\s*\[(?P<sys>(?:\s*' + quoted + r',?)+)\],\s*\[(?P<dia>(?:\s*' + quoted + r',?)+)\]\)', text):
+    aliases.setdefault("systolic", []).extend(unescape(n) for n in re.findall(string, m.group("sys")))
+    aliases.setdefault("diastolic", []).extend(unescape(n) for n in re.findall(string, m.group("dia")))
 for m in re.finditer(r'a\(\.(\w+),\s*' + string + r',((?:\s*' + string + r',?)+)\)', text):
     role, names = m.group(1), re.findall(string, m.group(3))
     aliases.setdefault(role, []).extend(unescape(n) for n in names)
