@@ -1,3 +1,4 @@
+import CorsanoKit
 import Foundation
 import Testing
 @testable import CorsanoCLI
@@ -179,6 +180,15 @@ import Testing
         for method in methods + ["disconnected", "cancel", "sim.waitUntilHeld", "sim.disconnect", "simCuffReading"] {
             #expect(text.contains(method), "corsano-bridge(7) lacks \(method)")
         }
+    }
+
+    /// `cuff ingest --help` lists the --from formats (a short list), not only FORMAT.
+    @Test func cuffIngestHelpListsTheFromFormats() throws {
+        let help = try Corsano.run(["cuff", "ingest", "--help"]).stdout.replacing(/\s+/, with: " ")
+        for format in ["auto"] + IngestFormat.allCases.map(\.rawValue) {
+            #expect(help.contains(" \(format),") || help.contains(" \(format) "), "--help lacks \(format): \(help)")
+        }
+        #expect(help.contains("or csv:LAYOUT"))
     }
 
     /// scripts/checks/man.sh renders a page as man shows it at MANWIDTH=80: a page whose literal
