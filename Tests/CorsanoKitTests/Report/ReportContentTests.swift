@@ -140,6 +140,16 @@ import Testing
         }
     }
 
+    /// The check above finds what it is for: the English pairing name the German validation
+    /// report used to show ("sequential", not from the catalogue) is a leak; a value isolate and
+    /// German words are not.
+    @Test func theEnglishCheckFindsAnEnglishWordOutsideTheCatalogue() {
+        let english = Set(Self.words("<body><dd>sequential</dd><dd>Gateway</dd></body>"))
+        let german = Self.words(#"<body><dd>sequential</dd><dd><bdi class="v">lab gateway</bdi></dd><dd>Gateway</dd><dd>Paarbildung</dd></body>"#)
+        let leaked = german.filter { segment in english.contains(segment) && !Self.catalogue(.de).contains { $0.contains(segment) } }
+        #expect(leaked == ["sequential"])
+    }
+
     /// The validation summary of a small panel (sequential pairing; ValidationPairingTests' panel).
     static func validationSummary() throws -> ValidationSummary {
         ValidationSummary(paired: ValidationPairingTests.panel(subjects: 6, offset: 0, skew: { $0 % 2 == 0 ? -3 : 3 }),
