@@ -289,6 +289,8 @@ extension StringTables {
         case .reportColumnMeanAll: return "Mean of all readings (mmHg)"
         /// report, certificate: mean of readings 2 and 3 (ESH).
         case .reportColumnMeanLast2: return "Mean of readings 2 and 3 (mmHg)"
+        /// wearing-opt, a preparation question answered with something that is not one of its choices: {1} the answer as typed (the question follows on the next line).
+        case .pickNotAChoice: return "'{1}' is not one of the choices."
         /// report, certificate: label of the person the bracelet was calibrated on (the study participant's id follows).
         case .reportSubject: return "Subject"
         /// report, certificate: heading of one set's readings: {1} the set's number, {2} the number of sets.
