@@ -60,7 +60,7 @@ _corsano() {
 _corsano_reply() {
     if (( cword == 1 )); then
         if [[ $cur == -* ]]; then _corsano_words '--help --version'
-        else _corsano_words 'bp-init wearing-opt cuff replay-filter profile bracelet nibp history report state validate repl completion help'; fi
+        else _corsano_words 'bp-init wearing-opt cuff replay-filter profile bracelet nibp history fleet report state validate repl completion help'; fi
         return 0
     fi
     local cmd="${words[1]}"
@@ -77,6 +77,9 @@ _corsano_reply() {
         nibp)
             if (( cword == 2 )); then _corsano_words 'read'; return 0; fi
             cmd="$cmd ${words[2]}" ;;
+        fleet)
+            if (( cword == 2 )); then _corsano_words 'status release'; return 0; fi
+            cmd="$cmd ${words[2]}" ;;
         state)
             if (( cword == 2 )); then _corsano_words 'migrate'; return 0; fi
             cmd="$cmd ${words[2]}" ;;
@@ -92,7 +95,7 @@ _corsano_reply() {
                 --clock) _corsano_words 'real virtual'; return 0 ;;
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
             esac
-            _corsano_words '--cuff --cuff-cmd --cuff-timeout --adapter --cuff-paired-cmd --pair-cmd --threshold --max-attempts --no-preparation --max-reading-age --backdate --no-replay-filter --subject-id --protocol --sets --readings-per-set --set-interval --max-set-gap --abandon --force --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --state --no-state --audit-key --gateway --lease --operator --quiet --verbose --columns --help'; return 0 ;;
+            _corsano_words '--cuff --cuff-cmd --cuff-timeout --adapter --cuff-paired-cmd --pair-cmd --threshold --max-attempts --no-preparation --max-reading-age --backdate --no-replay-filter --feed-flagged --subject-id --protocol --sets --readings-per-set --set-interval --max-set-gap --abandon --force --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --state --no-state --audit-key --gateway --lease --operator --quiet --verbose --columns --help'; return 0 ;;
         'wearing-opt')
             case "$prev" in
                 --max-attempts|--skin-tone|--seed|--now|--request-timeout|--gateway|--lease|--operator|--columns) return 0 ;;
@@ -124,11 +127,12 @@ _corsano_reply() {
             _corsano_words '--device --adapter --count --timeout --pair --tz --set-clock --stored --stored-from --quiet --verbose --columns --help'; return 0 ;;
         'replay-filter')
             case "$prev" in
-                --requested-at|--backdate|--now|--scope|--columns) return 0 ;;
+                --requested-at|--backdate|--now|--scope|--commit-bytes|--commit-interval|--columns) return 0 ;;
                 --max-reading-age) _corsano_words 'none'; return 0 ;;
                 --rejects|--state) _corsano_files; return 0 ;;
+                --durability) _corsano_words 'full normal'; return 0 ;;
             esac
-            if [[ $cur == -* ]]; then _corsano_words '--requested-at --backdate --max-reading-age --now --first --scope --strict --rejects --state --no-state --quiet --verbose --columns --help'; return 0; fi
+            if [[ $cur == -* ]]; then _corsano_words '--requested-at --backdate --max-reading-age --now --first --scope --strict --rejects --state --no-state --commit-bytes --commit-interval --durability --quiet --verbose --columns --help'; return 0; fi
             _corsano_files; return 0 ;;
         'profile push')
             case "$prev" in
@@ -177,18 +181,30 @@ _corsano_reply() {
                 --audit-key|--state) _corsano_files; return 0 ;;
                 --output-dir) _corsano_dirs; return 0 ;;
             esac
-            if [[ $cur == -* ]]; then _corsano_words '--json --text --lang --format --since --bracelet --gateway --limit --due --now --verify --expect --run --name --meaning --audit-key --output-dir --bundle --subject --subject-identifier --state --no-state --quiet --verbose --columns --help'; return 0; fi
+            if [[ $cur == -* ]]; then _corsano_words '--json --text --lang --format --since --bracelet --gateway --limit --due --now --verify --expect --hashes-only --run --name --meaning --audit-key --output-dir --bundle --subject --subject-identifier --state --no-state --quiet --verbose --columns --help'; return 0; fi
             _corsano_words 'sign'; return 0 ;;
+        'fleet status')
+            case "$prev" in
+                --bracelet|--due|--now|--columns) return 0 ;;
+                --metrics|--state) _corsano_files; return 0 ;;
+            esac
+            _corsano_words '--bracelet --due --now --metrics --json --text --state --quiet --verbose --columns --help'; return 0 ;;
+        'fleet release')
+            case "$prev" in
+                --gateway|--columns) return 0 ;;
+                --state) _corsano_files; return 0 ;;
+            esac
+            _corsano_words '--gateway --force --json --text --state --quiet --verbose --columns --help'; return 0 ;;
         'report')
             case "$prev" in
                 --kind) _corsano_words 'certificate history'; return 0 ;;
                 --run|--bracelet|--due|--columns) return 0 ;;
-                --output|--state) _corsano_files; return 0 ;;
+                --output|--audit-key|--state) _corsano_files; return 0 ;;
                 --categories) _corsano_words 'acc-aha-2017 esh2023'; return 0 ;;
                 --paper) _corsano_words 'a4 letter'; return 0 ;;
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
             esac
-            _corsano_words '--kind --run --bracelet --output --categories --paper --due --lang --state --quiet --verbose --columns --help'; return 0 ;;
+            _corsano_words '--kind --run --bracelet --output --categories --paper --due --lang --print-unverified --audit-key --state --quiet --verbose --columns --help'; return 0 ;;
         'state migrate')
             case "$prev" in
                 --from|--audit-key) _corsano_files; return 0 ;;
@@ -201,13 +217,13 @@ _corsano_reply() {
                 --pairing) _corsano_words 'sequential nearest'; return 0 ;;
                 --window|--criteria|--min-subjects|--sequence|--cuff-cmd|--cuff-timeout|--adapter|--tz|--subject-id|--seed|--now|--request-timeout|--columns) return 0 ;;
                 --ieee1708-grade) _corsano_words 'A B C'; return 0 ;;
-                --state|--cuff|--reference-out|--device-out|--report|--token-file) _corsano_files; return 0 ;;
+                --subjects|--state|--cuff|--reference-out|--device-out|--report|--token-file) _corsano_files; return 0 ;;
                 --paper) _corsano_words 'a4 letter'; return 0 ;;
                 --bracelet) _corsano_uri 'sim sim: unix: tcp: exec:'; return 0 ;;
                 --clock) _corsano_words 'real virtual'; return 0 ;;
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
             esac
-            if [[ $cur == -* ]]; then _corsano_words '--pairing --window --criteria --ieee1708-grade --min-subjects --pairs --state --live --sequence --cuff --cuff-cmd --cuff-timeout --adapter --tz --subject-id --reference-out --device-out --report --paper --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --quiet --verbose --columns --help'; return 0; fi
+            if [[ $cur == -* ]]; then _corsano_words '--pairing --window --criteria --ieee1708-grade --min-subjects --pairs --subjects --state --live --sequence --cuff --cuff-cmd --cuff-timeout --adapter --tz --subject-id --reference-out --device-out --report --paper --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --quiet --verbose --columns --help'; return 0; fi
             _corsano_files; return 0 ;;
         'repl')
             case "$prev" in
@@ -221,12 +237,13 @@ _corsano_reply() {
             _corsano_words 'bash zsh fish'; return 0 ;;
         'help')
             if [[ $cur == -* ]]; then _corsano_words '--help'; return 0; fi
-            if (( cword == 2 )); then _corsano_words 'bp-init wearing-opt cuff replay-filter profile bracelet nibp history report state validate repl completion help'; return 0; fi
+            if (( cword == 2 )); then _corsano_words 'bp-init wearing-opt cuff replay-filter profile bracelet nibp history fleet report state validate repl completion help'; return 0; fi
             case "${words[2]}" in
                 cuff) (( cword == 3 )) && _corsano_words 'ingest listen' ;;
                 profile) (( cword == 3 )) && _corsano_words 'push' ;;
                 bracelet) (( cword == 3 )) && _corsano_words 'serve repair' ;;
                 nibp) (( cword == 3 )) && _corsano_words 'read' ;;
+                fleet) (( cword == 3 )) && _corsano_words 'status release' ;;
                 state) (( cword == 3 )) && _corsano_words 'migrate' ;;
             esac
             return 0 ;;

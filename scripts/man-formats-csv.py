@@ -18,11 +18,10 @@ layouts = re.findall(r'CSVLayout\(' + string + r',\s*export:\s*' + string + r',\
                      (src / "CSVLayout.swift").read_text())
 aliases = {}
 text = (src / "CSVHeaderAliases.swift").read_text()
-# Systolic and diastolic names: rows of (source, [systolic names], [diastolic names]).
-quoted = r'"(?:[^"\\]|\\.)*"'
-for m in re.finditer(r'\(' + quoted + r',\s*\[(?P<sys>(?:\s*' + quoted + r',?)+)\],\s*\[(?P<dia>(?:\s*' + quoted + r',?)+)\]\)', text):
-    aliases.setdefault("systolic", []).extend(unescape(n) for n in re.findall(string, m.group("sys")))
-    aliases.setdefault("diastolic", []).extend(unescape(n) for n in re.findall(string, m.group("dia")))
+names = r'((?:\s*' + string + r'\s*,?)*)'
+for m in re.finditer(r'\(' + string + r',\s*\[' + names + r'\],\s*\[' + names + r'\]\)', text):  # pressureRows
+    aliases.setdefault("systolic", []).extend(unescape(n) for n in re.findall(string, m.group(2)))
+    aliases.setdefault("diastolic", []).extend(unescape(n) for n in re.findall(string, m.group(4)))
 for m in re.finditer(r'a\(\.(\w+),\s*' + string + r',((?:\s*' + string + r',?)+)\)', text):
     role, names = m.group(1), re.findall(string, m.group(3))
     aliases.setdefault(role, []).extend(unescape(n) for n in names)
@@ -31,7 +30,11 @@ roles = [("systolic", "systolic, mmHg (kPa when the unit says so)"), ("diastolic
          ("pulse", "pulse, beats per minute"), ("meanArterialPressure", "meanArterialPressure as the cuff reported it"),
          ("dateTime", "date and time of the reading in one cell"), ("date", "the date (with the time, or a time column)"),
          ("time", "the time of day, with a date column"), ("unixMilliseconds", "Unix time in milliseconds"),
-         ("zone", "the row's zone: an IANA name or a UTC offset"), ("userId", "the cuff's user, kept as userId")]
+         ("zone", "the row's zone: an IANA name or a UTC offset"), ("userId", "the cuff's user, kept as userId"),
+         ("bodyMovement", "status: body movement, yes or no"), ("cuffTooLoose", "status: cuff too loose, yes or no (a wrap guide: Good or not)"),
+         ("irregularPulse", "status: irregular pulse, yes or no"),
+         ("pulseRateRange", "status: pulse rate range (not_exceeded, withinRange, exceedsUpperLimit, belowLowerLimit)"),
+         ("improperPosition", "status: improper position, yes or no (a positioning indicator: Good or not)")]
 
 roles_words = re.findall(r'\("([a-z]+)", (?:\.[A-Za-z]+|nil)\)', (root / "Sources/CorsanoKit/Ingest/CSV/CSVColumnAssignment.swift").read_text())
 out = ['.\\" BEGIN csv-tables (written by scripts/man-formats-csv.py from the Swift tables)',
@@ -67,7 +70,7 @@ def name(n):
 
 for role, what in roles:
     names = list(dict.fromkeys(aliases.get(role, [])))
-    out += [f".It Li {role}", what + ":"] + [name(n) + ("," if i + 1 < len(names) else "") for i, n in enumerate(names)]
+    out += [f".It Li {role}"] + textwrap.wrap(what + ":", 78) + [name(n) + ("," if i + 1 < len(names) else "") for i, n in enumerate(names)]
 out += [".El",
         "Whatever the names, a column no name maps whose cells hold dates, times of",
         "day, date-times or Unix seconds or milliseconds (2000 to 2099) in most of the",

@@ -11,7 +11,7 @@ import Testing
     /// names and the Bland–Altman method.
     static let latinTokens = ["Bluetooth", "Ctrl-C", "Enter", "START", "NIBP", "PPG", "mmHg",
                               "Corsano CardioWatch", "corsano", "UTC", "report --due DAYS",
-                              "ISO", "IEEE", "Bland–Altman"]
+                              "ISO", "IEEE", "Bland–Altman", "HMAC", "history --verify"]
 
     /// Every catalog ships every key (CI refuses fuzzy and empty entries, so none falls back), a
     /// plural entry where English has one, with as many forms as its Plural-Forms header says.

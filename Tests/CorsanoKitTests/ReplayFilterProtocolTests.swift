@@ -56,7 +56,7 @@ import Testing
     }
 
     /// Runs `lines` through a session the way replay-filter does: a commit before a kept line
-    /// would take the batch past `writeBytes`, and one at the end.
+    /// would take the batch past `CommitBatch.standard.bytes`, and one at the end.
     static func run(_ lines: [String], seen: any SeenSet, sink: inout FailingSink, stopAfterFailure: Bool = true) throws -> [FilterBatchOutcome] {
         var session = ReplayFilterSession(filter: ReplayFilter(rules: HostRules(), seen: seen), keepsDroppedText: false)
         var outcomes: [FilterBatchOutcome] = []
@@ -77,17 +77,17 @@ import Testing
     @Test func aShortWriteReleasesTheRestAndARerunHandsOnExactlyThose() throws {
         let path = Self.store()
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
-        let input = Self.lines(2000)  // ~200 KiB: several batches
+        let input = Self.lines(25_000)  // ~2.5 MB: several batches
         var first = FailingSink(capacity: 900)
         let outcomes = try Self.run(input, seen: StoreSeenSet(store: SQLiteStore(path: path), scope: "p"), sink: &first)
         #expect(first.written.count == 900 && first.written == Array(input.prefix(900)))
         let failed = try #require(outcomes.last)
         #expect(failed.unwritten > 0 && failed.released == failed.unwritten && failed.releaseError == nil)
-        #expect(first.writes.allSatisfy { $0 <= ReplayFilterSession.writeBytes }, "each claim covers at most one 64 KiB write")
+        #expect(first.writes.allSatisfy { $0 <= CommitBatch.standard.bytes }, "each claim covers at most one batch's write")
 
         var second = FailingSink(capacity: .max)
         _ = try Self.run(input, seen: StoreSeenSet(store: SQLiteStore(path: path), scope: "p"), sink: &second)
-        #expect(second.written.count == 1100, "exactly what the first run did not write")
+        #expect(second.written.count == 24_100, "exactly what the first run did not write")
         #expect(second.written.first == input[900] && second.written.last == input.last)
         #expect(second.duplicates.count == 900 && second.duplicates.last == 900)
         #expect(Set(first.written + second.written).count == input.count, "nothing lost, nothing twice")
@@ -98,7 +98,7 @@ import Testing
     @Test func aCrashAfterTheCommitLosesAtMostOneWriteAndNothingTwice() throws {
         let path = Self.store()
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
-        let input = Self.lines(2000)
+        let input = Self.lines(25_000)
         let seen = Crashable(try StoreSeenSet(store: SQLiteStore(path: path), scope: "p"))
         seen.dead = true
         var first = FailingSink(capacity: 900)
@@ -113,6 +113,6 @@ import Testing
         let handedOn = first.written + second.written
         #expect(Set(handedOn).count == handedOn.count, "nothing handed on twice")
         #expect(input.count - handedOn.count == lost, "only the lines of the write in flight are lost")
-        #expect(lost * 100 <= ReplayFilterSession.writeBytes + 200, "at most one 64 KiB write")
+        #expect(lost * 100 <= CommitBatch.standard.bytes + 200, "at most one batch's write")
     }
 }

@@ -1,3 +1,4 @@
+@testable import CorsanoKit
 import Foundation
 import Testing
 
@@ -46,6 +47,27 @@ import Testing
 
     /// Issue 29: readings with no time (exempt from the age rule) and manual entries are
     /// counted in the closing line.
+    /// `--durability normal` is the one weaker mode, asked for by name and said for what it is;
+    /// the default keeps every commit on disk before its lines go out (docs/design.md "State store").
+    @Test func aWeakerDurabilityIsOnlyAskedForAndSaysWhatItCosts() throws {
+        let help = try Corsano.run(["replay-filter", "--help"])
+        let words = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")  // help wraps its lines
+        #expect(words.contains("normal: fewer syncs, but a power cut may hand a reading on twice"), "\(help.stdout)")
+        let dir = try Self.tempDir()
+        let input = (0..<50).map { Self.line(RFC3339.format(Instant(secondsSinceEpoch: 1_795_000_000 + Int64($0) * 60))) }.joined(separator: "\n") + "\n"
+        var outputs: [String] = []
+        for (mode, pragma) in [(nil, "PRAGMA synchronous=NORMAL"), ("normal", "PRAGMA synchronous=NORMAL")] {
+            let state = dir.appendingPathComponent("\(mode ?? "full").sqlite3").path
+            let r = try Corsano.run(["replay-filter", "--state", state, "--max-reading-age", "none", "--commit-bytes", "1000", "-vv"]
+                                    + (mode.map { ["--durability", $0] } ?? []), stdin: input)
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(r.stderr.contains(pragma) == (mode != nil), "\(mode ?? "default"): \(r.stderr)")
+            #expect(r.stderr.contains("durability \(mode ?? "full")"))
+            outputs.append(r.stdout)
+        }
+        #expect(outputs[0] == input && outputs[1] == input)
+    }
+
     @Test func unstampedAndManualReadingsAreCounted() throws {
         let input = [
             #"{"systolic":120,"diastolic":80,"pulse":60}"#,

@@ -120,7 +120,8 @@ import Testing
         let opened: String = "corsano: store: opened SQLite store " + state + " (existing, schema version 9, WAL journal, synchronous FULL)"
         #expect(Self.diagnosticLines(verbose.stderr).map(String.init) == [
             opened,
-            "corsano: filter: host rules: requested at 2026-11-29T10:14:30Z, backdate 90 s, maximum reading age 900 s; seen-set scope b",
+            "corsano: filter: host rules: requested at 2026-11-29T10:14:30Z, backdate 90 s, maximum reading age 900 s; seen-set scope b; "
+                + "commits per 1048576 bytes of kept lines or 100 ms, durability full (each commit on disk before its lines are written)",
             "corsano: filter: <stdin>:1: dropped as replayed: " + DropReason.replayed.rule,
             "corsano: filter: <stdin>:3: dropped as duplicate: " + DropReason.duplicate.rule,
         ])

@@ -15,6 +15,19 @@ enum AuditKeyError: DiagnosticError, Equatable {
     }
 }
 
+/// The store's audit chain has records and none carries an HMAC (exit 74): corsano keys every
+/// record it writes, so its MACs were stripped or it was written without a key; keying it now
+/// would seal whatever it holds.
+struct AuditChainUnkeyed: DiagnosticError, Equatable {
+    var location: String
+    var records: Int64
+
+    var message: String {
+        "state store \(location): its audit chain has \(records) records and none carries an HMAC (stripped, or written without a key); "
+            + "nothing appended: check it with corsano history --verify --hashes-only and against a head kept elsewhere (--expect)"
+    }
+}
+
 /// The audit chain's HMAC key file (issue 35; docs/design.md "Audit chain"): `--audit-key FILE`, else
 /// `$XDG_CONFIG_HOME/corsano/audit.key` (falling back to `~/.config/corsano/audit.key`). It
 /// lives outside the store so that whoever can edit the store cannot recompute the chain; mode
@@ -50,17 +63,29 @@ enum AuditKeyFile {
 
     /// The key a command that appends to `store`'s audit log uses: the file's; when there is none
     /// and the store's chain has no key yet, a new one (32 random bytes as hex, mode 0600,
-    /// noted on stderr); for an in-memory store, a key of the run's own, no file. - Throws: `AuditKeyMismatch` (74) when the store is keyed and the file is
-    /// missing (the append itself refuses another key), `AuditKeyError`.
+    /// noted on stderr); for an in-memory store, a key of the run's own, no file. Checked against
+    /// the store's chain here, before the command touches a bracelet or writes anything
+    /// (docs/design.md "Audit chain"): the store's key id, a stripped tail, and a chain of records
+    /// none of which carries an HMAC (corsano keys every record it writes, so such a chain was
+    /// stripped whole or written by something else; keying it now would pass it on as sound).
+    /// - Throws: `AuditKeyMismatch` (74) when the store is keyed with another key or the file is
+    ///   missing; `AuditChainStripped`, `AuditChainUnkeyed` (74); `AuditKeyError`; `StoreError`.
     static func forAppending(_ args: ParsedCommand, _ ctx: CommandContext, store: any StateStore) throws -> AuditKey {
         // An in-memory store (--no-state) keeps no audit log past the run: no key file is read or
         // made for it (a --no-state run on a fresh account leaves nothing in ~/.config).
         if store.location == ":memory:" { return AuditKey(bytes: Array(randomHex().utf8)) }
         let path = path(args, environment: ctx.environment)
-        if let key = try read(path: path) { return key }
+        if let key = try read(path: path) {
+            try store.auditKeyCheck(key)
+            if let head = try store.auditChainHead(), head.mac == nil {
+                throw AuditChainUnkeyed(location: store.location, records: head.seq)
+            }
+            return key
+        }
         if let storeKeyID = try store.auditKeyID() {
             throw AuditKeyMismatch(storeKeyID: storeKeyID, offeredKeyID: nil, location: store.location + " (no key at \(path))")
         }
+        if let head = try store.auditChainHead() { throw AuditChainUnkeyed(location: store.location, records: head.seq) }
         let hex = randomHex()
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty { try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
@@ -93,5 +118,24 @@ enum AuditKeyFile {
     /// The key `history --verify` checks with: the file's, never created; nil when none.
     static func forVerifying(_ args: ParsedCommand, _ ctx: CommandContext) throws -> AuditKey? {
         try read(path: path(args, environment: ctx.environment))
+    }
+
+    /// The key a command that prints the audit log checks what it prints with (`report`, `history`):
+    /// the file's when it is `store`'s key; a key of another store, or a key file that cannot be
+    /// used (unreadable, readable by others), is not used (stderr says so, and what is printed says
+    /// "hashes only"), nor is one made: reading the log never fails on the key. - Throws: `StoreError`.
+    static func forReading(_ args: ParsedCommand, _ ctx: CommandContext, store: any StateStore, command: String) throws -> AuditKey? {
+        let key: AuditKey?
+        do { key = try forVerifying(args, ctx) } catch let error as AuditKeyError {
+            ctx.note("\(command): \(error.message): hashes only, HMAC not checked")
+            return nil
+        }
+        guard let key else { return nil }
+        if let storeKeyID = try store.auditKeyID(), storeKeyID != key.id {
+            ctx.note("\(command): the audit key at \(path(args, environment: ctx.environment)) (\(key.id)) is not this store's (\(storeKeyID)): "
+                     + "hashes only, HMAC not checked")
+            return nil
+        }
+        return key
     }
 }

@@ -61,7 +61,7 @@ struct CommandContext: @unchecked Sendable {
     /// the message is.
     func diagnose(_ message: String) {
         stdout.flush()
-        writeText("corsano: " + TerminalText.escaped(message, keepingNewlines: true),
+        writeText("corsano: " + TerminalText.escaped(message, keepingNewlines: true, keepingIsolates: true),
                   rightToLeft: TextLayout.startsRightToLeft(message))
     }
 

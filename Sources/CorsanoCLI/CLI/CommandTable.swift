@@ -134,6 +134,7 @@ enum CommandTable {
                 OptionSpec(.noPreparation, "Skip the preparation checklist"),
                 maxReadingAge, backdate,
                 OptionSpec(.noReplayFilter, "Do not drop replayed or duplicate readings"),
+                OptionSpec(.feedFlagged, "Feed readings whose own status flags them (body movement, ...) instead of dropping them"),
                 subjectID("The study participant: stamps the readings fed; picks the subject of a sim: cuff"),
                 OptionSpec(.calibrationProtocol, .choice(BPInitOptions.protocols), default: .value("sdk"),
                            "sdk: one session; corsano: 3 sets x 3 readings 1 h apart; sets: --sets N"),
@@ -247,7 +248,15 @@ enum CommandTable {
                 OptionSpec(.first, "Stop after the first kept reading; exit 3 when none"),
                 OptionSpec(.scope, .text, placeholder: "NAME", default: .value(StoreSeenSet.defaultScope), "Seen-set scope in the state store"),
                 strict, rejects,
-            ] + state + [help],
+            ] + state + [
+                OptionSpec(.commitBytes, .integer(1...CommitBatch.maxBytes), placeholder: "BYTES", default: .integer(CommitBatch.standard.bytes),
+                           "Commit the seen-set's claims per this many bytes of kept lines: what a crash may lose"),
+                OptionSpec(.commitInterval, .integer(0...60_000), placeholder: "MS", default: .integer(Int(CommitBatch.standard.seconds * 1000)),
+                           "Commit a batch open this long while input keeps arriving"),
+                OptionSpec(.durability, .choice(StoreDurability.allCases.map(\.rawValue)), default: .value(StoreDurability.full.rawValue),
+                           "full: each commit on disk before its lines are written; normal: fewer syncs, but a power cut may hand a reading on twice"),
+                help,
+            ],
             action: .command(ReplayFilterCommand.run), handlesStopSignals: true),
         CommandSpec(
             words: ["profile", "push"], summary: "Validate a user profile and push it to the bracelet.",
@@ -314,7 +323,7 @@ enum CommandTable {
             details: "Each run: bracelet, time, config, every reading fed with its verdict, its signatures, and the result. 'history sign --run ID --name NAME --meaning MEANING' appends a signature record; --verify checks the audit log's hash chain.",
             exits: [ExitCase(.success, "success, also when no run is recorded (stderr says so)"),
                     ExitCase(.failedAfterRetries, "--due: some bracelet is due; --verify: a record does not match (named)"), .usage,
-                    ExitCase(.dataError, "a stored run cannot be read back for FHIR (named)"),
+                    ExitCase(.dataError, "a stored run cannot be read back for FHIR, or does not verify against the audit chain (named; nothing exported); sign: the run does not verify, or approval of a run that did not succeed"),
                     ExitCase(.noInput, "sign: no such run; --due: the store does not exist or has no corsano tables"),
                     ExitCase(.notYet, "sign: the run has not ended (sign it when it ends)"),
                     ExitCase(.ioError, "a FHIR bulk file cannot be written")]
@@ -332,7 +341,9 @@ enum CommandTable {
                 OptionSpec(.now, .time, default: .rule("wall time"), "The instant --due measures from"),
                 OptionSpec(.verify, "Check the audit log's hash chain and HMAC; exit 1 naming the first record that does not match")
                     .excluding(.due, .format, .since, .limit, .bracelet, .gateway),
-                OptionSpec(.expect, .text, placeholder: "HASH", "With --verify: the chain head kept elsewhere (at least 12 hex digits)"),
+                OptionSpec(.expect, .text, placeholder: "HEAD",
+                           "With --verify: a chain head kept elsewhere (RECORD:HEAD as printed, or at least 12 hex digits); passes while the chain extends it"),
+                OptionSpec(.hashesOnly, "With --verify: check the hashes alone, without the audit key (says so)"),
                 OptionSpec(.run, .text, placeholder: "ID", "With sign: the run to sign"),
                 OptionSpec(.name, .text, placeholder: "NAME", "With sign: the signer's printed name"),
                 OptionSpec(.meaning, .choice(SignatureMeaning.allCases.map(\.rawValue)), placeholder: "MEANING",
@@ -341,19 +352,57 @@ enum CommandTable {
             ] + fhir + state + [help],
             action: .command(HistoryCommand.run),
             rules: [OptionKey.run, .name, .meaning].map { .requiresOperand($0, "sign") } + [
-                .operand("sign", requires: [.run, .name, .meaning], refuses: [.verify, .expect, .due, .since, .limit, .bracelet, .format, .now]),
+                .operand("sign", requires: [.run, .name, .meaning], refuses: [.verify, .expect, .hashesOnly, .due, .since, .limit, .bracelet, .format, .now]),
                 .check { if let name = $0.string(.name), name.allSatisfy(\.isWhitespace) {
                     throw UsageError.badValue(option: "name", value: name, expected: "the signer's printed name") } },
                 .excludesValue(.json, .format, ["text", "fhir"]), .excludesValue(.text, .format, ["json", "fhir"]),
-                .excludesValue(.due, .format, ["fhir"]), .requires(.now, .due), .requires(.expect, .verify),
+                .excludesValue(.due, .format, ["fhir"]), .requires(.now, .due), .requires(.expect, .verify), .requires(.hashesOnly, .verify),
             ] + fhirRules),
+        CommandSpec(
+            words: ["fleet", "status"], summary: "Show every bracelet the state store knows, and what needs a person.",
+            operands: "", operandKind: nil,
+            details: "Reads the state store without writing it (a SQLite file is opened read-only, so a user who may only read it can run this): per bracelet its last gateway, the live run holding it (gateway, pid, lease) or a stuck journal entry (its owner gone: its process on this machine ended, or its lease ran out), its open multi-set calibration (set k of n, due from, expires), its last bp-init run and result, and whether a recalibration is due (--due DAYS, as history --due). What needs a person: a stuck entry, a calibration whose next set missed its window (overdue), a last bp-init run that failed. Text at a terminal, else JSON lines: one per bracelet, then a summary.",
+            exits: [ExitCase(.success, "nothing needs a person"),
+                    ExitCase(.failedAfterRetries, "some bracelet needs a person: stuck, overdue or its last run failed"), .usage,
+                    ExitCase(.noInput, "the store does not exist or has no corsano tables, or --bracelet names no bracelet in it"),
+                    ExitCase(.ioError, "the --metrics file cannot be written")]
+                + ExitCase.state + ExitCase.stdout,
+            options: [
+                OptionSpec(.bracelet, .text, placeholder: "SERIAL", "Only this bracelet"),
+                OptionSpec(.due, .integer(1...3650), placeholder: "DAYS", default: .integer(CalibrationDue.defaultDays),
+                           "A recalibration is due when the last successful bp-init ended more than DAYS ago, or never"),
+                OptionSpec(.now, .time, default: .rule("wall time"), "The instant to judge at (a rehearsal)"),
+                OptionSpec(.metrics, .path, "Also write the counts as Prometheus text to FILE (replaced whole, mode 0644)"),
+                output[0], output[1],
+                // It reads an existing store: --no-state (an empty in-memory store) has nothing to show.
+                state[0],
+                help,
+            ],
+            action: .command(FleetStatusCommand.run)),
+        CommandSpec(
+            words: ["fleet", "release"], summary: "End a dead gateway's plan-journal leases (never deleting a row).",
+            operands: "", operandKind: nil,
+            details: "For a gateway PC that crashed, lost power or its network: its plan-journal entries keep their bracelets from other gateways until their leases run out. This ends those leases now; each row stays, with the plan to restore, and the next command that reaches its bracelet on another gateway restores the plan and records it. Refused while an owner of those entries runs on this machine; whether another machine is really down is for a person to confirm first.",
+            exits: [ExitCase(.success, "the gateway's entries were released, or it had none"), .usage,
+                    ExitCase(.noInput, "the store does not exist or has no corsano tables"),
+                    ExitCase(.notYet, "a run of that gateway still runs on this machine (without --force)")]
+                + ExitCase.state + ExitCase.stdout,
+            options: [
+                OptionSpec(.gateway, .text, placeholder: "NAME", required: true, "The gateway whose entries to release"),
+                OptionSpec(.force, "Release even while a run of that gateway runs on this machine"),
+                output[0], output[1],
+                state[0],
+                help,
+            ],
+            action: .command(FleetReleaseCommand.run)),
         CommandSpec(
             words: ["report"], summary: "Write a calibration certificate or bracelet history as HTML.",
             operands: "", operandKind: nil,
             details: "One self-contained HTML document (inline CSS and SVG, no script, nothing fetched) from the audit log, in the --lang locale, with print styles: Chromium's Print to PDF gives an A4 or Letter document with a header and 'page x of y' on every page. A certificate shows one run (--run ID, or --bracelet SERIAL: its last run): bracelet, gateway, operator, cuff, clock anchor, every reading with its verdict and category, the result, a plot, the audit chain head and the signatures. A history shows every run on --bracelet SERIAL and when the next calibration is due.",
             exits: [ExitCase(.success, "written"), .usage,
+                    ExitCase(.dataError, "a run or signature shown does not verify against the audit chain (named; --print-unverified prints it marked)"),
                     ExitCase(.noInput, "the store holds no such run or no run on that bracelet, or there is no store"),
-                    ExitCase(.ioError, "the output file cannot be written")] + ExitCase.state + ExitCase.stdout,
+                    ExitCase(.ioError, "the output file or the audit key cannot be read or written")] + ExitCase.state + ExitCase.stdout,
             options: [
                 OptionSpec(.kind, .choice(ReportKind.allCases.map(\.rawValue)), default: .value(ReportKind.certificate.rawValue),
                            "certificate (one run) or history (one bracelet)"),
@@ -366,6 +415,8 @@ enum CommandTable {
                 OptionSpec(.due, .integer(1...3650), placeholder: "DAYS",
                            "With --kind history: the recalibration interval the next due date is counted with"),
                 reportLang,
+                OptionSpec(.printUnverified, "Print a run or signature that does not verify against the audit chain, marked NOT VERIFIED on every page"),
+                auditKey,
                 // A report reads an existing store: --no-state (an empty in-memory store) has nothing to show.
                 state[0],
                 help,
@@ -393,11 +444,11 @@ enum CommandTable {
             operands: "REFERENCE DEVICE", operandKind: .path,
             details: "Reads reference and device reading lines (files, or - for one of them), each with its subject (readings without one form the subject -), pairs each device value with the reference readings of its subject (sequential: the mean of the reference readings just before and after it, as ISO 81060-2's same-arm sequential method; nearest: each reference reading with the closest device value within --window), and reports for systolic and diastolic the pairs, subjects, mean difference (device - reference) and SD with criterion 1 (|mean| <= 5 mmHg, SD <= 8 mmHg), the SD of the per-subject means against criterion 2's limit, Bland-Altman bias and 95% limits with the SD for repeated measures, and the mean absolute difference with its IEEE 1708 grade. JSON lines when stdout is not a terminal (a summary, one line per subject, with --pairs one per pair), else a table.",
             exits: [ExitCase(.success, "every chosen criterion passes"), ExitCase(.failedAfterRetries, "a chosen criterion fails"),
-                    ExitCase(.notAssessable, "fewer subjects or pairs than the minimum: the criteria cannot be assessed"),
+                    ExitCase(.notAssessable, "the criteria cannot be assessed: fewer subjects or pairs than the minimum, a subject with fewer than 3 pairs, criterion 2 with one subject, an ISO 81060-2 population requirement unmet"),
                     ExitCase(.cuffError, "--live: the reference cuff gave no reading"),
                     ExitCase(.usage, "usage error (an option of --live without it, among others)"),
-                    ExitCase(.dataError, "a malformed line, or a device value or subject without a pair (the summary is still written)"),
-                    ExitCase(.noInput, "an input, the --state store or the --cuff file cannot be read")]
+                    ExitCase(.dataError, "a malformed or implausible line, a device value or subject without a pair, a bad --subjects line (the summary is still written)"),
+                    ExitCase(.noInput, "an input, the --subjects file, the --state store or the --cuff file cannot be read")]
                 + ExitCase.bracelet + ExitCase.bluetooth + ExitCase.state + ExitCase.stdout,
             options: [
                 OptionSpec(.pairing, .choice(["sequential", "nearest"]), default: .value(ValidationPairing.sequential.name),
@@ -411,9 +462,11 @@ enum CommandTable {
                 OptionSpec(.minSubjects, .integer(1...100_000), placeholder: "N", default: .integer(ValidationMinimum.standard.subjects),
                            "Subjects needed (and 3 pairs each) before the criteria are assessed"),
                 OptionSpec(.pairs, "Also write one line per pair"),
+                OptionSpec(.subjects, .path, "Per subject: id, sex, age, arm circumference, cuff (CSV or JSON lines): ISO 81060-2's population check")
+                    .input(),
                 OptionSpec(.state, .path, "The audit log (a SQLite file or postgresql:// URI): differences by days since each bracelet's last calibration"),
                 OptionSpec(.live, "Drive the same-arm sequence now: cuff readings and bracelet spot checks, then the summary")
-                    .excluding(.state),
+                    .excluding(.state, .subjects),
                 OptionSpec(.sequence, .text, placeholder: "R,T,...", default: .rule(ValidationSequence.standard),
                            "With --live: R (cuff) and T (bracelet) alternating from R to R"),
                 OptionSpec(.cuff, .path, default: .rule("- when stdin is not a terminal, else typed"),
@@ -453,7 +506,7 @@ enum CommandTable {
         CommandSpec(
             words: ["help"], summary: "Show help for a command.",
             operands: "[COMMAND]", operandKind: nil,
-            details: "Without COMMAND, lists every command; with a group word (cuff, profile, bracelet, nibp), lists its subcommands. Same text as 'corsano COMMAND --help'.",
+            details: "Without COMMAND, lists every command; with a group word (cuff, profile, bracelet, nibp, fleet), lists its subcommands. Same text as 'corsano COMMAND --help'.",
             exits: [.success, ExitCase(.usage, "an unknown command")] + ExitCase.stdout,
             options: [help],
             action: .command(HelpCommand.run)),

@@ -15,6 +15,8 @@ extension InputError: ExitStatusProviding { var exitStatus: ExitStatus { .noInpu
 extension OutputFileError: ExitStatusProviding { var exitStatus: ExitStatus { .ioError } }
 extension OutputFailure: ExitStatusProviding { var exitStatus: ExitStatus { .ioError } }
 extension AuditKeyError: ExitStatusProviding { var exitStatus: ExitStatus { .ioError } }
+extension AuditChainUnkeyed: ExitStatusProviding { var exitStatus: ExitStatus { .ioError } }
+extension ReportUnverified: ExitStatusProviding { var exitStatus: ExitStatus { .dataError } }
 /// bracelet serve's own socket that cannot be bound is I/O, not an absent bracelet.
 extension ListenError: ExitStatusProviding { var exitStatus: ExitStatus { .ioError } }
 extension ProfileFileError: ExitStatusProviding { var exitStatus: ExitStatus { .dataError } }
@@ -34,11 +36,13 @@ extension MultiSetAbandoned: ExitStatusProviding { var exitStatus: ExitStatus { 
 
 extension StoreError: ExitStatusProviding { var exitStatus: ExitStatus { .ioError } }
 extension AuditKeyMismatch: ExitStatusProviding { var exitStatus: ExitStatus { .ioError } }
+extension AuditChainStripped: ExitStatusProviding { var exitStatus: ExitStatus { .ioError } }
 extension AuditSignError: ExitStatusProviding {
     var exitStatus: ExitStatus {
         switch self {
         case .unknownRun: return .noInput
         case .unfinished: return .notYet
+        case .unverified, .approvalOfFailure: return .dataError
         }
     }
 }
@@ -68,6 +72,8 @@ extension JSONParseError: ExitStatusProviding { var exitStatus: ExitStatus { .da
 extension CuffClockValue.Problem: ExitStatusProviding { var exitStatus: ExitStatus { .dataError } }
 extension ManualCuffEntry.Problem: ExitStatusProviding { var exitStatus: ExitStatus { .dataError } }
 extension ProfileError: ExitStatusProviding { var exitStatus: ExitStatus { .dataError } }
+/// A stations file line refused (file, line and field named).
+extension StationsFileError: ExitStatusProviding { var exitStatus: ExitStatus { .dataError } }
 /// A stored run that cannot be read back for FHIR (history, cuff ingest --format fhir).
 extension FHIRExportError: ExitStatusProviding { var exitStatus: ExitStatus { .dataError } }
 extension ScenarioError: ExitStatusProviding {

@@ -77,8 +77,9 @@ enum OutputFile {
 
     /// A writer on a temporary file beside `path`; `commit` renames it over `path` once written
     /// whole (an export's files and manifest). - Throws: `OutputFileError` (exit 74).
-    static func createWhole(_ path: String) throws -> (writer: OutputWriter, temporary: String) {
-        let (fd, temporary) = try createTemporary(beside: path)
+    /// `mode` is the file's (default 0600; metrics for node_exporter, which hold no health data, are 0644).
+    static func createWhole(_ path: String, mode: mode_t = PrivateFiles.fileMode) throws -> (writer: OutputWriter, temporary: String) {
+        let (fd, temporary) = try createTemporary(beside: path, mode: mode)
         return (OutputWriter(fd: fd, name: path), temporary)
     }
 
@@ -124,16 +125,16 @@ enum OutputFile {
         throw OutputFileError.cannotCreate(path: path, reason: "is \(kind); corsano replaces only regular files, so it was left alone")
     }
 
-    private static func createTemporary(beside path: String) throws -> (Int32, String) {
+    private static func createTemporary(beside path: String, mode: mode_t = PrivateFiles.fileMode) throws -> (Int32, String) {
         try requireRegularOrAbsent(path)
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { String(path[...$0]) } ?? ""
         let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
         for _ in 0..<16 {
             let temporary = directory + "." + base + ".tmp-" + String(UInt32.random(in: .min ... .max), radix: 16)
-            let fd = systemOpen(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, PrivateFiles.fileMode)
+            let fd = systemOpen(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
             if fd >= 0 {
-                _ = fchmod(fd, PrivateFiles.fileMode)
+                _ = fchmod(fd, mode)
                 return (fd, temporary)
             }
             guard errno == EEXIST else { break }

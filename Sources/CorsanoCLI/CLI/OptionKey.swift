@@ -16,6 +16,8 @@ enum OptionKey: String, CaseIterable, Sendable {
     case clock
     case column
     case columns
+    case commitBytes = "commit-bytes"
+    case commitInterval = "commit-interval"
     case count
     case criteria
     case cuff
@@ -28,8 +30,10 @@ enum OptionKey: String, CaseIterable, Sendable {
     case device
     case deviceOut = "device-out"
     case due
+    case durability
     case encoding
     case expect
+    case feedFlagged = "feed-flagged"
     case first
     case force
     case format
@@ -37,6 +41,7 @@ enum OptionKey: String, CaseIterable, Sendable {
     case gateway
     case gender
     case hairDensity = "hair-density"
+    case hashesOnly = "hashes-only"
     case headerLine = "header-line"
     case height
     case help
@@ -52,6 +57,7 @@ enum OptionKey: String, CaseIterable, Sendable {
     case maxReadingAge = "max-reading-age"
     case maxSetGap = "max-set-gap"
     case meaning
+    case metrics
     case minSubjects = "min-subjects"
     case name
     case noPreparation = "no-preparation"
@@ -64,6 +70,7 @@ enum OptionKey: String, CaseIterable, Sendable {
     case pair
     case pairing
     case pairs
+    case printUnverified = "print-unverified"
     case report
     case pairCmd = "pair-cmd"
     case paper
@@ -96,6 +103,7 @@ enum OptionKey: String, CaseIterable, Sendable {
     case subject
     case subjectId = "subject-id"
     case subjectIdentifier = "subject-identifier"
+    case subjects
     case text
     case threshold
     case timeout

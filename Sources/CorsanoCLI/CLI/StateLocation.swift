@@ -79,15 +79,26 @@ enum StateLocation {
     /// read-only mount, another user's) it opens `immutable=1`, and `note` says that changes a
     /// writer makes meanwhile are not seen.
     /// - Throws: `UsageError` (flags), `StoreError` naming the path (exit 74).
+    /// With `readOnly` a SQLite file this user could write is opened `mode=ro` too (`fleet status`
+    /// writes nothing, whoever runs it).
     static func openExisting(_ args: ParsedCommand, environment: [String: String],
-                             note: (String) -> Void = { _ in }, diagnostics: Diagnostics = .none) throws -> (store: (any StateStore)?, path: String?) {
+                             note: (String) -> Void = { _ in }, diagnostics: Diagnostics = .none,
+                             readOnly: Bool = false) throws -> (store: (any StateStore)?, path: String?) {
         guard let path = try path(args, environment: environment) else { return (try SQLiteStore(path: nil, diagnostics: diagnostics), nil) }
-        return try openExisting(path: path, note: note, diagnostics: diagnostics)
+        return try openExisting(path: path, note: note, diagnostics: diagnostics, readOnly: readOnly)
+    }
+
+    /// The 66 of a command that needs an existing store and found none at `path` (a file that is
+    /// not there, a database without corsano's tables): a check fails closed, saying what it
+    /// cannot tell (`consequence`, after a semicolon) and where to look.
+    static func noStore(_ path: String?, _ consequence: String? = nil) -> InputError {
+        let what = PostgresURI.isPostgres(path ?? "") ? "the database has no corsano tables" : "no state store there"
+        return InputError.cannotOpen(path: path ?? "?", reason: what + (consequence.map { "; " + $0 } ?? "") + " (check --state or CORSANO_STATE)")
     }
 
     /// `openExisting` for a store named by `path` (a file or a PostgreSQL URI, already checked).
     static func openExisting(path: String, note: (String) -> Void = { _ in },
-                             diagnostics: Diagnostics = .none) throws -> (store: (any StateStore)?, path: String?) {
+                             diagnostics: Diagnostics = .none, readOnly: Bool = false) throws -> (store: (any StateStore)?, path: String?) {
         if PostgresURI.isPostgres(path) {
             return (try PostgresStore.openExisting(uri: path, diagnostics: diagnostics), PostgresURI.redacted(path))
         }
@@ -101,7 +112,7 @@ enum StateLocation {
                  + "(changes a writer makes meanwhile are not seen)")
             return (try SQLiteStore(readingOnly: path, mode: .immutable, diagnostics: diagnostics), path)
         }
-        if access(path, W_OK) != 0 { return (try SQLiteStore(readingOnly: path, mode: .readOnly, diagnostics: diagnostics), path) }
+        if readOnly || access(path, W_OK) != 0 { return (try SQLiteStore(readingOnly: path, mode: .readOnly, diagnostics: diagnostics), path) }
         return (try SQLiteStore(path: path, diagnostics: diagnostics), path)
     }
 }

@@ -38,11 +38,23 @@ extension AuditKeyMismatch: DiagnosticError {
     }
 }
 
+extension AuditChainStripped: DiagnosticError {
+    /// Names the head and the last keyed record, and what to do.
+    public var message: String {
+        "state store \(location): its audit chain's head (record \(head)) has no HMAC although record \(lastKeyed) before it has one: "
+            + "the MACs of its tail were stripped; nothing appended (corsano history --verify --audit-key FILE names the first record)"
+    }
+}
+
 extension AuditSignError: DiagnosticError {
     public var message: String {
         switch self {
         case .unknownRun(let run): return "history sign: no run \(run) in the audit log"
         case .unfinished(let run): return "history sign: run \(run) has not ended; sign it when it ends"
+        case .unverified(let run, let why):
+            return "history sign: run \(run) does not verify against the audit chain (\(why)); nothing signed (corsano history --verify names what changed)"
+        case .approvalOfFailure(let run, let result):
+            return "history sign: run \(run) ended \(result), not success: it cannot be approved (review or responsibility can be signed)"
         }
     }
 }

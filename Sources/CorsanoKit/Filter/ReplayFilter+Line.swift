@@ -31,27 +31,31 @@ extension ReplayFilter {
     /// type, so the per-line path has no runtime exclusivity checks.
     public func judge(line: UnsafeRawBufferPointer, now: Instant, validator: ReadingValidator,
                       dates: inout RFC3339DayCache) throws -> LineVerdict {
-        var lookup: SeenKey?
-        let verdict = try judge(line: line, now: now, validator: validator, dates: &dates, lookup: &lookup)
+        var lookup: SeenKey?, manual = false
+        let verdict = try judge(line: line, now: now, validator: validator, dates: &dates, lookup: &lookup, manual: &manual)
         // Rule 3 comes before age: a stale copy of a handed-on record is a duplicate.
         if let key = lookup, try seen.contains(key) { return .drop(.duplicate) }
         return verdict
     }
 
     /// `judge(line:now:validator:dates:)` leaving the seen-set read of a stale or future reading
-    /// to the caller, as `judge(_:now:lookup:)` does.
+    /// to the caller, as `judge(_:now:lookup:)` does; `manual` says whether the line is a
+    /// reading marked `isManualEntry` (what the scanner passed, so no one reads the line again).
     func judge(line: UnsafeRawBufferPointer, now: Instant, validator: ReadingValidator,
-               dates: inout RFC3339DayCache, lookup: inout SeenKey?) throws -> LineVerdict {
+               dates: inout RFC3339DayCache, lookup: inout SeenKey?, manual: inout Bool) throws -> LineVerdict {
         let typed = UnsafeBufferPointer(start: line.baseAddress?.assumingMemoryBound(to: UInt8.self), count: line.count)
         if let reading = FastReadingScanner.essentials(typed, dates: &dates) {
+            manual = reading.isManualEntry
             return try judge(reading, now: now, validator: validator, lookup: &lookup)
         }
+        manual = false
         switch ReadingLineParser.parse(line) {
         case .failure(let error):
             return .malformed(error)
         case .success(.cuffFailure(let failure)):
             return .cuffFailure(failure)
         case .success(.reading(let reading)):
+            manual = reading.isManualEntry
             return try judge(ReadingEssentials(reading), now: now, validator: validator, lookup: &lookup)
         }
     }

@@ -284,6 +284,8 @@ public struct DroppedCuffItem: Equatable, Sendable {
         case unanchored, replayed, duplicate, invalid
         /// No pulse: the SDK's CuffReading requires one (docs/design.md "Data on the wire").
         case incomplete
+        /// The reading's own `status` flags it (`problem` names the flags; `ReadingQuality`).
+        case flagged
 
         /// The bp-init drop of a host-rule drop; nil for the rules that end the flow instead
         /// (`stale`, `future`).
@@ -302,7 +304,7 @@ public struct DroppedCuffItem: Equatable, Sendable {
     public enum Item: Equatable, Sendable {
         /// A line that is not a reading (`line`, `problem` naming the field).
         case line(String, problem: String)
-        /// A reading; `problem` says what is implausible for `invalid`.
+        /// A reading; `problem` says what is implausible for `invalid`, the flags for `flagged`.
         case reading(CuffReading, problem: String?)
     }
 

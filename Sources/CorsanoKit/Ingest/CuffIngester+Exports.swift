@@ -89,38 +89,31 @@ extension CuffIngester {
         }
     }
 
-    /// A Google Fit Takeout file: read whole (it is one JSON document; refused past
-    /// `GoogleFitReader.maxBytes`), each blood-pressure data point a reading in order.
+    /// A Google Fit Takeout file, read point by point (`GoogleFitReader.stream`: memory bounded
+    /// by the largest point), each blood-pressure data point a reading in order.
     func ingestGoogleFit(_ input: any ByteSource, name: String) throws {
         var source = input
-        var document: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            try sink.willRead()
-            let n = try chunk.withUnsafeMutableBytes { try source.read(into: $0) }
-            if n == 0 { break }
-            document += chunk[0..<n]
-            guard document.count <= GoogleFitReader.maxBytes else {
-                throw IngestError.malformed(source: name, line: nil, detail: "longer than \(GoogleFitReader.maxBytes >> 20) MiB (a Takeout file of one data type is far smaller)")
+        do {
+            try GoogleFitReader.stream(&source, maxValueBytes: GoogleFitReader.defaultMaxValueBytes, willRead: { try sink.willRead() }) { line, point in
+                try ingest(point, line: line, name: name)
+                return !stopped
             }
-        }
-        if document.starts(with: [0xEF, 0xBB, 0xBF]) { document.removeFirst(3) }
-        let points: [(line: Int, point: GoogleFitReader.Point)]
-        do { points = try GoogleFitReader.read(document) } catch {
+        } catch let error as GoogleFitError {
             throw IngestError.malformed(source: name, line: error.line, detail: error.reason)
         }
-        for (line, point) in points where !stopped {
-            switch point {
-            case .reading(var reading):
-                let raw = reading.json(includeDerivedMAP: false).serialized
-                try accept(&reading, source: name, line: line) { raw }
-            case .otherType:
-                counts.read += 1
-                counts.skipped[.notBloodPressure, default: 0] += 1
-            case .issue(let issue):
-                counts.read += 1
-                try reject(issue, source: name, line: line) { "" }
-            }
+    }
+
+    private func ingest(_ point: GoogleFitReader.Point, line: Int, name: String) throws {
+        switch point {
+        case .reading(var reading):
+            let raw = reading.json(includeDerivedMAP: false).serialized
+            try accept(&reading, source: name, line: line) { raw }
+        case .otherType:
+            counts.read += 1
+            counts.skipped[.notBloodPressure, default: 0] += 1
+        case .issue(let issue):
+            counts.read += 1
+            try reject(issue, source: name, line: line) { "" }
         }
     }
 }

@@ -147,6 +147,9 @@ public struct FlowNarrator: Sendable {
         case .unanchored: return localizer[.droppedUnanchored, what]
         case .incomplete: return localizer[.droppedIncomplete, what]
         case .invalid: return localizer[.droppedInvalid, what]
+        case .flagged:
+            guard case .reading(_, let flags?) = drop.item else { return localizer[.droppedOther, drop.reason.rawValue, what] }
+            return localizer[.droppedOther, flags, what]
         }
     }
 }

@@ -79,6 +79,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case reportResult, reportPlan, reportPlanRestored, reportPlanNotRestored
     case reportPlotTitle, reportAxisTime, reportAxisPressure
     case reportIntegrity, reportChainHead, reportRunHash
+    case reportVerification, reportVerified, reportHashesOnly, reportNotVerified, reportNotVerifiedMark
     case reportSignatures, reportSignatureName, reportSignatureTime, reportSignatureMeaning, reportNotSigned
     case reportMeaningReview, reportMeaningApproval, reportMeaningResponsibility
     case reportCategoryOptimal, reportCategoryNormal, reportCategoryElevated, reportCategoryHighNormal

@@ -231,6 +231,16 @@ extension StringTables {
         case .reportChainHead: return "Audit chain head"
         /// report: label of the SHA-256 of this run's records.
         case .reportRunHash: return "Content hash of this run"
+        /// report: label of whether the records shown verify against the audit chain.
+        case .reportVerification: return "Verification"
+        /// report: the records shown verify against the audit chain, HMAC checked.
+        case .reportVerified: return "Verified against the audit chain (HMAC checked)"
+        /// report: the records shown verify by their hashes; no audit key was at hand.
+        case .reportHashesOnly: return "Hashes only, HMAC not checked"
+        /// report: the records shown do not match the audit chain (what follows in parentheses is English).
+        case .reportNotVerified: return "These records do not match the audit chain (corsano history --verify names what changed)"
+        /// report: the mark in every page's header of a document showing records that do not verify.
+        case .reportNotVerifiedMark: return "NOT VERIFIED"
         /// report: heading of the electronic signatures (21 CFR 11.50).
         case .reportSignatures: return "Signatures"
         /// report, signatures table column: the signer's printed name.

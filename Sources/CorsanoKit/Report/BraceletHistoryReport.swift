@@ -12,6 +12,8 @@ public struct BraceletHistoryReport: Sendable {
     /// When the report is made (the command's wall clock; also the "now" of the due date).
     public var issued: Instant
     public var version: String
+    /// Whether every row shown verifies against the audit chain (set by the command); marked on every page when not.
+    public var verification: ReportVerification = .hashesOnly
 
     /// The document in `l`'s locale.
     public func html(_ l: Localizer) -> String {
@@ -30,7 +32,9 @@ public struct BraceletHistoryReport: Sendable {
             }
         }
         var body: [HTML] = [.element("h1", text: l[.reportHistory])]
+        if let mark = verification.pageMark(l) { body.append(.element("p", ["class": "not-verified"], text: mark + ": " + verification.text(l))) }
         body.append(.fields([
+            (l[.reportVerification], .text(verification.text(l))),
             (l[.reportItem], .localized(l, .reportBraceletLine, [.value(bracelet.model), .value(bracelet.serial, kind: "serial"), .value(bracelet.firmware)])),
             (l[.reportIssued], f.dateTimeHTML(issued)),
             (l[.reportLastCalibrated], due?.lastCalibratedAt.map(f.dateTimeHTML) ?? never),
@@ -61,6 +65,7 @@ public struct BraceletHistoryReport: Sendable {
             body.append(TimelinePlot(points: points, categories: categories, localizer: l, format: f).figure(id: "history"))
         }
         body.append(.element("footer", [.localized(l, .reportGenerated, [.value(version)])]))
-        return ReportDocument(title: l[.reportHistory], number: bracelet.serial, localizer: l, paper: paper, body: body).html
+        return ReportDocument(title: l[.reportHistory], number: bracelet.serial, localizer: l, paper: paper, body: body,
+                              mark: verification.pageMark(l)).html
     }
 }

@@ -13,8 +13,12 @@ public struct CalibrationCertificate: Sendable {
     public var signatures: [SignatureRecord]
     /// The record that a killed run's plan was restored later (`[AuditRun].planRestores`).
     public var planRestored: PlanRestoreRecord?
-    /// The hash of the store's newest audit-chain record (`StateStore.auditChainHead`); nil when it has no chain.
+    /// The store's newest audit-chain record as `--expect` takes it (`AuditChain.keptHead`: record
+    /// number and hash); nil when it has no chain.
     public var chainHead: String?
+    /// Whether the run and its signatures verify against the audit chain (set by the command
+    /// after `StateStore.auditVerify`); a certificate that does not is marked on every page.
+    public var verification: ReportVerification = .hashesOnly
     public var categories: BPCategories = .default
     public var paper: PaperSize = .default
     /// When the certificate is made (the command's wall clock).
@@ -45,6 +49,7 @@ public struct CalibrationCertificate: Sendable {
         let all: [ReportReading] = groups.flatMap(\.readings)
         let notRecorded = HTML.text(l[.reportNotRecorded])
         var body: [HTML] = [.element("h1", text: l[.reportCertificate])]
+        if let mark = verification.pageMark(l) { body.append(.element("p", ["class": "not-verified"], text: mark + ": " + verification.text(l))) }
         let item = HTML.localized(l, .reportBraceletLine, [HTML.value(b.model), HTML.value(b.serial, kind: "serial"), HTML.value(b.firmware)])
         var fields: [(String, HTML)] = [(l[.reportNumber], HTML.id(run.run)), (l[.reportIssued], f.dateTimeHTML(issued)), (l[.reportItem], item)]
         // The person the bracelet was calibrated on (the readings' `subject`, `--subject-id`), when the run has one.
@@ -82,12 +87,14 @@ public struct CalibrationCertificate: Sendable {
         body.append(.element("h2", text: l[.reportResult]))
         body.append(.fields([(l[.reportResult], .text(resultText(l))), (l[.reportPlan], planText(l, f))]))
         body.append(.element("h2", text: l[.reportIntegrity]))
-        body.append(.fields([(l[.reportChainHead], chainHead.map(HTML.code) ?? notRecorded),
+        body.append(.fields([(l[.reportVerification], .text(verification.text(l))),
+                             (l[.reportChainHead], chainHead.map(HTML.code) ?? notRecorded),
                              (l[.reportRunHash], .code(AuditChain.runHash(run)))]))
         body.append(.element("h2", text: l[.reportSignatures]))
         body.append(Self.signatureTable(signatures, l, f))
         body.append(.element("footer", [.localized(l, .reportGenerated, [.value(version)])]))
-        return ReportDocument(title: l[.reportCertificate], number: run.run, localizer: l, paper: paper, body: body).html
+        return ReportDocument(title: l[.reportCertificate], number: run.run, localizer: l, paper: paper, body: body,
+                              mark: verification.pageMark(l)).html
     }
 
     private func resultText(_ l: Localizer) -> String {

@@ -2,8 +2,8 @@
 /// value from the store, the bracelet or a person goes through it), `HTML.element` and the fixed
 /// markup of the report types, so a serial or an operator's name holding `<script>` or `"` is
 /// shown as written and never becomes markup (issue 36; HTML Living Standard §13.1.2.5 and
-/// "Escaping a string"). Control characters (C0, DEL, C1) are shown as visible escapes, as in
-/// every human-readable output (`TerminalText`; docs/design.md "State store").
+/// "Escaping a string"). Control characters (C0, DEL, C1) and bidirectional formatting characters
+/// are shown as visible escapes, as in every human-readable output (`TerminalText`; docs/design.md "State store").
 public struct HTML: Sendable, Equatable {
     /// The markup.
     public var markup: String
@@ -65,7 +65,8 @@ public struct HTML: Sendable, Equatable {
     public static func escape(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
-        for character in TerminalText.escaped(text) {
+        // A localized label's own isolates around its values stay; every other bidi control is escaped.
+        for character in TerminalText.escaped(text, keepingIsolates: true) {
             switch character {
             case "&": out += "&amp;"
             case "<": out += "&lt;"

@@ -21,6 +21,9 @@ struct ReportDocument {
     var localizer: Localizer
     var paper: PaperSize
     var body: [HTML]
+    /// Printed in every page's header when set ("NOT VERIFIED": the document shows records that do
+    /// not verify against the audit chain; docs/design.md "Audit chain").
+    var mark: String? = nil
 
     var html: String {
         let l = localizer
@@ -36,7 +39,9 @@ struct ReportDocument {
         }
         if !rest.isEmpty { content.append(HTML.cssString(String(rest))) }
         let header = HTML.cssString(title + " " + number)
+        // MARK first: the values filled in after it may hold that word.
         let style = Self.style
+            .replacingOccurrences(of: "MARK", with: mark.map(HTML.cssString) ?? "none")
             .replacingOccurrences(of: "PAPER", with: paper == .a4 ? "A4" : "letter")
             .replacingOccurrences(of: "HEADER", with: header)
             .replacingOccurrences(of: "PAGEOF", with: content.joined(separator: " "))
@@ -46,12 +51,13 @@ struct ReportDocument {
             + body.map { $0.markup + "\n" }.joined() + "</body>\n</html>\n"
     }
 
-    /// The style sheet; PAPER, HEADER and PAGEOF are filled in by `html`. Colours are distinct
+    /// The style sheet; MARK, PAPER, HEADER and PAGEOF are filled in by `html`. Colours are distinct
     /// per mark (the plot's frame, systolic and diastolic marks) so a test can find them in a
     /// rendered image; band colours are light enough to print.
     static let style = """
     @page { size: PAPER; margin: 20mm 15mm 16mm 15mm;
       @top-left { content: HEADER; font: 9pt sans-serif; color: #444; }
+      @top-center { content: MARK; font: bold 11pt sans-serif; color: #c8102e; }
       @top-right { content: PAGEOF; font: 9pt sans-serif; color: #444; } }
     html { font: 11pt/1.45 "DejaVu Sans", "Noto Sans", "Noto Sans Arabic", "Noto Sans Hebrew", sans-serif; color: #111; }
     body { margin: 0 auto; padding: 1.2em; max-width: 60em; }
@@ -76,6 +82,7 @@ struct ReportDocument {
     .hash { font-family: "DejaVu Sans Mono", monospace; font-size: .85em; overflow-wrap: anywhere; unicode-bidi: isolate; direction: ltr; }
     .id { font-family: "DejaVu Sans Mono", monospace; font-size: .85em; white-space: nowrap; unicode-bidi: isolate; direction: ltr; }
     .note { font-size: .85em; color: #333; }
+    .not-verified { font-weight: bold; color: #c8102e; border: 2px solid #c8102e; padding: .4em .6em; }
     figcaption { font-size: .9em; font-weight: bold; }
     figure { margin: 1em 0; break-inside: avoid; }
     svg.plot { display: block; width: 100%; height: auto; max-width: 48em; direction: ltr; font: 12px sans-serif; }

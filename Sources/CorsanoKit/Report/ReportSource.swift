@@ -6,6 +6,41 @@ public enum ReportKind: String, CaseIterable, Sendable {
     case history
 }
 
+/// What checking a report's runs and signatures against the audit chain found (docs/design.md
+/// "Audit chain"): a report shows only what verifies, or says on every page that it does not.
+public enum ReportVerification: Equatable, Sendable {
+    /// Every run and signature shown verifies, HMAC checked.
+    case verified
+    /// Every one verifies by its hashes; no audit key was at hand, so the HMAC was not checked.
+    case hashesOnly
+    /// Some run or signature shown does not verify: which record and why (printed only when asked).
+    case notVerified(String)
+
+    /// The verdict for the rows `shown` (runs and their signature records) under `verification`.
+    public init(_ verification: AuditChain.Verification, shown: [String]) {
+        if let why = shown.lazy.compactMap({ verification.whyNotVerified($0) }).first {
+            self = .notVerified(why)
+        } else {
+            self = verification.hmacChecked ? .verified : .hashesOnly
+        }
+    }
+
+    /// The text a report gives it, in `l`'s locale.
+    func text(_ l: Localizer) -> String {
+        switch self {
+        case .verified: return l[.reportVerified]
+        case .hashesOnly: return l[.reportHashesOnly]
+        case .notVerified(let why): return l[.reportNotVerified] + " (" + why + ")"
+        }
+    }
+
+    /// The mark every page of an unverified report carries in its header; nil when it verifies.
+    func pageMark(_ l: Localizer) -> String? {
+        if case .notVerified = self { return l[.reportNotVerifiedMark] }
+        return nil
+    }
+}
+
 /// A run or bracelet a report names that the audit log does not hold (exit 66, docs/design.md "Exit status").
 public enum ReportError: Error, Equatable, Sendable {
     case unknownRun(String)

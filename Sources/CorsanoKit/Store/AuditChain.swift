@@ -65,6 +65,22 @@ public struct AuditKeyMismatch: Error, Equatable, Sendable {
     }
 }
 
+/// The chain's head lacks an HMAC although records before it carry one: the MACs of its tail
+/// were stripped (a forgery), so nothing is appended to it (exit 74).
+public struct AuditChainStripped: Error, Equatable, Sendable {
+    public var location: String
+    /// The head's seq and the last record that carries an HMAC.
+    public var head: Int64
+    public var lastKeyed: Int64
+
+    /// Creates the error.
+    public init(location: String, head: Int64, lastKeyed: Int64) {
+        self.location = location
+        self.head = head
+        self.lastKeyed = lastKeyed
+    }
+}
+
 /// One change to the audit log, applied and chained in one transaction (`StateStore.auditAppend`).
 public enum AuditChange: Sendable {
     case begin(AuditRun)
@@ -72,9 +88,13 @@ public enum AuditChange: Sendable {
     case finish(run: String, endedAt: String, resultJSON: String)
     /// A whole run copied from another store (`state migrate`); kept when its id is held.
     case importRun(AuditRun)
+    /// The runs before were copied from another store (`state migrate`): its chain's head hash and
+    /// record count, so a head kept of that store verifies through this record (`--expect`).
+    case migrated(sourceHead: String, sourceRecords: Int)
 
     var kind: String {
         switch self {
+        case .migrated: AuditChain.migratedKind
         case .begin: "begin"
         case .reading: "reading"
         case .finish: "finish"
@@ -86,6 +106,7 @@ public enum AuditChange: Sendable {
         switch self {
         case .begin(let run), .importRun(let run): run.run
         case .reading(let run, _), .finish(let run, _, _): run
+        case .migrated: ""
         }
     }
 }
@@ -142,6 +163,40 @@ public enum AuditChain {
     /// The chain head as printed and compared by `--expect`: the last hash's first 16 hex digits.
     public static func shortHead(_ hash: String) -> String { String(hash.prefix(16)) }
 
+    /// A chain head kept elsewhere (`history --verify --expect`): `RECORD:HEX` as certificates and
+    /// `--verify` print it (the record number and at least 12 hex digits of its hash), or `HEX` alone.
+    /// With the record number a missing head is told apart as rolled back or rewritten.
+    public struct ExpectedHead: Equatable, Sendable {
+        /// The record number the head was at when it was kept; nil when not given.
+        public var record: Int64?
+        /// The hash's first hex digits, lowercase.
+        public var prefix: String
+
+        /// Parses `RECORD:HEX` or `HEX`; nil when it is neither (fewer than 12 hex digits, a record number below 1).
+        public init?(_ text: String) {
+            let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count <= 2, let hex = parts.last, hex.count >= 12, hex.count <= 64, hex.allSatisfy(\.isHexDigit) else { return nil }
+            if parts.count == 2 {
+                guard let record = Int64(parts[0]), record >= 1 else { return nil }
+                self.record = record
+            }
+            prefix = hex.lowercased()
+        }
+    }
+
+    /// The head as `--expect` takes it and a certificate prints it: `RECORD:16 hex`.
+    public static func keptHead(record: Int, hash: String) -> String { "\(record):\(shortHead(hash))" }
+
+    /// One thing that does not verify: the record (0 for a run no record holds), the run it is about
+    /// ('' for the chain itself) and why.
+    public struct Failure: Equatable, Sendable {
+        public var seq: Int64
+        public var run: String
+        public var reason: String
+        /// True for a fault of the records themselves (order, hash, HMAC): nothing after it can be trusted.
+        public var chainLevel: Bool
+    }
+
     /// The outcome of `verify`.
     public struct Verification: Equatable, Sendable {
         /// How many chain records there are, and the last one's hash ('' when none).
@@ -149,30 +204,58 @@ public enum AuditChain {
         public var head: String
         /// Whether the HMAC was checked (a key was given).
         public var hmacChecked: Bool
-        /// The first record that does not match (its seq and run; 0 for a run no record holds), and why.
-        public var failure: (seq: Int64, run: String, reason: String)?
+        /// How many records come before the first one carrying an HMAC (written before the chain was
+        /// keyed; every record when none carries one). 0 on a chain keyed from its start.
+        public var unkeyedPrefix: Int
+        /// Whether any record carries an HMAC or a key id (the chain is keyed: checking it needs the key).
+        public var keyed: Bool
+        /// Every failure found, the first by seq first.
+        public var failures: [Failure]
+        /// With `expect`: the record the expected head is (or the `migrated` record that holds it, for a
+        /// head of the store this one was copied from) and how many records came after it.
+        public var expected: (record: Int64, after: Int, migrated: Bool)?
 
-        public var verified: Bool { failure == nil }
+        /// The first record that does not match (its seq and run; 0 for a run no record holds), and why.
+        public var failure: (seq: Int64, run: String, reason: String)? { failures.first.map { ($0.seq, $0.run, $0.reason) } }
+
+        public var verified: Bool { failures.isEmpty }
+
+        /// Whether the records of `run` (a flow run, a signature) verify: the chain holds and nothing is wrong with that run.
+        public func runVerified(_ run: String) -> Bool {
+            !failures.contains { $0.chainLevel || $0.run == run }
+        }
+
+        /// Why `run` does not verify (the first failure about it or about the chain); nil when it does.
+        public func whyNotVerified(_ run: String) -> String? {
+            failures.first { $0.chainLevel || $0.run == run }.map { "record \($0.seq): \($0.reason)" }
+        }
 
         public static func == (a: Verification, b: Verification) -> Bool {
-            a.records == b.records && a.head == b.head && a.hmacChecked == b.hmacChecked
-                && a.failure?.seq == b.failure?.seq && a.failure?.run == b.failure?.run && a.failure?.reason == b.failure?.reason
+            a.records == b.records && a.head == b.head && a.hmacChecked == b.hmacChecked && a.unkeyedPrefix == b.unkeyedPrefix
+                && a.keyed == b.keyed && a.failures == b.failures && a.expected?.record == b.expected?.record
+                && a.expected?.after == b.expected?.after && a.expected?.migrated == b.expected?.migrated
         }
     }
 
     /// Walks `records` and checks them against the audit rows `runs` (every run, with readings):
     /// each record's seq follows the one before, its `prev` is that record's hash, its hash is
-    /// the hash of its content, its HMAC matches under `key` (when given), and every run's rows
-    /// are what the last record about it holds; every signature's run hash is its run's. The first
-    /// failure by seq is reported. `expect` (a hex prefix of at least 12 digits) must prefix the head.
-    public static func verify(records: [AuditChainRecord], runs: [AuditRun], key: AuditKey?, expect: String? = nil) -> Verification {
-        var failures: [(seq: Int64, run: String, reason: String)] = []
+    /// the hash of its content, and every run's rows are what the last record about it holds;
+    /// every signature's run hash is its run's. With `key` the chain must be keyed under it: the
+    /// head carries a valid HMAC and so does every record from the first one that carries one (a
+    /// chain whose MACs were stripped — all of them, a tail or from a middle record on — fails at
+    /// the first record lacking one; a rewritten prefix breaks the MACs over the later hashes).
+    /// All failures are reported, the first by seq first. `expect` must be a record on the chain
+    /// (the chain extends it), or the source head a `migrated` record holds; else it was rolled back
+    /// (the chain is shorter than its record number) or rewritten (another record at that place).
+    public static func verify(records: [AuditChainRecord], runs: [AuditRun], key: AuditKey?, expect: ExpectedHead? = nil) -> Verification {
+        var failures: [Failure] = []
         var previous: AuditChainRecord?
+        let firstKeyed = records.firstIndex { $0.mac != nil }
         // The last record about each run: its seq, the hash of what it holds, and its kind (nil:
         // the chain start, which holds the run's hash itself).
         var lastState: [String: (seq: Int64, hash: String, kind: String?)] = [:]
-        for record in records {
-            let fail = { (reason: String) in failures.append((record.seq, record.run, reason)) }
+        for (index, record) in records.enumerated() {
+            let fail = { (reason: String) in failures.append(Failure(seq: record.seq, run: record.run, reason: reason, chainLevel: true)) }
             if record.seq != (previous?.seq ?? 0) + 1 {
                 fail("its sequence number \(record.seq) does not follow \(previous?.seq ?? 0) (a record was removed or inserted)")
             } else if record.prev != (previous?.hash ?? "") {
@@ -184,8 +267,11 @@ public enum AuditChain {
                     fail("it was keyed with key \(keyID), not \(key.id)")
                 } else if let mac = record.mac, mac != HMACSHA256.hex(key: key.bytes, Array(record.hash.utf8)) {
                     fail("its HMAC does not match (the chain was recomputed without the audit key)")
-                } else if record.mac == nil, records.contains(where: { $0.seq < record.seq && $0.mac != nil }) {
-                    fail("it has no HMAC although the chain was keyed before it")
+                } else if record.mac == nil, let firstKeyed, index > firstKeyed {
+                    fail("it has no HMAC although the chain was keyed before it (record \(records[firstKeyed].seq)): its MACs were stripped")
+                } else if record.mac == nil, firstKeyed == nil {
+                    fail("it has no HMAC, and neither has any record up to the head: the chain is not keyed under this key "
+                         + "(its MACs were stripped, or it was written without a key)")
                 }
             }
             if let body = try? JSONValue.parse(Array(record.body.utf8)) {
@@ -203,57 +289,126 @@ public enum AuditChain {
             previous = record
         }
         var seen = Set<String>()
+        let byID = Dictionary(runs.map { ($0.run, $0) }, uniquingKeysWith: { first, _ in first })
         for run in runs {
             seen.insert(run.run)
             guard let expected = lastState[run.run] else {
-                failures.append((0, run.run, "run \(run.run) is in the audit log but in no chain record (added by hand)"))
+                failures.append(Failure(seq: 0, run: run.run, reason: "run \(run.run) is in the audit log but in no chain record (added by hand)",
+                                        chainLevel: false))
                 continue
             }
             let actual = expected.kind.map { SHA256.hex(Array(body(kind: $0, run: run).utf8)) } ?? runHash(run)
             if expected.hash != actual {
-                failures.append((expected.seq, run.run, "run \(run.run)'s rows no longer match what this record holds (edited)"))
+                failures.append(Failure(seq: expected.seq, run: run.run, reason: "run \(run.run)'s rows no longer match what this record holds (edited)",
+                                        chainLevel: false))
             }
-            if let signature = run.signature, let signed = runs.first(where: { $0.run == signature.signedRun }),
-               runHash(signed) != signature.runHash {
-                failures.append((expected.seq, run.run, "the signed run \(signature.signedRun) changed after it was signed"))
+            if let signature = run.signature, let signed = byID[signature.signedRun], runHash(signed) != signature.runHash {
+                failures.append(Failure(seq: expected.seq, run: run.run, reason: "the signed run \(signature.signedRun) changed after it was signed",
+                                        chainLevel: false))
             }
         }
         for (run, expected) in lastState where !seen.contains(run) {
-            failures.append((expected.seq, run, "run \(run) is chained but missing from the audit log (deleted)"))
+            failures.append(Failure(seq: expected.seq, run: run, reason: "run \(run) is chained but missing from the audit log (deleted)",
+                                    chainLevel: false))
         }
-        let head = previous?.hash ?? ""
-        if failures.isEmpty, let expect, !head.hasPrefix(expect.lowercased()) {
-            failures.append((previous?.seq ?? 0, previous?.run ?? "",
-                             "the chain head \(shortHead(head)) is not the expected \(expect) (the log was rewritten or rolled back)"))
+        var found: (record: Int64, after: Int, migrated: Bool)?
+        if failures.isEmpty, let expect {
+            if let at = records.firstIndex(where: { $0.hash.hasPrefix(expect.prefix) && (expect.record ?? $0.seq) == $0.seq }) {
+                found = (records[at].seq, records.count - 1 - at, false)
+            } else if let at = records.firstIndex(where: { record in
+                record.kind == migratedKind && migratedSource(record).map { $0.head.hasPrefix(expect.prefix) && (expect.record ?? $0.records) == $0.records } == true
+            }) {
+                found = (records[at].seq, records.count - 1 - at, true)
+            } else {
+                let last = previous?.seq ?? 0
+                let shown = expect.record.map { "\($0):\(expect.prefix)" } ?? expect.prefix
+                let reason: String
+                if let at = expect.record, at > last {
+                    reason = "the expected head \(shown) is not on the chain: rolled back (the chain ends at record \(last), before record \(at))"
+                } else if let at = expect.record {
+                    let there = records.first { $0.seq == at }.map { shortHead($0.hash) } ?? "?"
+                    reason = "the expected head \(shown) is not on the chain: rewritten (record \(at) is now \(there))"
+                } else {
+                    reason = "the expected head \(shown) is not on the chain: rewritten or rolled back "
+                        + "(give it with its record number, RECORD:HEAD, to tell which)"
+                }
+                failures.append(Failure(seq: expect.record.map { min($0, last) } ?? last, run: "", reason: reason, chainLevel: true))
+            }
         }
-        let first = failures.min { ($0.seq == 0 ? Int64.max : $0.seq) < ($1.seq == 0 ? Int64.max : $1.seq) }
-        return Verification(records: records.count, head: head, hmacChecked: key != nil, failure: first)
+        failures.sort { ($0.seq == 0 ? Int64.max : $0.seq) < ($1.seq == 0 ? Int64.max : $1.seq) }
+        return Verification(records: records.count, head: previous?.hash ?? "", hmacChecked: key != nil,
+                            unkeyedPrefix: firstKeyed ?? records.count, keyed: records.contains { $0.mac != nil || $0.keyID != nil },
+                            failures: failures, expected: found)
+    }
+
+    /// The kind of the record `state migrate` appends to the target: the source chain's head and length.
+    static let migratedKind = "migrated"
+
+    /// The body of a `migrated` record: the source chain's head hash and record count.
+    static func migratedBody(head: String, records: Int) -> String {
+        JSONValue.object([("kind", .string(migratedKind)), ("note", .string("the runs before this record were copied from another store")),
+                          ("sourceHead", .string(head)), ("sourceRecords", .int(records))]).serialized
+    }
+
+    /// The source head and length a `migrated` record holds.
+    static func migratedSource(_ record: AuditChainRecord) -> (head: String, records: Int64)? {
+        guard let body = try? JSONValue.parse(Array(record.body.utf8)), let head = body["sourceHead"]?.stringValue,
+              let count = body["sourceRecords"]?.intValue else { return nil }
+        return (head, Int64(count))
     }
 }
 
 extension StateStore {
     /// The key id the store's chain is keyed with; nil when it has no keyed record yet.
     /// - Throws: `StoreError`.
-    public func auditKeyID() throws -> String? { try auditChainHead()?.keyID }
+    public func auditKeyID() throws -> String? {
+        guard let head = try auditChainHead() else { return nil }
+        if let keyID = head.keyID { return keyID }
+        return try auditChain().last { $0.keyID != nil }?.keyID
+    }
+
+    /// Refuses to append to this store's chain with `key` (nil: unkeyed) when that would pass a
+    /// forgery on or mix keys (docs/design.md "Audit chain"): the chain is keyed with another key,
+    /// or with a key and none is given; or its head lacks an HMAC after keyed records (the MACs of a
+    /// tail were stripped: appending would seal the strip). Commands call it before they touch a
+    /// bracelet or write anything, and every append calls it again inside its transaction.
+    /// - Throws: `AuditKeyMismatch`, `AuditChainStripped`, `StoreError`.
+    public func auditKeyCheck(_ key: AuditKey?) throws {
+        guard let head = try auditChainHead() else { return }
+        if let storeKeyID = head.keyID {
+            if storeKeyID != key?.id { throw AuditKeyMismatch(storeKeyID: storeKeyID, offeredKeyID: key?.id, location: location) }
+            return
+        }
+        // An unkeyed head: fine on a chain never keyed (and then only unkeyed, or keyed from here on).
+        if let keyed = try auditChain().last(where: { $0.mac != nil || $0.keyID != nil }) {
+            throw AuditChainStripped(location: location, head: head.seq, lastKeyed: keyed.seq)
+        }
+    }
 
     /// Applies `change` and appends its chain record in one transaction that holds the chain's
     /// lock (so appends from several processes and gateways are serialized), starting the chain
     /// first when the store has none (`chainStart`, recording the runs already there). Returns
-    /// whether the change was applied (`begin`, `importRun`: false when the run id was held).
+    /// whether the change was applied (`begin`, `importRun`: false when the run id was held;
+    /// `migrated`: always). `precondition` runs first inside the same transaction, under the
+    /// chain's lock, so what it checks cannot change before the append (a signature not given twice).
     /// - Throws: `AuditKeyMismatch` when the store's chain is keyed with another key, or `key` is
-    ///   nil and it is keyed; `StoreError`.
+    ///   nil and it is keyed; `AuditChainStripped`; `StoreError`.
     @discardableResult
-    public func auditAppend(_ change: AuditChange, key: AuditKey?) throws -> Bool {
+    public func auditAppend(_ change: AuditChange, key: AuditKey?, precondition: () throws -> Void = {}) throws -> Bool {
         try auditChainTransaction {
+            try auditKeyCheck(key)
+            try precondition()
             var head = try auditChainHead()
-            if let storeKeyID = head?.keyID, storeKeyID != key?.id {
-                throw AuditKeyMismatch(storeKeyID: storeKeyID, offeredKeyID: key?.id, location: location)
-            }
             if head == nil {
                 let start = AuditChain.seal(after: nil, kind: "chainStart", run: "", body: AuditChain.startBody(runs: try auditRuns(AuditFilter())),
                                             key: key)
                 try auditChainInsert(start)
                 head = start
+            }
+            if case .migrated(let sourceHead, let sourceRecords) = change {
+                try auditChainInsert(AuditChain.seal(after: head, kind: AuditChain.migratedKind, run: "",
+                                                     body: AuditChain.migratedBody(head: sourceHead, records: sourceRecords), key: key))
+                return true
             }
             let applied: Bool
             switch change {
@@ -270,6 +425,7 @@ extension StateStore {
                     try auditBegin(run)
                     for reading in run.readings { try auditRecord(run: run.run, reading) }
                 }
+            case .migrated: applied = false
             }
             guard applied, let state = try auditRuns(AuditFilter(run: change.run)).first else { return applied }
             try auditChainInsert(AuditChain.seal(after: head, kind: change.kind, run: change.run,
@@ -279,7 +435,7 @@ extension StateStore {
     }
 
     /// Checks the chain against the audit rows (`AuditChain.verify`). - Throws: `StoreError`.
-    public func auditVerify(key: AuditKey?, expect: String? = nil) throws -> AuditChain.Verification {
+    public func auditVerify(key: AuditKey?, expect: AuditChain.ExpectedHead? = nil) throws -> AuditChain.Verification {
         AuditChain.verify(records: try auditChain(), runs: try auditRuns(AuditFilter()), key: key, expect: expect)
     }
 }

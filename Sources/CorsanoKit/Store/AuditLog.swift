@@ -33,9 +33,13 @@ public final class AuditLog: @unchecked Sendable {
         try store.auditAppend(.reading(run: run, AuditReading(fed)), key: key)
     }
 
-    /// Records how `run` ended. - Throws: `StoreError`.
-    public func finish(run: String, at: Instant, result: JSONValue) throws {
-        try store.auditAppend(.finish(run: run, endedAt: RFC3339.format(at), resultJSON: result.serialized), key: key)
+    /// Records how `run` ended; with `calibration`, saves that multi-set calibration's row in the
+    /// same transaction, so a set is counted only with its run's chain record (docs/design.md
+    /// "Audit chain"). - Throws: `StoreError`, the chain's refusals (`AuditKeyMismatch`, `AuditChainStripped`).
+    public func finish(run: String, at: Instant, result: JSONValue, calibration: MultiSetCalibration? = nil) throws {
+        try store.auditAppend(.finish(run: run, endedAt: RFC3339.format(at), resultJSON: result.serialized), key: key) {
+            if let calibration { try store.calibrationSave(calibration) }
+        }
     }
 
     /// The `flow` of a plan-restore record (`recordPlanRestored`).
@@ -72,26 +76,52 @@ public final class AuditLog: @unchecked Sendable {
     /// meaning): a record of flow `signature` holding the typed `name`, the OS user, this log's
     /// gateway, `at` (the store's time as the command layer reads it), the `meaning` and the hash
     /// of the run's records at that moment (`AuditChain.runHash`). The run itself is not changed;
-    /// `history --verify` finds a signed run whose records changed after. Returns the record.
-    /// - Throws: `AuditSignError.unknownRun` (66), `.unfinished` (75), `AuditKeyMismatch`, `StoreError`.
+    /// `history --verify` finds a signed run whose records changed after. A signature signs what
+    /// verifies (docs/design.md "Audit chain"): a run whose records do not verify under this log's
+    /// key is refused, and so is an `approval` of a run that did not succeed; the same name and
+    /// meaning on the same run again appends nothing and returns the earlier signature (`repeated`).
+    /// - Throws: `AuditSignError.unknownRun` (66), `.unfinished` (75), `.unverified` and
+    ///   `.approvalOfFailure` (65), `AuditKeyMismatch`, `AuditChainStripped`, `StoreError`.
     @discardableResult
-    public func sign(run id: String, name: String, osUser: String, meaning: SignatureMeaning, at: Instant) throws -> SignatureRecord {
+    public func sign(run id: String, name: String, osUser: String, meaning: SignatureMeaning,
+                     at: Instant) throws -> (record: SignatureRecord, repeated: Bool) {
+        do { return try appendSignature(run: id, name: name, osUser: osUser, meaning: meaning, at: at) } catch let same as AlreadySigned {
+            return (same.record, true)
+        }
+    }
+
+    /// An identical signature is there already (`sign` returns it; control flow only, never shown).
+    private struct AlreadySigned: Error { var record: SignatureRecord }
+
+    private func appendSignature(run id: String, name: String, osUser: String, meaning: SignatureMeaning,
+                                 at: Instant) throws -> (record: SignatureRecord, repeated: Bool) {
         guard let run = try store.auditRuns(AuditFilter(run: id)).first,
               run.flow != Self.signatureFlow, run.flow != Self.planRestoreFlow else { throw AuditSignError.unknownRun(id) }
-        guard run.endedAt != nil, run.resultJSON != nil else { throw AuditSignError.unfinished(id) }
-        let earlier = try store.auditRuns(AuditFilter(serial: run.bracelet.serial)).filter { $0.signature?.signedRun == id }.count
+        guard run.endedAt != nil, let resultJSON = run.resultJSON else { throw AuditSignError.unfinished(id) }
+        let verification = try store.auditVerify(key: key)
+        if let why = verification.whyNotVerified(id) { throw AuditSignError.unverified(id, why) }
+        let kind = (try? JSONValue.parse(Array(resultJSON.utf8)))?["kind"]?.stringValue ?? resultJSON
+        if meaning == .approval, kind != "success" { throw AuditSignError.approvalOfFailure(id, result: kind) }
+        let runHash = AuditChain.runHash(run)
+        // The same signer, meaning and run again is one signature: looked for under the chain's
+        // lock, so two gateways signing the same at once append it once.
+        let signatures = { [store] in
+            try store.auditRuns(AuditFilter(serial: run.bracelet.serial)).compactMap(\.signature).filter { $0.signedRun == id }
+        }
+        let same = { (s: SignatureRecord) in s.name == name && s.meaning == meaning.rawValue && s.runHash == runHash }
         let stamp = RFC3339.format(at)
-        var number = earlier + 1
+        var number = try signatures().count + 1
         while true {
             // Another gateway may take the same number at the same moment: the append says so, and the next is tried.
             let record = SignatureRecord(record: "\(id).signature.\(number)", signedRun: id, name: name, osUser: osUser, gateway: gateway,
-                                         at: stamp, meaning: meaning.rawValue, runHash: AuditChain.runHash(run))
-            if try store.auditAppend(.begin(AuditRun(run: record.record, flow: Self.signatureFlow, bracelet: run.bracelet, startedAt: stamp,
-                                                     endedAt: stamp, configJSON: record.configJSON.serialized,
-                                                     resultJSON: JSONValue.object([("kind", .string("signature"))]).serialized, readings: [],
-                                                     gateway: gateway.isEmpty ? nil : gateway)), key: key) {
-                return record
+                                         at: stamp, meaning: meaning.rawValue, runHash: runHash)
+            let appended = try store.auditAppend(.begin(AuditRun(run: record.record, flow: Self.signatureFlow, bracelet: run.bracelet, startedAt: stamp,
+                                                                 endedAt: stamp, configJSON: record.configJSON.serialized,
+                                                                 resultJSON: JSONValue.object([("kind", .string("signature"))]).serialized, readings: [],
+                                                                 gateway: gateway.isEmpty ? nil : gateway)), key: key) {
+                if let earlier = try signatures().first(where: same) { throw AlreadySigned(record: earlier) }
             }
+            if appended { return (record, false) }
             number += 1
         }
     }
@@ -233,6 +263,10 @@ public enum AuditSignError: Error, Equatable, Sendable {
     case unknownRun(String)
     /// The run has not ended (exit 75: sign it when it ends).
     case unfinished(String)
+    /// The run's records do not verify (exit 65): the run and why.
+    case unverified(String, String)
+    /// `approval` of a run whose result is not a success (exit 65): the run and its result's kind.
+    case approvalOfFailure(String, result: String)
 }
 
 /// A signature as the audit log records it (`AuditLog.sign`).

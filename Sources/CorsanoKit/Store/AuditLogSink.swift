@@ -9,17 +9,19 @@ import Synchronization
 /// `planRestored` event of a repair (`why` other than `flowEnded`) appends the record that the
 /// killed run's plan was restored (`AuditLog.recordPlanRestored`).
 ///
-/// `emit` cannot throw, so the first store error is kept in `failure` for the command to
-/// report (exit 74) and later writes are skipped.
+/// `emit` cannot throw, so the first error is kept in `failure` for the command to report (a
+/// store's or the audit key's, exit 74) and later writes are skipped.
 public final class AuditLogSink: EventSink {
     private let log: AuditLog
     private let bracelet: BraceletIdentity
     private let recordedAt: (@Sendable () -> Instant)?
     /// Who runs the flow (`--operator`, default the OS user), recorded in the run's config (issue 36).
     private let operatorName: String?
-    private let firstError = Mutex<StoreError?>(nil)
+    private let firstError = Mutex<(any Error)?>(nil)
     /// A `planRestoreFailed` of this run, recorded with its result (issue 25: history says so).
     private let restoreFailed = Mutex<JSONValue?>(nil)
+    /// A multi-set calibration as this run's set left it, saved with the run's finish record.
+    private let calibration = Mutex<MultiSetCalibration?>(nil)
 
     /// Creates a sink recording runs on `bracelet` into `log`, their start and end read from
     /// `recordedAt` (the wall clock; nil: each event's own instant, as a unit test's virtual clock).
@@ -32,8 +34,15 @@ public final class AuditLogSink: EventSink {
         self.operatorName = operatorName
     }
 
-    /// The first store error met, if any.
-    public var failure: StoreError? { firstError.withLock { $0 } }
+    /// Saves `updated` (a multi-set calibration after this run's set) in the transaction that
+    /// appends the run's finish record (`MultiSetRun.save`): no set is counted without its record.
+    public func saveWithFinish(_ updated: MultiSetCalibration) {
+        calibration.withLock { $0 = updated }
+    }
+
+    /// The first error met, if any: a `StoreError`, or the chain's refusal (`AuditKeyMismatch`,
+    /// `AuditChainStripped`) as it was thrown, so it reaches a person with its own message.
+    public var failure: (any Error)? { firstError.withLock { $0 } }
 
     public func emit(_ event: FlowEvent) {
         guard failure == nil else { return }
@@ -59,16 +68,14 @@ public final class AuditLogSink: EventSink {
                 if let failed = restoreFailed.withLock({ $0 }), case .object(let members) = json {
                     json = .object(members + [("planRestoreFailed", failed)])
                 }
-                try log.finish(run: event.run, at: at, result: json)
+                try log.finish(run: event.run, at: at, result: json, calibration: calibration.withLock { $0 })
             case .planRestored(let previousPlan, let why) where why != .flowEnded:
                 try log.recordPlanRestored(bracelet: bracelet, previousPlan: previousPlan, why: why, by: event.run, at: at)
             default:
                 return
             }
-        } catch let error as StoreError {
-            firstError.withLock { $0 = $0 ?? error }
         } catch {
-            firstError.withLock { $0 = $0 ?? .failed(path: "audit log", message: "\(error)") }
+            firstError.withLock { $0 = $0 ?? error }
         }
     }
 }

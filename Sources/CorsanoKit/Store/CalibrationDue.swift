@@ -4,6 +4,10 @@ import Foundation
 /// a number of days ago, or it never had one (cuffless blood-pressure devices ask for a new cuff
 /// calibration every 4 weeks: Samsung Health Monitor, Aktiia). Read from the audit log.
 public struct CalibrationDue: Equatable, Sendable {
+    /// The recalibration interval `fleet status` judges by unless `--due` says otherwise: 28 days
+    /// (the 4 weeks of Samsung Health Monitor and Aktiia above).
+    public static let defaultDays = 28
+
     /// The bracelet as its latest run saw it (model and firmware may change between runs).
     public var bracelet: BraceletIdentity
     /// When its last successful calibration ended (on that run's clock); nil when none succeeded.

@@ -16,6 +16,9 @@ public protocol StateStore: AnyObject, Sendable {
 
     /// The batching seen-set of `scope` (`replay-filter --scope`). - Throws: `StoreError`.
     func seenSet(scope: String) throws -> any SeenSet
+    /// How durable this connection's later commits are when they return (`.full` unless set).
+    /// - Throws: `StoreError`.
+    func setDurability(_ durability: StoreDurability) throws
     /// Every scope holding keys, by name. - Throws: `StoreError`.
     func seenScopes() throws -> [String]
     /// Every key of `scope` (for `state migrate`). - Throws: `StoreError`.
@@ -34,6 +37,11 @@ public protocol StateStore: AnyObject, Sendable {
     func journalRenew(serial: String, owner: PlanJournal.Owner, leaseSeconds: Double) throws -> Bool
     /// Deletes the entry of `serial`. - Throws: `StoreError`.
     func journalClose(serial: String) throws
+    /// Ends the lease of every open entry of gateway `gateway` at the store's now, keeping the
+    /// rows (their previous plans are what a repair restores), so that another gateway takes
+    /// their owner for gone (`corsano fleet release`). Returns how many leases still ran.
+    /// - Throws: `StoreError`.
+    func journalExpire(gateway: String) throws -> Int
 
     // MARK: Audit log
 
@@ -133,4 +141,25 @@ public enum StoreError: Error, Equatable, Sendable {
     case failed(path: String, message: String)
     /// The store was written by a newer corsano whose schema this one does not know.
     case newerSchema(path: String, version: Int)
+}
+
+/// How durable a commit is when it returns (docs/design.md "State store").
+public enum StoreDurability: String, CaseIterable, Sendable {
+    /// On disk before the commit returns (SQLite `synchronous=FULL`; PostgreSQL
+    /// `synchronous_commit` at least `on`): a crash, power loss included, never takes back a
+    /// commit that returned, so a claim whose line went out stays (nothing handed on twice).
+    case full
+    /// SQLite `synchronous=NORMAL` (in WAL mode the log is synced only at checkpoints),
+    /// PostgreSQL `synchronous_commit=off`: fewer syncs, but a power cut (or a server crash) may
+    /// take back commits that returned: a claim lost while its line already went out, so a
+    /// reading may be handed on twice (SQLite "PRAGMA synchronous"; PostgreSQL "Asynchronous Commit").
+    case normal
+
+    /// What a commit costs and risks, for help and `-v`.
+    public var described: String {
+        switch self {
+        case .full: return "each commit on disk before its lines are written"
+        case .normal: return "fewer syncs; a power cut may hand a reading on twice"
+        }
+    }
 }

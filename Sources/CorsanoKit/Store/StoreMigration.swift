@@ -30,8 +30,9 @@ public enum StoreMigration {
 
     /// Copies `source` into `target`. - Throws: `StoreError` of either store; rows copied before
     /// the failure stay (a rerun completes the copy).
-    /// Audit runs are appended to the target's chain (`AuditChange.importRun`, keyed with `key`);
-    /// the command verifies both chains (`StateStore.auditVerify`).
+    /// Audit runs are appended to the target's chain (`AuditChange.importRun`, keyed with `key`),
+    /// then a `migrated` record holding the source chain's head and length; the command verifies
+    /// both chains (`StateStore.auditVerify`).
     public static func copy(from source: any StateStore, to target: any StateStore, key: AuditKey? = nil) throws -> Counts {
         var counts = Counts()
         for scope in try source.seenScopes() {
@@ -59,6 +60,12 @@ public enum StoreMigration {
         for run in try source.auditRuns(AuditFilter()) {
             counts.auditRuns += 1
             if try target.auditAppend(.importRun(run), key: key) { counts.auditRunsNew += 1 }
+        }
+        // The source chain's head and length, so a head kept of the source verifies on the target
+        // (`--expect`; docs/design.md "Audit chain"); once per source head, so a rerun adds nothing.
+        if let head = try source.auditChainHead(),
+           !(try target.auditChain().contains { AuditChain.migratedSource($0)?.head == head.hash }) {
+            try target.auditAppend(.migrated(sourceHead: head.hash, sourceRecords: Int(head.seq)), key: key)
         }
         for stored in try source.profiles() {
             counts.profiles += 1

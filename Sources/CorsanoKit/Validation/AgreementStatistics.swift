@@ -145,7 +145,10 @@ public struct VariableAgreement: Equatable, Sendable {
     public var sdOfSubjectMeans: Double?
     /// Criterion 2's limit for this x̄ (`Criterion2Limit`), mmHg.
     public var criterion2Limit: Double
-    /// Criterion 2: `sdOfSubjectMeans` ≤ `criterion2Limit` (ISO 81060-2:2018, 5.2.4.1.2).
+    /// True when |x̄| ≤ 5.0 mmHg, where criterion 2 is defined (`criterion2TableMeanLimit`).
+    public var criterion2InTable: Bool
+    /// Criterion 2: |x̄| within the standard's table and `sdOfSubjectMeans` ≤ `criterion2Limit`
+    /// (ISO 81060-2:2018, 5.2.4.1.2).
     public var criterion2Pass: Bool
     /// Bland–Altman bias and limits with the repeated-measures SD.
     public var blandAltman: RepeatedMeasuresAgreement
@@ -158,6 +161,11 @@ public struct VariableAgreement: Equatable, Sendable {
     public static let criterion1MeanLimit = 5.0
     /// Criterion 1's limit on s, mmHg.
     public static let criterion1SDLimit = 8.0
+    /// The largest |x̄| criterion 2 is defined for, mmHg: the standard's table of the SD limit runs
+    /// over mean differences 0 to ±5.0 mmHg (ISO 81060-2:2018, 5.2.4.1.2, Table 2; the same ±5
+    /// bound as criterion 1). Beyond it there is no limit to compare with: criterion 2 fails
+    /// ("outside the criterion-2 table"), however small the spread.
+    public static let criterion2TableMeanLimit = 5.0
 
     /// Computes every statistic from the differences (mmHg) grouped by subject; nil when there
     /// are none. Empty groups are ignored (a subject without pairs is the caller's to report).
@@ -176,9 +184,11 @@ public struct VariableAgreement: Equatable, Sendable {
         let limit = Criterion2Limit.limit(mean: agreement.bias)
         sdOfSubjectMeans = subjectSD
         criterion2Limit = limit
-        // One subject: the spread between subjects is unknown, so criterion 2 is not met. With
-        // |x̄| ≥ 10 no σ keeps 85 % within ±10 (limit 0): not met even when every subject agrees.
-        criterion2Pass = limit > 0 && subjectSD.map { $0 <= limit } ?? false
+        // One subject: the spread between subjects is unknown, so criterion 2 is not met (the
+        // verdict calls that "cannot be assessed"). Outside the table (|x̄| > 5) it is not met
+        // even when every subject agrees.
+        criterion2InTable = abs(agreement.bias) <= Self.criterion2TableMeanLimit
+        criterion2Pass = criterion2InTable && limit > 0 && subjectSD.map { $0 <= limit } ?? false
         blandAltman = agreement
         meanAbsoluteDifference = all.reduce(0) { $0 + abs($1) } / Double(all.count)
         ieee1708Grade = IEEE1708Grade(meanAbsoluteDifference: meanAbsoluteDifference)

@@ -7,6 +7,9 @@ public struct ValidationInput: Sendable {
     public var rejected: [String] = []
     /// Cuff failure lines (`{"error":"noReading"}`): no reading, counted and reported, not bad data.
     public var cuffFailures = 0
+    /// Readings refused by the range check `cuff ingest` and `replay-filter` apply
+    /// (`ReadingValidator.standard`): left out of the statistics, counted, and each in `rejected`.
+    public var implausible = 0
 
     /// Creates an empty input.
     public init() {}
@@ -31,6 +34,13 @@ public struct ValidationInput: Sendable {
         case .failure(let error): rejected.append("\(origin): \(error)")
         case .success(.cuffFailure): cuffFailures += 1
         case .success(.reading(let reading)):
+            // A value no cuff reports (−134, 0, 2·10⁹, diastolic above systolic) would move every
+            // statistic: refused by ingest's own check, named, never averaged.
+            if let issue = ReadingValidator.standard.validate(reading) {
+                implausible += 1
+                rejected.append("\(origin): \(issue.reason)")
+                return
+            }
             do { readings.append(try ValidationReading(reading, origin: origin)) } catch {
                 rejected.append("\(origin): \(error)")
             }

@@ -16,6 +16,9 @@ public struct ValidationReading: Equatable, Sendable {
     public var origin: String
     /// The bracelet's serial (`bracelet` on the line, as `nibp read` writes it); nil when absent.
     public var bracelet: String?
+    /// What the reading's own cuff said of the measurement (`status`); a flagged reading's pairs
+    /// are left out of the statistics and counted.
+    public var quality: ReadingQuality = .unknown
 
     /// The subject name of readings without one (docs/design.md "Validation").
     public static let anonymousSubject = "-"
@@ -46,6 +49,7 @@ public struct ValidationReading: Equatable, Sendable {
         }
         self.init(subject: try text("subject"), systolic: reading.systolic, diastolic: reading.diastolic, measuredAt: at,
                   origin: origin, bracelet: try text("bracelet"))
+        quality = try ReadingQuality(reading)
     }
 }
 
@@ -84,6 +88,8 @@ public struct ValidationPair: Equatable, Sendable {
 
     /// The reference systolic pressure (the mean of the references), mmHg.
     public var referenceSystolic: Double { Double(references.reduce(0) { $0 + $1.systolic }) / Double(references.count) }
+    /// True when a reading of the pair carries a `status` flag (`ReadingQuality.flagged`).
+    public var isFlagged: Bool { !device.quality.flags.isEmpty || references.contains { !$0.quality.flags.isEmpty } }
     /// The reference diastolic pressure, mmHg.
     public var referenceDiastolic: Double { Double(references.reduce(0) { $0 + $1.diastolic }) / Double(references.count) }
     /// Device − reference, systolic, mmHg.
@@ -173,25 +179,150 @@ public struct ValidationPairs: Equatable, Sendable {
         return found
     }
 
+    /// Nearest pairing, closest gaps first: repeatedly the pair (reference, device value) of the
+    /// least gap within `window`, ties to the lower reference then device index, until none is
+    /// left. The least gap among what is unused always joins two readings with no unused reading
+    /// at an instant strictly between them, so only neighbouring instants are candidates: the
+    /// readings are grouped by instant in time order, each group's unused ones taken lowest index
+    /// first, and a heap holds the candidates of each group and of each pair of neighbouring
+    /// groups, renewed as readings are used and emptied groups leave. O(n log n) time and O(n)
+    /// memory (every pair within the window of a day's readings was O(n²) of both).
     private mutating func nearestPairs(subject: String, ref: [ValidationReading], dev: [ValidationReading], window: Double) -> [ValidationPair] {
-        var candidates: [(gap: Double, r: Int, d: Int)] = []
-        for (i, r) in ref.enumerated() {
-            for (j, d) in dev.enumerated() {
-                let gap = abs(d.measuredAt.seconds(since: r.measuredAt))
-                if gap <= window { candidates.append((gap, i, j)) }
-            }
+        var matcher = NearestMatcher(ref: ref.map(\.measuredAt), dev: dev.map(\.measuredAt), window: window)
+        var chosen = matcher.pairs()
+        unpairedReference += ref.count - chosen.count
+        unpairedDevice += dev.count - chosen.count
+        chosen.sort { ref[$0.0].measuredAt < ref[$1.0].measuredAt }
+        return chosen.map { ValidationPair(subject: subject, references: [ref[$0.0]], device: dev[$0.1]) }
+    }
+}
+
+/// The greedy nearest matching of `ValidationPairs` (closest gaps first) without looking at
+/// every pair: readings grouped by instant, candidates only within a group and between
+/// neighbouring groups, in a heap.
+struct NearestMatcher {
+    /// Readings in time order: (instant, 0 reference / 1 device, index in its input).
+    private let sorted: [(at: Instant, side: Int, index: Int)]
+    /// Per group (one instant): the range of its unused references and device values in `sorted`
+    /// (heads advance as they are used), and its neighbours among groups still holding readings.
+    private var refHead: [Int] = [], refEnd: [Int] = [], devHead: [Int] = [], devEnd: [Int] = []
+    private var prev: [Int] = [], next: [Int] = []
+    private var heap: [Candidate] = []
+    private let window: Double
+    private let ref: [Instant], dev: [Instant]
+
+    private struct Candidate {
+        var gap: Double, r: Int, d: Int, refGroup: Int, devGroup: Int
+        static func < (a: Candidate, b: Candidate) -> Bool { (a.gap, a.r, a.d) < (b.gap, b.r, b.d) }
+    }
+
+    init(ref: [Instant], dev: [Instant], window: Double) {
+        self.ref = ref
+        self.dev = dev
+        self.window = window
+        sorted = (ref.indices.map { (ref[$0], 0, $0) } + dev.indices.map { (dev[$0], 1, $0) })
+            .sorted { ($0.0, $0.1, $0.2) < ($1.0, $1.1, $1.2) }
+        var k = 0
+        while k < sorted.count {
+            let at = sorted[k].at
+            var end = k
+            while end < sorted.count, sorted[end].at == at { end += 1 }
+            var split = k
+            while split < end, sorted[split].side == 0 { split += 1 }
+            refHead.append(k); refEnd.append(split); devHead.append(split); devEnd.append(end)
+            k = end
         }
-        candidates.sort { ($0.gap, $0.r, $0.d) < ($1.gap, $1.r, $1.d) }
-        var refUsed = Set<Int>(), devUsed = Set<Int>()
+        let groups = refHead.count
+        prev = (0..<groups).map { $0 - 1 }
+        next = (0..<groups).map { $0 + 1 < groups ? $0 + 1 : -1 }
+    }
+
+    /// The chosen (reference index, device index) pairs, in the order chosen.
+    mutating func pairs() -> [(Int, Int)] {
+        for g in refHead.indices {
+            offer(within: g)
+            if next[g] >= 0 { offer(between: g, next[g]) }
+        }
         var chosen: [(Int, Int)] = []
-        for c in candidates where !refUsed.contains(c.r) && !devUsed.contains(c.d) {
-            refUsed.insert(c.r)
-            devUsed.insert(c.d)
+        while let c = pop() {
+            guard isCurrent(c) else { continue }
             chosen.append((c.r, c.d))
+            refHead[c.refGroup] += 1
+            devHead[c.devGroup] += 1
+            for g in c.refGroup == c.devGroup ? [c.refGroup] : [c.refGroup, c.devGroup] { changed(g) }
         }
-        unpairedReference += ref.count - refUsed.count
-        unpairedDevice += dev.count - devUsed.count
-        return chosen.sorted { ref[$0.0].measuredAt < ref[$1.0].measuredAt }
-            .map { ValidationPair(subject: subject, references: [ref[$0.0]], device: dev[$0.1]) }
+        return chosen
+    }
+
+    private func isEmpty(_ g: Int) -> Bool { refHead[g] == refEnd[g] && devHead[g] == devEnd[g] }
+
+    /// Whether `c` still names each group's lowest unused reading, and the groups are the same or neighbours.
+    private func isCurrent(_ c: Candidate) -> Bool {
+        let (rg, dg) = (c.refGroup, c.devGroup)
+        guard refHead[rg] < refEnd[rg], sorted[refHead[rg]].index == c.r, devHead[dg] < devEnd[dg], sorted[devHead[dg]].index == c.d
+        else { return false }
+        return rg == dg || next[rg] == dg || next[dg] == rg
+    }
+
+    /// Group `g` lost its lowest unused readings: leave when empty (its neighbours meet), else renew its candidates.
+    private mutating func changed(_ g: Int) {
+        let (p, n) = (prev[g], next[g])
+        if isEmpty(g) {
+            if p >= 0 { next[p] = n }
+            if n >= 0 { prev[n] = p }
+            prev[g] = -1
+            next[g] = -1
+            if p >= 0, n >= 0 { offer(between: p, n) }
+            return
+        }
+        offer(within: g)
+        if p >= 0 { offer(between: p, g) }
+        if n >= 0 { offer(between: g, n) }
+    }
+
+    private mutating func offer(within g: Int) {
+        offer(refGroup: g, devGroup: g)
+    }
+
+    private mutating func offer(between g: Int, _ h: Int) {
+        offer(refGroup: g, devGroup: h)
+        offer(refGroup: h, devGroup: g)
+    }
+
+    private mutating func offer(refGroup rg: Int, devGroup dg: Int) {
+        guard refHead[rg] < refEnd[rg], devHead[dg] < devEnd[dg] else { return }
+        let r = sorted[refHead[rg]].index, d = sorted[devHead[dg]].index
+        let gap = abs(dev[d].seconds(since: ref[r]))
+        guard gap <= window else { return }
+        push(Candidate(gap: gap, r: r, d: d, refGroup: rg, devGroup: dg))
+    }
+
+    private mutating func push(_ c: Candidate) {
+        heap.append(c)
+        var i = heap.count - 1
+        while i > 0 {
+            let parent = (i - 1) / 2
+            guard heap[i] < heap[parent] else { break }
+            heap.swapAt(i, parent)
+            i = parent
+        }
+    }
+
+    private mutating func pop() -> Candidate? {
+        guard let top = heap.first else { return nil }
+        let last = heap.removeLast()
+        if heap.isEmpty { return top }
+        heap[0] = last
+        var i = 0
+        while true {
+            let l = 2 * i + 1, r = l + 1
+            var least = i
+            if l < heap.count, heap[l] < heap[least] { least = l }
+            if r < heap.count, heap[r] < heap[least] { least = r }
+            if least == i { break }
+            heap.swapAt(i, least)
+            i = least
+        }
+        return top
     }
 }

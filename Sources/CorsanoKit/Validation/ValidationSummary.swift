@@ -60,8 +60,24 @@ public enum ValidationVerdict: Equatable, Sendable {
     case pass
     /// Some chosen criterion fails: which, per variable (`systolic criterion 2`).
     case fail([String])
-    /// Fewer subjects or pairs than the minimum: the criteria cannot be assessed.
-    case notAssessable
+    /// The criteria cannot be assessed, each reason said (`85 subjects needed, 6 found`): fewer
+    /// subjects or pairs than the minimum, a subject with fewer than 3 pairs, criterion 2 with
+    /// fewer than 2 subjects, a population requirement unmet.
+    case notAssessable([String])
+}
+
+/// Readings a validation left out of its statistics, by reason (docs/design.md "Validation").
+public struct ValidationExclusions: Equatable, Sendable {
+    /// Readings with an implausible value (`ReadingValidator.standard`, the range check `cuff
+    /// ingest` applies); each is also named as a bad line (status 65).
+    public var implausible = 0
+    /// Pairs with a reading whose `status` flags it (body movement, cuff too loose, irregular
+    /// pulse, pulse rate out of range, improper position): the protocols repeat such
+    /// measurements, so they are counted and left out, not bad data.
+    public var flaggedPairs = 0
+
+    /// None excluded.
+    public init() {}
 }
 
 /// A device-versus-reference validation: ISO 81060-2 criteria 1 and 2, Bland–Altman with the
@@ -82,12 +98,26 @@ public struct ValidationSummary: Equatable, Sendable {
     public var paired: ValidationPairs
     /// The minimum the criteria need.
     public var minimum: ValidationMinimum
+    /// ISO 81060-2's population requirements: checked for a panel of the standard's size
+    /// (`minimum.subjects` ≥ 85), else `.notChecked` (a smaller panel is not an ISO panel).
+    public var population: PopulationCheck
+    /// What was left out of the statistics (set by the caller that read the inputs).
+    public var excluded = ValidationExclusions()
 
-    /// Computes the statistics of `paired` against `minimum`.
-    public init(paired: ValidationPairs, pairing: ValidationPairing, minimum: ValidationMinimum = .standard) {
+    /// Computes the statistics of `paired` against `minimum`; `subjects` is the subjects file
+    /// (sex, age) for the population check.
+    public init(paired: ValidationPairs, pairing: ValidationPairing, minimum: ValidationMinimum = .standard,
+                subjects file: ValidationSubjects? = nil) {
         self.pairing = pairing
+        // Pairs with a flagged reading (body movement, …) are left out and counted: a measurement
+        // its own cuff flagged is one to repeat, not one to average (docs/design.md "Validation").
+        var paired = paired
+        let flagged = paired.pairs.filter(\.isFlagged).count
+        if flagged > 0 { paired.pairs.removeAll(where: \.isFlagged) }
         self.paired = paired
+        excluded.flaggedPairs = flagged
         self.minimum = minimum
+        population = minimum.subjects >= PopulationCheck.subjects ? PopulationCheck(pairs: paired.pairs, subjects: file) : .notChecked
         var groups: [String: [ValidationPair]] = [:]
         for p in paired.pairs { groups[p.subject, default: []].append(p) }
         let ordered = paired.subjects.map { groups[$0] ?? [] }
@@ -106,14 +136,37 @@ public struct ValidationSummary: Equatable, Sendable {
     /// Number of subjects with at least one pair.
     public var pairedSubjectCount: Int { subjects.filter { $0.pairs > 0 }.count }
 
-    /// True when there are at least `minimum` subjects and pairs.
-    public var isAssessable: Bool {
-        pairedSubjectCount >= minimum.subjects && pairCount >= minimum.pairs && systolic != nil && diastolic != nil
+    /// Subjects with at least one pair but fewer than the standard's 3 (ISO 81060-2:2018, 5.1.1:
+    /// three pairs per subject); each makes the panel not assessable, named.
+    public var subjectsWithFewPairs: [SubjectAgreement] {
+        subjects.filter { $0.pairs > 0 && $0.pairs < ValidationMinimum.pairsPerSubject }
+    }
+
+    /// `subject "P07" has 1 pair(s), 3 needed`.
+    static func fewPairs(_ s: SubjectAgreement) -> String {
+        "subject \(JSONString.quoted(s.subject)) has \(s.pairs) pair(s), \(ValidationMinimum.pairsPerSubject) needed"
+    }
+
+    /// Why `criteria` cannot be assessed on this panel; empty when they can.
+    public func unassessable(criteria: [ValidationCriterion] = ValidationCriterion.standard) -> [String] {
+        var why: [String] = []
+        if pairedSubjectCount < minimum.subjects { why.append("\(pairedSubjectCount) subjects, at least \(minimum.subjects) needed") }
+        if pairCount < minimum.pairs { why.append("\(pairCount) pairs, at least \(minimum.pairs) needed") }
+        why += subjectsWithFewPairs.map(Self.fewPairs)
+        // Criterion 2 is the spread of the subjects' means: one subject has none (not a failure).
+        if criteria.contains(.criterion2), pairedSubjectCount < 2 { why.append("criterion 2 needs at least 2 subjects") }
+        for u in population.unmet where u.requirement != "subjects" && u.requirement != "pairsPerSubject" {
+            why.append("population \(u.requirement): \(u.rule): found \(u.found)")
+        }
+        if why.isEmpty, systolic == nil || diastolic == nil { why.append("no pairs") }
+        return why
     }
 
     /// The verdict under `criteria`; `maxGrade` is the worst IEEE 1708 grade that passes.
+    /// Criterion 2 outside its table (|x̄| > 5 mmHg) fails saying so.
     public func verdict(criteria: [ValidationCriterion] = ValidationCriterion.standard, maxGrade: IEEE1708Grade = .a) -> ValidationVerdict {
-        guard isAssessable, let systolic, let diastolic else { return .notAssessable }
+        let why = unassessable(criteria: criteria)
+        guard why.isEmpty, let systolic, let diastolic else { return .notAssessable(why) }
         var failed: [String] = []
         for (name, v) in [("systolic", systolic), ("diastolic", diastolic)] {
             for c in criteria {
@@ -123,7 +176,12 @@ public struct ValidationSummary: Equatable, Sendable {
                 case .criterion2: ok = v.criterion2Pass
                 case .ieee1708: ok = v.ieee1708Grade <= maxGrade
                 }
-                if !ok { failed.append("\(name) " + (c == .ieee1708 ? "IEEE 1708 grade \(v.ieee1708Grade.rawValue)" : "criterion \(c.rawValue)")) }
+                guard !ok else { continue }
+                switch c {
+                case .ieee1708: failed.append("\(name) IEEE 1708 grade \(v.ieee1708Grade.rawValue)")
+                case .criterion2 where !v.criterion2InTable: failed.append("\(name) criterion 2 (outside the criterion-2 table)")
+                default: failed.append("\(name) criterion \(c.rawValue)")
+                }
             }
         }
         return failed.isEmpty ? .pass : .fail(failed)
@@ -149,7 +207,8 @@ public struct ValidationSummary: Equatable, Sendable {
             "pairs": .int(v.pairs), "subjects": .int(v.subjects),
             "meanDifference": number(v.meanDifference), "sdDifference": number(v.sdDifference),
             "criterion1": ["pass": .bool(v.criterion1Pass)],
-            "criterion2": ["sdOfSubjectMeans": number(v.sdOfSubjectMeans), "limit": number(v.criterion2Limit), "pass": .bool(v.criterion2Pass)],
+            "criterion2": ["sdOfSubjectMeans": number(v.sdOfSubjectMeans), "limit": number(v.criterion2Limit),
+                           "inTable": .bool(v.criterion2InTable), "pass": .bool(v.criterion2Pass)],
             "blandAltman": [
                 "bias": number(ba.bias), "lower": number(ba.lower), "upper": number(ba.upper), "sd": number(ba.sd),
                 "withinSubjectVariance": number(ba.withinSubjectVariance),
@@ -167,8 +226,9 @@ public struct ValidationSummary: Equatable, Sendable {
         switch verdict(criteria: criteria, maxGrade: maxGrade) {
         case .pass: verdictValue = ["pass": true]
         case .fail(let why): verdictValue = ["pass": false, "failed": .array(why.map { .string($0) })]
-        case .notAssessable: verdictValue = ["pass": .null, "assessable": false]
+        case .notAssessable(let why): verdictValue = ["pass": .null, "assessable": false, "reasons": .array(why.map { .string($0) })]
         }
+        let fewPairs = subjectsWithFewPairs.map { JSONValue.string(Self.fewPairs($0)) }
         var body: [(String, JSONValue)] = [
             ("systolic", Self.variableJSON(systolic)), ("diastolic", Self.variableJSON(diastolic)),
             ("pairing", .string(pairing.name)),
@@ -177,10 +237,12 @@ public struct ValidationSummary: Equatable, Sendable {
         body += [
             ("pairs", .int(pairCount)), ("subjects", .int(pairedSubjectCount)),
             ("minimum", ["subjects": .int(minimum.subjects), "pairs": .int(minimum.pairs), "standard": .bool(minimum.isStandard)]),
-            ("assessable", .bool(isAssessable)),
+            ("population", population.json),
+            ("assessable", .bool(unassessable(criteria: criteria).isEmpty)),
             ("unpaired", ["reference": .int(paired.unpairedReference), "device": .int(paired.unpairedDevice)]),
+            ("excluded", ["implausible": .int(excluded.implausible), "flaggedPairs": .int(excluded.flaggedPairs)]),
             ("withoutSubject", .int(paired.withoutSubject)),
-            ("problems", .array(paired.problems.map { .string($0.description) })),
+            ("problems", .array(paired.problems.map { .string($0.description) } + fewPairs)),
             ("criteria", .array(criteria.map { .string($0.rawValue) })),
         ]
         if criteria.contains(.ieee1708) { body.append(("ieee1708MaxGrade", .string(maxGrade.rawValue))) }
@@ -275,11 +337,21 @@ extension ValidationSummary {
         let panel = minimum.isStandard ? "ISO 81060-2's minimum" : "a smaller panel than ISO 81060-2's 85 subjects, 255 pairs"
         lines.append("\(pairedSubjectCount) subjects, \(pairCount) pairs (\(pairing.name) pairing); "
                      + "minimum \(minimum.subjects) subjects, \(minimum.pairs) pairs (\(panel))")
+        if excluded.implausible + excluded.flaggedPairs > 0 {
+            lines.append("excluded: \(excluded.implausible) implausible reading(s), \(excluded.flaggedPairs) flagged pair(s)")
+        }
+        if !population.checked {
+            lines.append("population: not checked (a smaller panel): not an ISO 81060-2 panel")
+        } else if population.iso81060_2 {
+            lines.append("population: ISO 81060-2 requirements met")
+        } else {
+            lines += population.unmet.map { "population unmet: \($0.requirement): \($0.rule): found \($0.found)" }
+        }
         let names = criteria.map { $0 == .ieee1708 ? "IEEE 1708 grade \(maxGrade.rawValue) or better" : "criterion \($0.rawValue)" }
         switch verdict(criteria: criteria, maxGrade: maxGrade) {
         case .pass: lines.append("result: pass (" + names.joined(separator: ", ") + ")")
         case .fail(let why): lines.append("result: FAIL: " + why.joined(separator: ", "))
-        case .notAssessable: lines.append("result: cannot be assessed: fewer subjects or pairs than the minimum")
+        case .notAssessable(let why): lines.append("result: cannot be assessed: " + why.joined(separator: "; "))
         }
         return lines
     }

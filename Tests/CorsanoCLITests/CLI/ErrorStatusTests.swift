@@ -17,6 +17,7 @@ import Testing
         "FlowStop": "WearingOptimizationFlow.run: a declined step ends the run cancelledByUser",
         "WearingRunEnd": "WearingOptimizationFlow.run: the result it carries",
         "BPInitFlowEnd": "BPInitializationFlow.run: the result it carries",
+        "AuditLog.AlreadySigned": "AuditLog.sign: the identical signature already there, returned as repeated",
         "PostgresFailure": "PostgresStore: turned into StoreError",
         "BridgeSessionError": "BridgeSession: answered as JSON-RPC -32601",
         "BridgeProtocolError": "BridgeClient: turned into BraceletError / answered as -32602",

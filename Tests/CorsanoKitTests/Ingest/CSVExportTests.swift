@@ -70,13 +70,14 @@ import Testing
     @Test func omronConnectTimezoneColumnWinsOverTz() throws {
         let r = try Self.runEveryChunk(try Fixtures.bytes("csv/omron-connect-tz.csv"), zone: ZoneReader(identifier: "America/Los_Angeles")!)
         #expect(r.lines == [
-            reading(124, 79, 61, at: "2026-11-20T06:02:00Z"),   // Europe/Berlin, UTC+01:00
-            reading(131, 83, 66, at: "2026-11-20T20:47:00Z"),
-            reading(119, 77, 58, at: "2026-11-23T13:15:00Z"),   // America/New_York, UTC-05:00
-            reading(128, 81, 63, at: "2026-11-23T22:30:00Z"),   // Asia/Manila, UTC+08:00
+            // Irregular heartbeat, Body Movement, Cuff wrap guide and Positioning Indicator: the status.
+            reading(124, 79, 61, at: "2026-11-20T06:02:00Z", extra: #","status":{"bodyMovement":false,"cuffTooLoose":false,"irregularPulse":false,"improperPosition":false}"#),   // Europe/Berlin, UTC+01:00
+            reading(131, 83, 66, at: "2026-11-20T20:47:00Z", extra: #","status":{"bodyMovement":false,"cuffTooLoose":false,"irregularPulse":true,"improperPosition":false}"#),
+            reading(119, 77, 58, at: "2026-11-23T13:15:00Z", extra: #","status":{"bodyMovement":true,"cuffTooLoose":false,"irregularPulse":false,"improperPosition":false}"#),   // America/New_York, UTC-05:00
+            reading(128, 81, 63, at: "2026-11-23T22:30:00Z", extra: #","status":{"bodyMovement":false,"cuffTooLoose":false,"irregularPulse":false,"improperPosition":false}"#),   // Asia/Manila, UTC+08:00
         ])
         #expect(r.layouts == ["omron-connect"])
-        #expect(r.notes == ["in:1: columns ignored: Irregular heartbeat, IHB detection count, Body Movement, Cuff wrap guide, Positioning Indicator, room temperature(°C), Measurement Mode, Device"])
+        #expect(r.notes == ["in:1: columns ignored: IHB detection count, room temperature(°C), Measurement Mode, Device"])
         #expect(r.rejects.isEmpty)
     }
 

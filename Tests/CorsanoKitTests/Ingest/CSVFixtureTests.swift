@@ -51,6 +51,11 @@ func reading(_ sys: Int, _ dia: Int, _ pulse: Int?, map: Int? = nil, at: String?
     return s + #","isManualEntry":false\#(extra)}"#
 }
 
+/// The SBM69 tool's five status columns as the reading's `status` (`not_exceeded` is withinRange).
+func sbm69Status(irregular: Bool) -> String {
+    #","status":{"bodyMovement":false,"cuffTooLoose":false,"irregularPulse":\#(irregular),"pulseRateRange":"withinRange","improperPosition":false}"#
+}
+
 @Suite struct CSVFixtureTests {
     static let expected: [(String, [CSVExpect])] = [
         ("csv/bpm-app.csv", [
@@ -58,10 +63,11 @@ func reading(_ sys: Int, _ dia: Int, _ pulse: Int?, map: Int? = nil, at: String?
             .line(3, reading(131, 83, 66, at: "2026-11-26T22:07:50Z")),
         ]),
         ("csv/omblepy-user1.csv", [
-            .line(2, reading(124, 79, 61, device: "2026-11-20T07:02:14")),
-            .line(3, reading(131, 83, 66, device: "2026-11-20T21:47:50")),
-            .line(4, reading(119, 77, 58, device: "2026-11-21T07:05:03")),
-            .line(5, reading(128, 81, 63, device: "2026-11-21T21:12:40")),
+            // mov and ihb are the cuff's status bits: the reading's status.
+            .line(2, reading(124, 79, 61, device: "2026-11-20T07:02:14", extra: #","status":{"bodyMovement":false,"irregularPulse":false}"#)),
+            .line(3, reading(131, 83, 66, device: "2026-11-20T21:47:50", extra: #","status":{"bodyMovement":false,"irregularPulse":true}"#)),
+            .line(4, reading(119, 77, 58, device: "2026-11-21T07:05:03", extra: #","status":{"bodyMovement":true,"irregularPulse":false}"#)),
+            .line(5, reading(128, 81, 63, device: "2026-11-21T21:12:40", extra: #","status":{"bodyMovement":false,"irregularPulse":false}"#)),
         ]),
         ("csv/omron-connect-report.csv", [
             .line(2, reading(128, 81, 63, device: "2026-11-21T21:12:00")),
@@ -70,8 +76,8 @@ func reading(_ sys: Int, _ dia: Int, _ pulse: Int?, map: Int? = nil, at: String?
             .line(5, reading(124, 79, 61, device: "2026-11-20T07:02:00")),
         ]),
         ("csv/sbm69.csv", [
-            .line(2, reading(124, 79, 61, map: 94, device: "2026-11-20T07:02:00", extra: #","userId":1"#)),
-            .line(3, reading(131, 83, 66, map: 99, device: "2026-11-20T21:47:00", extra: #","userId":1"#)),
+            .line(2, reading(124, 79, 61, map: 94, device: "2026-11-20T07:02:00", extra: #","userId":1"# + sbm69Status(irregular: false))),
+            .line(3, reading(131, 83, 66, map: 99, device: "2026-11-20T21:47:00", extra: #","userId":1"# + sbm69Status(irregular: true))),
         ]),
         ("csv/withings-bp.csv", [
             .line(2, reading(128, 81, 63, device: "2026-11-21T21:12:31")),

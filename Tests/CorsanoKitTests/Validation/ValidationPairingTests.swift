@@ -84,6 +84,44 @@ import Testing
         #expect(p.pairs.count == 1 && p.unpairedReference == 1)
     }
 
+    /// Every candidate within the window, closest gaps first (ties to the lower reference, then
+    /// device index), each reading used once: the rule as stated, by brute force, O(n²).
+    static func everyCandidate(ref: [Instant], dev: [Instant], window: Double) -> [(Int, Int)] {
+        var candidates: [(gap: Double, r: Int, d: Int)] = []
+        for (i, r) in ref.enumerated() {
+            for (j, d) in dev.enumerated() {
+                let gap = abs(d.seconds(since: r))
+                if gap <= window { candidates.append((gap, i, j)) }
+            }
+        }
+        candidates.sort { ($0.gap, $0.r, $0.d) < ($1.gap, $1.r, $1.d) }
+        var refUsed = Set<Int>(), devUsed = Set<Int>(), chosen: [(Int, Int)] = []
+        for c in candidates where !refUsed.contains(c.r) && !devUsed.contains(c.d) {
+            refUsed.insert(c.r)
+            devUsed.insert(c.d)
+            chosen.append((c.r, c.d))
+        }
+        return chosen
+    }
+
+    /// The heap over neighbouring instants chooses exactly what the brute force chooses, in the
+    /// same order, on inputs full of ties (shared instants, equal gaps both ways) and windows
+    /// that cut some gaps.
+    @Test(arguments: 0..<300)
+    func nearestMatchesTheBruteForceOnRandomInputs(seed: Int) {
+        var rng = SplitMix64(seed: UInt64(seed))
+        let spread = [3, 10, 100][seed % 3]
+        func instants(_ n: Int) -> [Instant] {
+            (0..<n).map { _ in Self.t0.adding(interval: Double(Int.random(in: 0...spread, using: &rng)) * [1, 30, 0.5][seed % 3]) }
+        }
+        let ref = instants(Int.random(in: 0...25, using: &rng)), dev = instants(Int.random(in: 0...25, using: &rng))
+        let window = [0, 30, 60, 1e9][seed % 4]
+        var matcher = NearestMatcher(ref: ref, dev: dev, window: window)
+        let fast = matcher.pairs()
+        let slow = Self.everyCandidate(ref: ref, dev: dev, window: window)
+        #expect(fast.map { [$0.0, $0.1] } == slow.map { [$0.0, $0.1] }, "seed \(seed): \(ref.count) references, \(dev.count) device values")
+    }
+
     @Test func readingLineSubjectMustBeAString() throws {
         let line = try ReadingLineParser.parse(#"{"systolic":120,"diastolic":80,"measuredAt":"2026-12-01T09:00:00Z","subject":"P01"}"#).get()
         guard case .reading(let r) = line else { Issue.record("not a reading"); return }
@@ -116,11 +154,16 @@ import Testing
                                      pairing: .sequential, minimum: .panel(subjects: 6))
         #expect(good.pairCount == 18 && good.pairedSubjectCount == 6)
         #expect(good.verdict() == .pass)
-        #expect(ValidationSummary(paired: good.paired, pairing: .sequential).verdict() == .notAssessable)
-        #expect(ValidationSummary(paired: good.paired, pairing: .sequential, minimum: .panel(subjects: 7)).verdict() == .notAssessable)
-        // Offset 12: mean differences 12.5/12 fail criterion 1 and 2 for both variables.
+        guard case .notAssessable(let standard) = ValidationSummary(paired: good.paired, pairing: .sequential).verdict() else {
+            Issue.record("six subjects assessed against the standard's 85"); return
+        }
+        #expect(standard.prefix(2) == ["6 subjects, at least 85 needed", "18 pairs, at least 255 needed"])
+        #expect(ValidationSummary(paired: good.paired, pairing: .sequential, minimum: .panel(subjects: 7)).verdict()
+                == .notAssessable(["6 subjects, at least 7 needed", "18 pairs, at least 21 needed"]))
+        // Offset 12: mean differences 12.5/12 fail criterion 1, and criterion 2 lies outside its table.
         let bad = ValidationSummary(paired: Self.panel(subjects: 6, offset: 12), pairing: .sequential, minimum: .panel(subjects: 6))
-        #expect(bad.verdict() == .fail(["systolic criterion 1", "systolic criterion 2", "diastolic criterion 1", "diastolic criterion 2"]))
+        #expect(bad.verdict() == .fail(["systolic criterion 1", "systolic criterion 2 (outside the criterion-2 table)",
+                                        "diastolic criterion 1", "diastolic criterion 2 (outside the criterion-2 table)"]))
         #expect(bad.verdict(criteria: [.ieee1708], maxGrade: .c) == .fail(["systolic IEEE 1708 grade D", "diastolic IEEE 1708 grade D"]))
     }
 
@@ -144,3 +187,4 @@ import Testing
         #expect(s.pairLines.first?["pair"]?["difference"]?.serialized == #"{"systolic":0.5,"diastolic":1}"#)
     }
 }
+

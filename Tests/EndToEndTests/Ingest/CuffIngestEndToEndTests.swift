@@ -34,7 +34,7 @@ import Testing
         let file = Self.fixture("csv/omblepy-user1.csv")
         let env = try Corsano.run(["cuff", "ingest", file], env: ["TZ": "Europe/Berlin"])
         #expect(env.status == 0)
-        #expect(env.lines.first == #"{"systolic":124,"diastolic":79,"pulse":61,"measuredAt":"2026-11-20T06:02:14Z","deviceTime":"2026-11-20T07:02:14","isManualEntry":false}"#)
+        #expect(env.lines.first == #"{"systolic":124,"diastolic":79,"pulse":61,"measuredAt":"2026-11-20T06:02:14Z","deviceTime":"2026-11-20T07:02:14","isManualEntry":false,"status":{"bodyMovement":false,"irregularPulse":false}}"#)
         #expect(env.stderr.contains("naive stamps read in zone Europe/Berlin"))
         let flag = try Corsano.run(["cuff", "ingest", "--tz", "America/New_York", file], env: ["TZ": "Europe/Berlin"])
         #expect(flag.lines.first?.contains(#""measuredAt":"2026-11-20T12:02:14Z""#) == true)

@@ -20,6 +20,12 @@ enum Chromium {
         try run(["--no-pdf-header-footer", "--print-to-pdf=\(pdf)"], html)
     }
 
+    /// The document as Chromium parsed it (`--dump-dom`: the DOM serialized on stdout), to read
+    /// the text a person is shown.
+    static func dumpDOM(_ html: String) throws -> Shell.Outcome {
+        try run(["--dump-dom"], html)
+    }
+
     /// The document after it loaded and its scripts ran, as Chromium serializes it
     /// (`--dump-dom`), laid out at `width` × `height` CSS px.
     static func dom(_ html: String, width: Int, height: Int) throws -> Shell.Outcome {

@@ -42,11 +42,11 @@ enum BPInitCommand {
         ) { session, sink in
             try await calibrate(setUp.flowRun(args, ctx, mode: mode, signals: signals),
                                 config: config, multiSet: multiSet, auditKey: auditKey, choice: choice, simulatedCuff: simulatedCuff,
-                                timeout: timeout, session: session, sink: sink)
+                                timeout: timeout, session: session, sink: sink, audit: audit)
         }
         if case .failure(is MultiSetAbandoned) = outcome { return .success }
         // The result is written; a store lost meanwhile still makes the run 74 (docs/design.md "Exit status").
-        if let failure = audit?.failure ?? journalFailure { throw failure }
+        if let failure = audit?.failure ?? journalFailure.map({ $0 as any Error }) { throw failure }
         let result = try outcome.get()
         // Each bracelet failure names its cause (issue 25), never a bare exit 4.
         if case .braceletDisconnected = result, let cause { ctx.diagnose(cause) }
@@ -64,7 +64,7 @@ enum BPInitCommand {
     private static func calibrate(
         _ run: FlowRun, config: BPInitializationConfig, multiSet: BPInitOptions.MultiSetChoice, auditKey: AuditKey,
         choice: BPInitOptions.CuffChoice, simulatedCuff: (Scenario, ScenarioSubject)?, timeout: Duration,
-        session: BraceletSession, sink: any EventSink
+        session: BraceletSession, sink: any EventSink, audit: AuditLogSink?
     ) async throws -> (Result<BPInitializationResult, any Error>, ExitStatus?, StoreError?, String?, String?) {
         let (args, ctx, mode, store, ownership, runID, signals) = (run.args, run.ctx, run.mode, run.store, run.ownership, run.id, run.signals)
         let localizer = EventSinks.localizer(args, ctx)
@@ -120,7 +120,12 @@ enum BPInitCommand {
             config: config, bracelet: session.bracelet, clock: session.clock, cuff: cuff, sink: sink,
             interaction: interaction, pairing: pairing,
             planGuard: planGuard, runID: runID)
-        built.multiSet = open.map { MultiSetRun(calibration: $0, cuff: cuffID, store: store) }
+        built.multiSet = open.map { calibration in
+            var set = MultiSetRun(calibration: calibration, cuff: cuffID, store: store)
+            // The set's row commits with the run's finish record, or not at all.
+            if let audit { set.save = { audit.saveWithFinish($0) } }
+            return set
+        }
         built.multiSetCuffAllowed = multiSet.force
         built.diagnostics = ctx.diagnostics
         let calibration = built

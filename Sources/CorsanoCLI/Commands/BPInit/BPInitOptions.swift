@@ -22,7 +22,7 @@ enum BPInitOptions {
     static let simulatedScheme = "sim:"
 
     /// `--threshold`, `--max-attempts`, `--no-preparation`, `--max-reading-age`, `--backdate`,
-    /// `--no-replay-filter`. - Throws: `UsageError` naming the flag.
+    /// `--no-replay-filter`, `--feed-flagged`. - Throws: `UsageError` naming the flag.
     static func config(_ args: ParsedCommand) throws -> BPInitializationConfig {
         var config = BPInitializationConfig.default
         if let threshold = try args.integer(.threshold) { config.deviationThresholdMmHg = threshold }
@@ -31,6 +31,7 @@ enum BPInitOptions {
         if let age = try args.seconds(.maxReadingAge) { config.maxReadingAge = age.map(Double.init) }
         if case .some(.some(let backdate)) = try args.seconds(.backdate) { config.backdateSeconds = Double(backdate) }
         config.replayFilter = !args.flag(.noReplayFilter)
+        config.feedFlagged = args.flag(.feedFlagged)
         return config
     }
 

@@ -42,6 +42,10 @@ enum HistoryCommand {
             let open = try opened?.calibrations(openOnly: true) ?? []
             return dueReport(runs, open: open, days: due, now: now ?? CommandContext.wallClock(), format: format, args, ctx)
         }
+        // What is printed is checked against the audit chain (docs/design.md "Audit chain"): each
+        // run and signature says whether it verifies; without the key, by hashes only.
+        let verification = try opened.map { try $0.auditVerify(key: try AuditKeyFile.forReading(args, ctx, store: $0, command: "history")) }
+        let check = RunCheck(verification: verification)
         // A killed run whose plan was repaired is shown with the record that says so (issue 26).
         let restores = runs.planRestores
         // A signature is shown with the run it signs (issue 35), not as a run of its own.
@@ -49,6 +53,16 @@ enum HistoryCommand {
         runs.removeAll { $0.signature != nil }
         if let limit, runs.count > limit { runs.removeFirst(runs.count - limit) }
         if let fhir {
+            // FHIR carries no mark a receiving system would show: a run or signature that does not
+            // verify is not exported (65) rather than passed on as sound.
+            for run in runs {
+                let shown = [run.run] + (signatures[run.run] ?? []).map(\.record)
+                if let why = shown.lazy.compactMap({ check.verification?.whyNotVerified($0) }).first {
+                    ctx.diagnose("history: run \(run.run) does not verify against the audit chain (\(why)); no FHIR written: "
+                                 + "corsano history --verify names what changed")
+                    return .dataError
+                }
+            }
             for run in runs where run.planRestore == nil {
                 do {
                     fhir.add(fhir.exporter.resources(for: try FHIRRunInput(audit: run, planRestored: restores[run.run])), to: ctx.stdout)
@@ -60,12 +74,14 @@ enum HistoryCommand {
             }
             try fhir.finish(stdout: ctx.stdout, request: "corsano history --format fhir", now: CommandContext.wallClock())
         } else if format == "json" {
-            for run in runs { ctx.stdout.line(json(run, planRestored: restores[run.run], signatures: signatures[run.run] ?? []).serialized) }
+            for run in runs {
+                ctx.stdout.line(json(run, planRestored: restores[run.run], signatures: signatures[run.run] ?? [], check: check).serialized)
+            }
         } else {
             let localizer = EventSinks.localizer(args, ctx)
             for (i, run) in runs.enumerated() {
                 if i > 0 { ctx.stdout.write("\n") }
-                writeLines(text(run, localizer, planRestored: restores[run.run], signatures: signatures[run.run] ?? []), localizer, ctx)
+                writeLines(text(run, localizer, planRestored: restores[run.run], signatures: signatures[run.run] ?? [], check: check), localizer, ctx)
             }
         }
         return .success
@@ -127,14 +143,23 @@ enum HistoryCommand {
     /// One run as a JSON line; stored JSON (config, result, readings) is written as stored. A
     /// killed run whose plan was later restored carries `planRestored` (`at`, `previousPlan`,
     /// `why`, `record`: the appended record's id); its `result` stays null: it never had one.
-    static func json(_ run: AuditRun, planRestored: PlanRestoreRecord? = nil, signatures: [SignatureRecord] = []) -> JSONValue {
+    static func json(_ run: AuditRun, planRestored: PlanRestoreRecord? = nil, signatures: [SignatureRecord] = [],
+                     check: RunCheck = RunCheck(verification: nil)) -> JSONValue {
         var object = json(run)
         if !signatures.isEmpty, case .object(var members) = object {
             members.append(("signatures", .array(signatures.map { signature in
                 var json = signature.json
-                if case .object(var fields) = json { fields[4] = ("at", .string(wholeSeconds(signature.at))); json = .object(fields) }
+                if case .object(var fields) = json {
+                    fields[4] = ("at", .string(wholeSeconds(signature.at)))
+                    if let verified = check.json(signature.record) { fields.append(("verified", verified)) }
+                    json = .object(fields)
+                }
                 return json
             })))
+            object = .object(members)
+        }
+        if let verified = check.json(run.run), case .object(var members) = object {
+            members.append(("verified", verified))
             object = .object(members)
         }
         if let planRestored, case .object(var members) = object {
@@ -159,11 +184,13 @@ enum HistoryCommand {
 
     /// One run as a few lines of text (no newlines; `writeLines` marks and lays them out): header,
     /// result, then one line per reading fed, every word in `l`'s locale.
-    static func text(_ run: AuditRun, _ l: Localizer, planRestored: PlanRestoreRecord? = nil, signatures: [SignatureRecord] = []) -> [String] {
+    static func text(_ run: AuditRun, _ l: Localizer, planRestored: PlanRestoreRecord? = nil, signatures: [SignatureRecord] = [],
+                     check: RunCheck = RunCheck(verification: nil)) -> [String] {
         var header = l[.historyRunHeader, wholeSeconds(run.startedAt), run.flow, run.bracelet.serial, run.bracelet.model,
                        run.bracelet.firmware, run.run]
         if let gateway = run.gateway { header += "  " + l[.historyRunGateway, gateway] }
         var lines = [header]
+        if let why = check.verification?.whyNotVerified(run.run) { lines.append("  " + l[.reportNotVerifiedMark] + ": " + TerminalText.escaped(why)) }
         var result = run.resultJSON.flatMap(parse).map { l.describe(result: $0) } ?? l[.historyNotFinished]
         if let record = run.planRestore {
             result = l[.historyPlanRestoreRecord, record.previousPlan, record.restoredRun ?? "-"]
@@ -179,7 +206,10 @@ enum HistoryCommand {
             if let at = reading["measuredAt"]?.stringValue, !r.manual { line += "  " + l[.historyMeasured, at] }
             lines.append(line)
         }
-        for signature in signatures { lines.append("  " + signatureLine(signature)) }
+        for signature in signatures {
+            let why = check.verification?.whyNotVerified(signature.record)
+            lines.append("  " + signatureLine(signature) + (why.map { "  " + l[.reportNotVerifiedMark] + ": " + TerminalText.escaped($0) } ?? ""))
+        }
         return lines
     }
 
@@ -198,41 +228,83 @@ enum HistoryCommand {
 
     /// A signature as one line (21 CFR 11.50: printed name, date and time, meaning; also on a printout).
     static func signatureLine(_ s: SignatureRecord) -> String {
-        "Signed (\(s.meaning)) by \(s.name), OS user \(s.osUser)" + (s.gateway.isEmpty ? "" : " on \(s.gateway)")
-            + " at \(wholeSeconds(s.at)); run hash \(AuditChain.shortHead(s.runHash))"
+        let e = { (text: String) in TerminalText.escaped(text) }
+        return "Signed (\(e(s.meaning))) by \(e(s.name)), OS user \(e(s.osUser))" + (s.gateway.isEmpty ? "" : " on \(e(s.gateway))")
+            + " at \(e(wholeSeconds(s.at))); run hash \(e(AuditChain.shortHead(s.runHash)))"
     }
 
-    /// `--verify [--expect HASH]`: walks the audit chain (issue 35); 0 and
-    /// `{"verified":true,"records":N,"head":H}` when it holds, 1 naming the first record that
-    /// does not. Never creates a key: without one the unkeyed chain is checked and it says so.
+    /// `--verify [--expect [RECORD:]HEAD] [--hashes-only]`: walks the audit chain (docs/design.md
+    /// "Audit chain"); 0 and `{"verified":true,"records":N,"head":H}` when it holds, 1 naming the
+    /// first record that does not. With the key the chain must be keyed under it; a keyed store
+    /// without its key is 74 (naming the key path) unless `--hashes-only` asks for the hashes alone
+    /// (`"verified":"hashes-only"`). Never creates a key. `--expect` passes when the head kept is on
+    /// the chain, saying how many records came after it.
     static func verify(_ args: ParsedCommand, _ ctx: CommandContext, format: String) throws -> ExitStatus {
-        if let expect = args.string(.expect), expect.count < 12 || !expect.allSatisfy(\.isHexDigit) {
-            throw UsageError.badValue(option: "expect", value: expect, expected: "the chain head or at least its first 12 hex digits")
+        var expect: AuditChain.ExpectedHead?
+        if let text = args.string(.expect) {
+            guard let parsed = AuditChain.ExpectedHead(text) else {
+                throw UsageError.badValue(option: "expect", value: text,
+                                          expected: "the chain head kept elsewhere: RECORD:HEAD or HEAD, at least its first 12 hex digits")
+            }
+            expect = parsed
         }
-        let key = try AuditKeyFile.forVerifying(args, ctx)
+        let hashesOnly = args.flag(.hashesOnly)
+        let keyPath = AuditKeyFile.path(args, environment: ctx.environment)
+        let key = hashesOnly ? nil : try AuditKeyFile.forVerifying(args, ctx)
         let (opened, path) = try StateLocation.openExisting(args, environment: ctx.environment, note: { ctx.note("history: " + $0) },
                                                             diagnostics: ctx.diagnostics)
         guard let store = opened else {
             throw InputError.cannotOpen(path: path ?? "?", reason: "no state store there; --verify has nothing to check (check --state or CORSANO_STATE)")
         }
-        if key == nil { ctx.note("history: HMAC not checked (no key at \(AuditKeyFile.path(args, environment: ctx.environment)))") }
-        let result = try store.auditVerify(key: key, expect: args.string(.expect))
+        let result = try store.auditVerify(key: key, expect: expect)
+        if key == nil, !hashesOnly, result.keyed, let storeKeyID = try store.auditKeyID() {
+            // A keyed chain checked without its key proves nothing about who wrote it (man: EXIT STATUS 74).
+            throw AuditKeyMismatch(storeKeyID: storeKeyID, offeredKeyID: nil,
+                                   location: store.location + " (no key at \(keyPath); --hashes-only checks the hashes alone)")
+        }
+        if key == nil { ctx.note("history: hashes only, HMAC not checked" + (hashesOnly ? "" : " (no key at \(keyPath))")) }
         let head = AuditChain.shortHead(result.head)
         if format == "json" {
-            var members: [(String, JSONValue)] = [("verified", .bool(result.verified)), ("records", .int(result.records)), ("head", .string(head))]
-            if !result.hmacChecked { members.append(("hmac", .string("not checked (no key)"))) }
+            let verified: JSONValue = !result.verified ? .bool(false) : key == nil ? .string("hashes-only") : .bool(true)
+            var members: [(String, JSONValue)] = [("verified", verified), ("records", .int(result.records)), ("head", .string(head))]
+            if key == nil { members.append(("hmac", .string("not checked (hashes only)"))) }
+            if key != nil, result.unkeyedPrefix > 0 { members.append(("unkeyedPrefix", .int(result.unkeyedPrefix))) }
+            if let expected = result.expected {
+                members.append(("expect", .object([("record", .int(Int(expected.record))), ("after", .int(expected.after)),
+                                                   ("migrated", .bool(expected.migrated))])))
+            }
             if let failure = result.failure {
                 members.append(("firstBad", .object([("record", .int(Int(failure.seq))), ("run", .string(failure.run)), ("reason", .string(failure.reason))])))
             }
             ctx.stdout.line(JSONValue.object(members).serialized)
         } else if result.verified {
-            ctx.writeText("audit chain verified: \(result.records) records, head \(head)" + (result.hmacChecked ? "" : "; HMAC not checked (no key)"),
-                          on: ctx.stdout)
+            var line = "audit chain verified: \(result.records) records, head \(AuditChain.keptHead(record: result.records, hash: result.head))"
+            if key == nil { line += "; hashes only, HMAC not checked" }
+            if key != nil, result.unkeyedPrefix > 0 { line += "; the first \(result.unkeyedPrefix) records were written before the chain was keyed" }
+            if let expected = result.expected {
+                line += expected.migrated
+                    ? "; the expected head is the source store's, copied in at record \(expected.record), \(expected.after) records after it"
+                    : "; the expected head is record \(expected.record), \(expected.after) records after it"
+            }
+            ctx.writeText(line, on: ctx.stdout)
         }
         guard let failure = result.failure else { return .success }
         ctx.diagnose("history: audit chain broken at record \(failure.seq)" + (failure.run.isEmpty ? "" : " (run \(failure.run))")
                      + ": \(failure.reason)")
         return .failedAfterRetries
+    }
+
+    /// Whether each run and signature printed verifies against the audit chain (nil: no store, nothing to check).
+    struct RunCheck {
+        var verification: AuditChain.Verification?
+
+        /// The `verified` member of a run or signature: false when it does not verify, true when it
+        /// does with the HMAC checked, "hashes-only" without the key; nil when nothing was checked.
+        func json(_ run: String) -> JSONValue? {
+            guard let verification else { return nil }
+            if !verification.runVerified(run) { return .bool(false) }
+            return verification.hmacChecked ? .bool(true) : .string("hashes-only")
+        }
     }
 
     /// What a text line starts with in `l`'s locale: U+200F RIGHT-TO-LEFT MARK in right-to-left

@@ -7,7 +7,9 @@ import Glibc
 /// `corsano history sign --run ID --name NAME --meaning review|approval|responsibility`: appends
 /// a signature record to the audit log (issue 35; 21 CFR 11.50): the typed name, the OS user, the
 /// gateway, the time, the meaning and the hash of the run's records; prints it with the chain
-/// head to keep elsewhere. 66 unknown run, 75 a run not finished, 74 store or audit key.
+/// head to keep elsewhere. 66 unknown run, 75 a run not finished, 65 a run that does not verify or
+/// an approval of a run that did not succeed, 74 store or audit key. The same signature again
+/// (name, meaning, run) appends nothing: 0, stderr "already signed at T".
 enum HistorySignCommand {
     static func run(_ args: ParsedCommand, _ ctx: CommandContext) async throws -> ExitStatus {
         // Its options (required, refused, a blank name) are the table's rules on `history sign`.
@@ -18,15 +20,17 @@ enum HistorySignCommand {
         let key = try AuditKeyFile.forAppending(args, ctx, store: store)
         let log = AuditLog(store: store, gateway: try GatewayOptions.gateway(args, environment: ctx.environment), key: key)
         // history's --gateway filters; for sign it names this gateway (else CORSANO_GATEWAY, else the host name).
-        let record = try log.sign(run: run, name: name, osUser: osUser(), meaning: meaning, at: CommandContext.wallClock())
-        let head = AuditChain.shortHead(try store.auditChainHead()?.hash ?? "")
+        let (record, repeated) = try log.sign(run: run, name: name, osUser: osUser(), meaning: meaning, at: CommandContext.wallClock())
+        if repeated { ctx.note("history sign: run \(run): already signed at \(HistoryCommand.wholeSeconds(record.at)) by \(name) (\(meaning.rawValue)); nothing appended") }
+        let chainHead = try store.auditChainHead()
+        let head = AuditChain.shortHead(chainHead?.hash ?? "")
         if format == "json" {
             var json = record.json
             if case .object(var members) = json { members.insert(("signs", .string(run)), at: 1); members.append(("head", .string(head))); json = .object(members) }
             ctx.stdout.line(json.serialized)
         } else {
             ctx.writeText("run \(run): " + HistoryCommand.signatureLine(record), on: ctx.stdout, indent: "  ")
-            ctx.writeText("audit chain head \(head)", on: ctx.stdout)
+            ctx.writeText("audit chain head \(AuditChain.keptHead(record: Int(chainHead?.seq ?? 0), hash: chainHead?.hash ?? ""))", on: ctx.stdout)
         }
         return .success
     }

@@ -16,7 +16,9 @@ enum ReplayFilterCommand {
         defer { inputs.forEach { $0.close() } }
         let seen: any SeenSet
         if let path = try StateLocation.path(args, environment: ctx.environment) {
-            seen = try StateLocation.open(path: path, ctx).seenSet(scope: options.scope)
+            let store = try StateLocation.open(path: path, ctx)
+            if options.durability != .full { try store.setDurability(options.durability) }
+            seen = try store.seenSet(scope: options.scope)
         } else {
             seen = InMemorySeenSet(expectedKeys: expectedLines(inputs))
         }
@@ -24,7 +26,9 @@ enum ReplayFilterCommand {
         // gone quiet): the running statement is cancelled, and its batch is neither written nor claimed.
         let stopWaiting = seen.interrupter
         if let stopWaiting { signals.onSignal(stopWaiting) }
-        ctx.diagnostics.info(.filter, "host rules: \(options.rules.described); seen-set scope \(options.scope)")
+        ctx.diagnostics.info(.filter, "host rules: \(options.rules.described); seen-set scope \(options.scope); "
+                             + "commits per \(options.batch.bytes) bytes of kept lines or \(Int(options.batch.seconds * 1000)) ms, "
+                             + "durability \(options.durability.rawValue) (\(options.durability.described))")
         let rejects = try options.rejectsPath.map(OutputFile.create)
         var pass = ReplayFilterPass(filter: ReplayFilter(rules: options.rules, seen: seen),
                                     options: options, ctx: ctx, rejects: rejects, interrupt: interrupt)
@@ -73,6 +77,10 @@ struct ReplayFilterOptions {
     var strict: Bool
     var scope: String
     var rejectsPath: String?
+    /// When the seen-set's claims are committed (docs/design.md "State store").
+    var batch: CommitBatch
+    /// How durable each commit is before its lines are written.
+    var durability: StoreDurability
 
     /// - Throws: `UsageError` naming the flag.
     init(_ args: ParsedCommand) throws {
@@ -87,5 +95,8 @@ struct ReplayFilterOptions {
         scope = args.string(.scope) ?? StoreSeenSet.defaultScope
         if scope.isEmpty { throw UsageError.badValue(option: "scope", value: scope, expected: "a non-empty name") }
         rejectsPath = args.string(.rejects)
+        batch = CommitBatch(bytes: try args.integer(.commitBytes) ?? CommitBatch.standard.bytes,
+                            seconds: try args.integer(.commitInterval).map { Double($0) / 1000 } ?? CommitBatch.standard.seconds)
+        durability = args.string(.durability).flatMap(StoreDurability.init(rawValue:)) ?? .full
     }
 }

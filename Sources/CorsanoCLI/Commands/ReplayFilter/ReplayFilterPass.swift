@@ -6,9 +6,11 @@ import Glibc
 /// One run of `replay-filter` over its inputs: read lines, judge them in the core's
 /// `ReplayFilterSession`, and write what each committed batch hands back.
 ///
-/// Batching (docs/design.md "State store"): claims go into the session's batch while a buffered
-/// input chunk is parsed; before every read that could block, and before a kept line would take
-/// the batch past one 64 KiB write (`ReplayFilterSession.isFull`), the batch commits. Commit →
+/// Batching (docs/design.md "State store"): claims go into the session's batch while input is
+/// parsed; before a read that would wait (nothing to read yet on a pipe, FIFO or terminal),
+/// before a kept line would take the batch past `--commit-bytes` of kept lines
+/// (`ReplayFilterSession.isFull`), and at the first read after the batch has been open
+/// `--commit-interval`, the batch commits. Commit →
 /// write → release is the core's (`ReplayFilterSession.commit(to:)`); this pass only gives it
 /// stdout as the sink (`ReplayFilterOutput`) and writes the drop reports and rejects after, so a
 /// live feed sees each line at once. A value type: the per-line state needs no runtime
@@ -21,6 +23,9 @@ struct ReplayFilterPass {
     private var session: ReplayFilterSession
     private var output: ReplayFilterOutput
     private var stoppedStrict = false
+    /// When the open batch took its first line (the interval bound of `CommitBatch`).
+    private var batchOpened = ContinuousClock.now
+    private let batchInterval: Duration
 
     /// Fired by a stop signal: no more input is read.
     let interrupt: ReadInterrupt?
@@ -30,7 +35,8 @@ struct ReplayFilterPass {
         self.options = options
         self.ctx = ctx
         self.interrupt = interrupt
-        session = ReplayFilterSession(filter: filter, keepsDroppedText: rejects != nil)
+        session = ReplayFilterSession(filter: filter, keepsDroppedText: rejects != nil, batch: options.batch)
+        batchInterval = .milliseconds(Int64((options.batch.seconds * 1000).rounded()))
         output = ReplayFilterOutput(ctx: ctx, rejects: rejects)
     }
 
@@ -58,13 +64,17 @@ struct ReplayFilterPass {
         let reader = LineReader(source: FileDescriptorSource(fd: input.fd, interrupt: interrupt))
         // Lines are judged at the wall time their bytes arrived: that of the read delivering them.
         var arrival = options.now ?? CommandContext.wallClock()
-        // A read that may block (pipe, FIFO, terminal) first commits and writes what is decided;
-        // a regular file never blocks, so its batches may span reads (fewer, larger transactions).
+        // A read that would wait (pipe, FIFO, terminal with nothing to read yet) first commits
+        // and writes what is decided, so a live feed sees each kept line at once; a regular file
+        // never waits, so its batches, like those of input that keeps arriving, span reads
+        // (fewer, larger transactions: each commit is a sync of the store).
         let mayBlock = !input.isRegularFile
         do {
             while true {
                 let reads = !reader.bufferedLineAvailable
-                if reads, mayBlock || session.pendingLines >= Self.fileBatchLines {
+                if reads, session.pendingLines > 0,
+                   session.pendingLines >= Self.fileBatchLines || (mayBlock && !Self.readable(input.fd))
+                    || ContinuousClock.now - batchOpened >= batchInterval {
                     try commitBatch()
                     if ctx.stdout.hasFailed { return .stop }  // judging on would only commit keys of lost lines
                 }
@@ -107,32 +117,22 @@ struct ReplayFilterPass {
         output.rejects?.flush()
     }
 
-    /// Whether the line holds the bytes `isManualEntry":true` (JSON allows blanks after the
-    /// colon: a line that has them is parsed too, which decides).
-    static func mentionsManualEntry(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        let name = Array(#"isManualEntry""#.utf8)
-        guard bytes.count > name.count else { return false }
-        var i = 0
-        while i + name.count <= bytes.count {
-            if bytes[i] == name[0], (1 ..< name.count).allSatisfy({ bytes[i + $0] == name[$0] }) {
-                var j = i + name.count
-                while j < bytes.count, bytes[j] == 0x20 || bytes[j] == 0x09 || bytes[j] == 0x3A { j += 1 }
-                return j < bytes.count && bytes[j] == 0x74  // t(rue)
-            }
-            i += 1
-        }
-        return false
+    /// Whether a read of `fd` would return at once (bytes, the end, or an error) rather than wait.
+    static func readable(_ fd: Int32) -> Bool {
+        var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&ready, 1, 0) != 0
     }
 
     private mutating func handle(_ bytes: UnsafeRawBufferPointer, line: Int, now: Instant) throws -> Next {
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return .more }  // blank: no record
+        if session.pendingLines == 0 { batchOpened = .now }
         output.counts.read += 1
         switch try session.judge(line: bytes, number: line, now: now) {
         case .keep(let key):
             // An unstamped reading (no claim, exempt from the age rule) or a manual entry (a
             // stamped one is claimed: issue 30) is counted for the closing line (issue 29); rare,
-            // so parsed again here, off the common path (a claimed line names isManualEntry).
-            if key == nil || Self.mentionsManualEntry(bytes), case .success(.reading(let reading)) = ReadingLineParser.parse(bytes) {
+            // so parsed again here, off the common path (the scan said whether it is manual).
+            if key == nil || session.lastWasManualEntry, case .success(.reading(let reading)) = ReadingLineParser.parse(bytes) {
                 output.counts.origins.count(reading)
             }
             return options.first ? .stop : .more

@@ -21,8 +21,17 @@ enum StateMigrateCommand {
         let source = try StateLocation.open(path: from, ctx)
         let target = try StateLocation.open(path: to, ctx)
         // The source's chain is checked before anything is copied and the target's after (issue 35):
-        // a store edited on the way is not carried on as if it were sound.
+        // a store edited on the way is not carried on as if it were sound. A keyed source needs its
+        // key (a forgery that stripped the MACs only shows under it), and a chain none of whose
+        // records carries an HMAC is not carried on without one (corsano keys every record it writes).
         let key = try AuditKeyFile.forVerifying(args, ctx)
+        if key == nil, let storeKeyID = try source.auditKeyID() {
+            throw AuditKeyMismatch(storeKeyID: storeKeyID, offeredKeyID: nil,
+                                   location: source.location + " (no key at \(AuditKeyFile.path(args, environment: ctx.environment)))")
+        }
+        if key == nil, let head = try source.auditChainHead(), head.mac == nil {
+            throw AuditChainUnkeyed(location: source.location, records: head.seq)
+        }
         let before = try source.auditVerify(key: key)
         if let failure = before.failure {
             ctx.diagnose("state migrate: \(source.location): audit chain broken at record \(failure.seq) (run \(failure.run)): \(failure.reason); nothing copied")
@@ -36,7 +45,8 @@ enum StateMigrateCommand {
             return .dataError
         }
         ctx.note("state migrate: \(source.location) -> \(target.location): \(counts.summary); audit chain verified: "
-                 + "\(after.records) records, head \(AuditChain.shortHead(after.head))")
+                 + "\(after.records) records, head \(AuditChain.keptHead(record: after.records, hash: after.head)); the source's head "
+                 + "\(AuditChain.keptHead(record: before.records, hash: before.head)) verifies on it (--expect)")
         return .success
     }
 }

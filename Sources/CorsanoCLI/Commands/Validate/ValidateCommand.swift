@@ -6,8 +6,10 @@ import Glibc
 /// `corsano validate REFERENCE DEVICE` (issue 34): pairs device values with reference readings per
 /// subject and reports ISO 81060-2 criteria 1 and 2, Bland–Altman (repeated measures) and the
 /// IEEE 1708 grade (the statistics: CorsanoKit/Validation). Status in this order: 64 usage,
-/// 66 an input missing, 65 bad lines or unpaired device values or subjects (the summary still
-/// written), 2 too few subjects or pairs, 1 a criterion fails, 0 pass.
+/// 66 an input missing, 65 bad or implausible lines or unpaired device values or subjects (the
+/// summary still written), 2 not assessable (too few subjects or pairs, a subject with fewer than
+/// 3 pairs, criterion 2 with one subject, a population requirement unmet), 1 a criterion fails,
+/// 0 pass.
 enum ValidateCommand {
     /// What the options ask for, checked before any file is opened.
     struct Options {
@@ -16,6 +18,8 @@ enum ValidateCommand {
         var maxGrade: IEEE1708Grade
         var minimum: ValidationMinimum
         var pairs: Bool
+        /// `--subjects FILE`: sex, age, arm circumference and cuff per subject (the population check).
+        var subjects: String?
     }
 
     static func run(_ args: ParsedCommand, _ ctx: CommandContext) async throws -> ExitStatus {
@@ -36,13 +40,36 @@ enum ValidateCommand {
                 throw InputError.cannotOpen(path: file.name, reason: String(cString: strerror(code)))
             }
         }
-        let paired = ValidationPairs(reference: inputs[0].readings, device: inputs[1].readings, rule: options.pairing)
-        let summary = ValidationSummary(paired: paired, pairing: options.pairing, minimum: options.minimum)
+        let subjects = try options.subjects.map(readSubjects)
+        let summary = summarize(inputs, pairing: options.pairing, options, subjects: subjects)
         let drift = try statePath.map { try calibrationDrift(summary, path: $0, ctx) }
         write(summary, options, mode, ctx)
         try writeReport(summary, options, args, ctx)
         if let drift { writeDrift(drift, mode, ctx) }
-        return status(summary, inputs, options, ctx)
+        return status(summary, inputs, subjects, options, ctx)
+    }
+
+    /// The summary of the reference (`inputs[0]`) and device (`inputs[1]`) readings, with the
+    /// implausible readings the inputs refused counted.
+    static func summarize(_ inputs: [ValidationInput], pairing: ValidationPairing, _ o: Options,
+                          subjects: ValidationSubjects?) -> ValidationSummary {
+        let paired = ValidationPairs(reference: inputs[0].readings, device: inputs[1].readings, rule: pairing)
+        var summary = ValidationSummary(paired: paired, pairing: pairing, minimum: o.minimum, subjects: subjects)
+        summary.excluded.implausible = inputs.reduce(0) { $0 + $1.implausible }
+        return summary
+    }
+
+    /// `--subjects FILE`, read whole. - Throws: `InputError` (66) when it cannot be opened or read.
+    static func readSubjects(_ path: String) throws -> ValidationSubjects {
+        let file = try InputFile.open(path)
+        defer { file.close() }
+        var subjects = ValidationSubjects()
+        do {
+            try subjects.read(LineReader(source: FileDescriptorSource(fd: file.fd)), name: file.name)
+        } catch ByteSourceError.readFailed(let code) {
+            throw InputError.cannotOpen(path: file.name, reason: String(cString: strerror(code)))
+        }
+        return subjects
     }
 
     /// `--state`: the pairs by days since each bracelet's last successful calibration in the audit
@@ -101,8 +128,8 @@ enum ValidateCommand {
                     if args.operands.count > 2 { throw UsageError.unexpectedOperand(args.operands[2], command: "validate") }
                     throw UsageError.missing("validate: REFERENCE and DEVICE are required (files, or - for one of them)")
                 }
-                if args.operands[0] == "-", args.operands[1] == "-" {
-                    throw UsageError.conflict("validate: only one of REFERENCE and DEVICE can be - (standard input)")
+                if (args.operands + [args.string(.subjects)].compactMap { $0 }).filter({ $0 == "-" }).count > 1 {
+                    throw UsageError.conflict("validate: only one of REFERENCE, DEVICE and --subjects can be - (standard input)")
                 }
             },
         ]
@@ -132,7 +159,8 @@ enum ValidateCommand {
             throw UsageError.conflict("validate: --ieee1708-grade needs ieee1708 in --criteria")
         }
         let minimum = try args.integer(.minSubjects).map(ValidationMinimum.panel(subjects:)) ?? .standard
-        return Options(pairing: pairing, criteria: criteria, maxGrade: grade, minimum: minimum, pairs: args.flag(.pairs))
+        return Options(pairing: pairing, criteria: criteria, maxGrade: grade, minimum: minimum, pairs: args.flag(.pairs),
+                       subjects: args.string(.subjects))
     }
 
     /// The summary, subject and pair lines (JSON), or the table (text).
@@ -155,8 +183,9 @@ enum ValidateCommand {
     }
 
     /// Reports what could not be used and decides the status (64 and 66 were thrown before).
-    static func status(_ summary: ValidationSummary, _ inputs: [ValidationInput], _ o: Options, _ ctx: CommandContext) -> ExitStatus {
-        for line in inputs.flatMap(\.rejected) { ctx.diagnose(line) }
+    static func status(_ summary: ValidationSummary, _ inputs: [ValidationInput], _ subjects: ValidationSubjects?, _ o: Options,
+                       _ ctx: CommandContext) -> ExitStatus {
+        for line in inputs.flatMap(\.rejected) + (subjects?.rejected ?? []) { ctx.diagnose(line) }
         for problem in summary.paired.problems { ctx.diagnose(problem.description) }
         let failures = inputs.reduce(0) { $0 + $1.cuffFailures }
         if failures > 0 { ctx.note("validate: \(failures) cuff failure line(s) carry no reading") }
@@ -166,14 +195,20 @@ enum ValidateCommand {
         if summary.paired.unpairedReference + summary.paired.unpairedDevice > 0 {
             ctx.note("validate: unpaired: \(summary.paired.unpairedReference) reference, \(summary.paired.unpairedDevice) device reading(s)")
         }
-        if !o.minimum.isStandard {
-            ctx.note("validate: minimum \(o.minimum.subjects) subjects, \(o.minimum.pairs) pairs (--min-subjects), not ISO 81060-2's 85 and 255")
+        if summary.excluded.implausible + summary.excluded.flaggedPairs > 0 {
+            ctx.note("validate: excluded: \(summary.excluded.implausible) implausible reading(s), "
+                     + "\(summary.excluded.flaggedPairs) pair(s) with a flagged reading (status)")
         }
-        if inputs.contains(where: { !$0.rejected.isEmpty }) || !summary.paired.problems.isEmpty { return .dataError }
+        if !o.minimum.isStandard {
+            ctx.note("validate: minimum \(o.minimum.subjects) subjects, \(o.minimum.pairs) pairs (--min-subjects), not ISO 81060-2's 85 and 255"
+                     + (summary.population.checked ? "" : ": not an ISO panel, its population not checked"))
+        }
+        if inputs.contains(where: { !$0.rejected.isEmpty }) || !summary.paired.problems.isEmpty || !(subjects?.rejected.isEmpty ?? true) {
+            return .dataError
+        }
         switch summary.verdict(criteria: o.criteria, maxGrade: o.maxGrade) {
-        case .notAssessable:
-            ctx.diagnose("validate: cannot be assessed: \(summary.pairedSubjectCount) subjects and \(summary.pairCount) pairs, "
-                         + "at least \(o.minimum.subjects) and \(o.minimum.pairs) needed")
+        case .notAssessable(let why):
+            ctx.diagnose("validate: cannot be assessed: " + why.joined(separator: "; "))
             return .notAssessable
         case .fail(let why):
             ctx.note("validate: fails " + why.joined(separator: ", "))

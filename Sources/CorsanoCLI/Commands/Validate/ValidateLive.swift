@@ -88,11 +88,10 @@ enum ValidateLive {
         for (i, readings) in [result.reference, result.device].enumerated() {
             for (n, r) in readings.enumerated() { inputs[i].add(.success(.reading(r)), origin: (i == 0 ? "reference" : "device") + ":\(n + 1)") }
         }
-        let paired = ValidationPairs(reference: inputs[0].readings, device: inputs[1].readings, rule: .sequential)
-        let summary = ValidationSummary(paired: paired, pairing: .sequential, minimum: options.minimum)
+        let summary = ValidateCommand.summarize(inputs, pairing: .sequential, options, subjects: nil)
         ValidateCommand.write(summary, options, mode, ctx)
         try ValidateCommand.writeReport(summary, options, args, ctx)
-        return ValidateCommand.status(summary, inputs, options, ctx)
+        return ValidateCommand.status(summary, inputs, nil, options, ctx)
     }
 }
 

@@ -21,6 +21,10 @@ public struct BPInitializationConfig: Equatable, Sendable {
     public var replayFilter: Bool
     /// A multi-set protocol (issue 32: `--protocol corsano|sets`); nil: the seed's single session.
     public var multiSet: MultiSetProtocol?
+    /// Whether a reading whose own `status` flags it (body movement, cuff too loose, …;
+    /// `ReadingQuality`) is fed; false (the default) drops it as `flagged` and waits for
+    /// another: validation protocols repeat such measurements (docs/design.md "Host-side cuff rules").
+    public var feedFlagged = false
 
     /// Creates a config; the defaults are the seed's (the host rules' are `HostRules`').
     public init(deviationThresholdMmHg: Int = 10, maxAttempts: Int = 3, includePreparation: Bool = true,

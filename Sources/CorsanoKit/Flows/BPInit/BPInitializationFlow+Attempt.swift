@@ -48,6 +48,12 @@ extension BPInitializationFlow {
                     emit(.cuffReadingDropped(DroppedCuffItem(.invalid, .reading(reading, problem: issue.reason))))
                     continue
                 }
+                if !config.feedFlagged, let flags = flagged(reading) {
+                    // The cuff said its own measurement is doubtful: wait for a repeat.
+                    sayDropped(reading, "flagged", "its status flags \(flags) (--feed-flagged feeds it)")
+                    emit(.cuffReadingDropped(DroppedCuffItem(.flagged, .reading(reading, problem: flags))))
+                    continue
+                }
                 guard reading.pulse != nil else {
                     // The SDK's CuffReading requires a pulse (docs/design.md "Data on the wire").
                     sayDropped(reading, "incomplete", "no pulse (the SDK's CuffReading requires one)")
@@ -66,6 +72,17 @@ extension BPInitializationFlow {
                     return reading
                 }
             }
+        }
+    }
+
+    /// The flags of `reading`'s `status`, comma-separated, or nil when it is clean or has none; a
+    /// `status` that cannot be read counts as flagged (fails closed, naming what is wrong).
+    private func flagged(_ reading: CuffReading) -> String? {
+        do {
+            let flags = try ReadingQuality(reading).flags
+            return flags.isEmpty ? nil : flags.joined(separator: ",")
+        } catch {
+            return "\(error)"
         }
     }
 

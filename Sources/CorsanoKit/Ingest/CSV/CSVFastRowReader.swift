@@ -24,6 +24,7 @@ public struct CSVFastRowReader {
     /// cover (user ids, Unix milliseconds, kPa units).
     public init?(header: CSVHeader, delimiter: UInt8, layout: CSVLayout?) {
         guard header.problem == nil, header.columns[.userId] == nil, header.columns[.unixMilliseconds] == nil, header.columns[.manual] == nil,
+              !CSVHeader.Role.statusRoles.contains(where: { header.columns[$0] != nil }),
               header.kPaColumns.isEmpty, header.names.count <= 256 else { return nil }
         var slots = [Slot](repeating: .none, count: header.names.count)
         let map: [(CSVHeader.Role, Slot)] = [(.systolic, .systolic), (.diastolic, .diastolic), (.pulse, .pulse),

@@ -13,6 +13,12 @@ public struct CSVHeader: Equatable, Sendable {
         case systolic, diastolic, pulse, meanArterialPressure, dateTime, date, time, unixMilliseconds, userId, zone
         /// Whether the row was typed in by a person (`isManualEntry`): only by `--column manual=...`.
         case manual
+        /// The cuff's own verdict on the measurement, written as the reading's `status` member of
+        /// the same name (`ReadingQuality`; the 0x2A35 Measurement Status's fields).
+        case bodyMovement, cuffTooLoose, irregularPulse, pulseRateRange, improperPosition
+
+        /// The status roles, in the order `status` lists them.
+        public static let statusRoles: [Role] = [.bodyMovement, .cuffTooLoose, .irregularPulse, .pulseRateRange, .improperPosition]
 
         /// True for the roles that stamp a row by themselves (a time column needs a date).
         public var stamps: Bool { self == .dateTime || self == .date || self == .unixMilliseconds }

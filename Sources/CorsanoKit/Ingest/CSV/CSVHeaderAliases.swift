@@ -21,7 +21,7 @@ enum CSVHeaderAliases {
         names.map { CSVHeaderAlias(name: $0, role: role, source: source) }
     }
 
-    static let all: [CSVHeaderAlias] = pressures + pulse + map + stamps + zone + user
+    static let all: [CSVHeaderAlias] = pressures + pulse + map + stamps + zone + user + status
 
     /// Systolic and diastolic columns: every export and locale that names one names the other, so
     /// each source is a row of both.
@@ -164,4 +164,17 @@ enum CSVHeaderAliases {
         + a(.userId, "locale: de, fr, es, it, nl", "Benutzer", "Nutzer", "Utilisateur", "Usuario", "Utente", "Gebruiker")
         + a(.userId, "locale: da, nb, sv, fi, pl, pt-PT", "Bruger", "Bruker", "Användare", "Käyttäjä", "Użytkownik", "Utilizador")
         + a(.userId, "locale: el, he, ar, ka", "Χρήστης", "משתמש", "المستخدم", "მომხმარებელი")
+
+    /// The cuff's measurement-status columns (written as the reading's `status`).
+    static let status: [CSVHeaderAlias] =
+        a(.bodyMovement, "OMRON connect app CSV; SilverCrest SBM69 tool", "Body Movement")
+        + a(.bodyMovement, "omblepy", "mov")
+        + a(.irregularPulse, "OMRON connect app CSV", "Irregular heartbeat")
+        + a(.irregularPulse, "omblepy", "ihb")
+        + a(.irregularPulse, "SilverCrest SBM69 tool", "Irregular Pulse")
+        + a(.cuffTooLoose, "SilverCrest SBM69 tool", "Cuff Too Loose")
+        + a(.cuffTooLoose, "OMRON connect app CSV", "Cuff wrap guide")
+        + a(.improperPosition, "SilverCrest SBM69 tool", "Improper Measurement Position")
+        + a(.improperPosition, "OMRON connect app CSV", "Positioning Indicator")
+        + a(.pulseRateRange, "SilverCrest SBM69 tool", "Pulse Rate Range")
 }

@@ -502,8 +502,45 @@ struct CSVRow {
             let raw = Int(user).map(String.init) ?? JSONValue.string(user).serialized
             reading.provenance.append(ProvenanceField(name: "userId", rawJSON: raw))
         }
+        if let status = try status() { reading.provenance.append(ProvenanceField(name: "status", rawJSON: status.serialized)) }
         return (.reading(reading), note)
     }
+
+    /// The row's measurement-status cells as the reading's `status` object (only the members
+    /// whose columns the layout has; docs/design.md "Readings"), or nil without such columns.
+    /// A flag cell is yes/no (`Yes`, `False`, `1`, …); OMRON connect's "Cuff wrap guide" and
+    /// "Positioning Indicator" say `Good` when the cuff sat right and anything else when it did not
+    /// (read as flagged: a doubtful verdict is never read as clean). `pulseRateRange` takes the
+    /// SBM69 tool's `not_exceeded` and the GATT names. - Throws: `IngestIssue` naming the column.
+    func status() throws(IngestIssue) -> JSONValue? {
+        var members: [(String, JSONValue)] = []
+        for role in CSVHeader.Role.statusRoles {
+            guard let index = header.columns[role], let text = cell(role)?.trimmingBlanks else { continue }
+            if role == .pulseRateRange {
+                guard let range = Self.pulseRateRanges[text.lowercased()] else {
+                    throw IngestIssue("\(field(role)): '\(text)' is not a pulse rate range (not_exceeded, exceedsUpperLimit, belowLowerLimit)")
+                }
+                members.append((role.rawValue, .string(range.name)))
+            } else if Self.goodWhenGood.contains(CSVHeader.normalize(header.names[index]).key) {
+                members.append((role.rawValue, .bool(text.lowercased() != "good")))
+            } else {
+                guard let set = CSVValue.yesNo(text) else { throw IngestIssue("\(field(role)): '\(text)' is not yes or no") }
+                members.append((role.rawValue, .bool(set)))
+            }
+        }
+        return members.isEmpty ? nil : .object(members)
+    }
+
+    /// `Pulse Rate Range` cells, lowercased, by range: the SBM69 tool's `not_exceeded` and the
+    /// GATT names (`MeasurementStatus.PulseRateRange`); any other value is refused, not guessed.
+    static let pulseRateRanges: [String: MeasurementStatus.PulseRateRange] = [
+        "not_exceeded": .withinRange, "withinrange": .withinRange,
+        "exceedsupperlimit": .exceedsUpperLimit, "belowlowerlimit": .belowLowerLimit,
+    ]
+
+    /// Status columns whose cells are a verdict, `Good` when the cuff sat right (OMRON connect's
+    /// "Cuff wrap guide" and "Positioning Indicator"), by normalized name.
+    static let goodWhenGood: Set<String> = [CSVHeader.normalize("Cuff wrap guide").key, CSVHeader.normalize("Positioning Indicator").key]
 
     func pressure(_ role: CSVHeader.Role) throws(IngestIssue) -> Int {
         guard let index = header.columns[role] else { throw IngestIssue("\(role.rawValue): missing") }

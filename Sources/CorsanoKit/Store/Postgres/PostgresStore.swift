@@ -21,6 +21,11 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
     private let cancellers = Mutex<[PostgresCanceller]>([])
     /// Hears the store opened (`.info`) and every statement on its connections (`.debug`).
     private let diagnostics: Diagnostics
+    /// What opens a transaction: BEGIN and the transaction's id, and for `StoreDurability.normal`
+    /// asynchronous commit.
+    private var begin = PostgresStore.beginFull
+    private static let beginFull = "BEGIN; SELECT txid_current()"
+    private static let beginNormal = "BEGIN; SET LOCAL synchronous_commit = off; SELECT txid_current()"
 
     public var location: String { connection.location }
 
@@ -132,7 +137,7 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
     /// One try of `transaction`: rolled back when `body` or COMMIT fails, settled when COMMIT's
     /// answer is lost. Call holding `lock`. - Throws: `PostgresFailure`, `StoreError`, `body`'s.
     private func transactionOnce<T>(_ what: String, _ body: () throws -> T) throws -> T {
-        let begun = try connection.simpleQuery("BEGIN; SELECT txid_current()")
+        let begun = try connection.simpleQuery(begin)
         let xid = begun.text(0, 0) ?? "", backend = connection.backendPID
         let result: T
         do {
@@ -211,6 +216,14 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
 
     public func seenSet(scope: String) throws -> any SeenSet {
         try PostgresSeenSet(store: self, scope: scope)
+    }
+
+    /// `.normal` turns `synchronous_commit` off in each later transaction (`SET LOCAL`, so a
+    /// connection made again to settle a lost commit keeps it).
+    public func setDurability(_ durability: StoreDurability) throws {
+        lock.lock()
+        defer { lock.unlock() }
+        begin = durability == .full ? Self.beginFull : Self.beginNormal
     }
 
     public func seenScopes() throws -> [String] {
@@ -296,6 +309,11 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
 
     public func journalClose(serial: String) throws {
         _ = try query("DELETE FROM plan_journal WHERE serial = $1", [serial], what: "closing the plan journal's entry")
+    }
+
+    public func journalExpire(gateway: String) throws -> Int {
+        try query("UPDATE plan_journal SET lease_until = now() WHERE gateway = $1 AND lease_until > now()", [gateway],
+                  what: "ending the plan journal's leases").changes
     }
 
     // MARK: Audit log

@@ -12,6 +12,10 @@ extension SQLiteStore {
         try StoreSeenSet(store: self, scope: scope)
     }
 
+    public func setDurability(_ durability: StoreDurability) throws {
+        try locked { try execute(durability == .full ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL") }
+    }
+
     public func seenScopes() throws -> [String] {
         try locked {
             try prepare("""
@@ -99,6 +103,13 @@ extension SQLiteStore {
 
     public func journalClose(serial: String) throws {
         try locked { _ = try prepare("DELETE FROM plan_journal WHERE serial = ?1").run([.text(serial)]) }
+    }
+
+    public func journalExpire(gateway: String) throws -> Int {
+        try locked {
+            try prepare("UPDATE plan_journal SET lease_until = \(Self.now) WHERE gateway = ?1 AND lease_until > \(Self.now)")
+                .run([.text(gateway)])
+        }
     }
 
     // MARK: Audit log

@@ -8,12 +8,17 @@ public struct MultiSetRun: Sendable {
     public var cuff: String?
     /// Where the set is recorded.
     public var store: any StateStore
+    /// Records the calibration as this set leaves it: by default saved at once; a command with an
+    /// audit log hands it to the run's finish record instead (`AuditLogSink.saveWithFinish`), so
+    /// the row and the record commit in one transaction (docs/design.md "Audit chain").
+    public var save: @Sendable (MultiSetCalibration) throws -> Void
 
     /// Creates the run of the next set of `calibration`.
     public init(calibration: MultiSetCalibration, cuff: String?, store: any StateStore) {
         self.calibration = calibration
         self.cuff = cuff
         self.store = store
+        self.save = { [store] in try store.calibrationSave($0) }
     }
 }
 
@@ -68,14 +73,14 @@ extension BPInitializationFlow {
         updated.sets.append(record)
         if updated.cuff == nil { updated.cuff = cuff }
         guard let verdict else {
-            try run.store.calibrationSave(updated)
+            try run.save(updated)
             let due = updated.nextDueAt ?? clock.now()
             return .bpInit(.setRecorded(record, of: of, nextDueAt: due))
         }
         updated.status = verdict ? .completed : .failed
         updated.closedAt = clock.now()
         updated.closedBy = runID
-        try run.store.calibrationSave(updated)
+        try run.save(updated)
         await enterTerminal(verdict ? .finalSuccess : .finalFailure)
         let total = updated.sets.reduce(0) { $0 + $1.readings.count }
         return .bpInitSets(verdict ? .success(measurementCount: total) : .failedAfterRetries(attemptCount: 1), sets: updated.sets)
