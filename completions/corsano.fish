@@ -144,7 +144,7 @@ complete -c corsano -n '__corsano_using wearing-opt' -l columns -x -d 'Lay out h
 complete -c corsano -n '__corsano_using wearing-opt' -l help -d 'Show help for this command and exit.'
 
 complete -c corsano -n '__corsano_using cuff ingest' -l from -x -a 'auto jsonl ble csv applehealth googlefit csv:omron-connect-email csv:omron-connect csv:omron-connect-report csv:samsung-health csv:healthforyou csv:health-auto-export csv:withings csv:omblepy csv:sbm69 csv:bpm-app csv:beurer-bm58'
-complete -c corsano -n '__corsano_using cuff ingest' -l from -x -d 'Input format; csv:LAYOUT reads a CSV export that must have that vendor layout (default auto).'
+complete -c corsano -n '__corsano_using cuff ingest' -l from -x -d 'Input format: auto, jsonl, ble, csv, applehealth, googlefit, or csv:LAYOUT, a CSV export that must have that vendor layout (corsano-formats(5)) (default auto).'
 complete -c corsano -n '__corsano_using cuff ingest' -l encoding -x -a 'utf-8 windows-1252 latin1'
 complete -c corsano -n '__corsano_using cuff ingest' -l encoding -x -d 'Text encoding of the input (default UTF-8, or UTF-16 by its BOM).'
 complete -c corsano -n '__corsano_using cuff ingest' -l header-line -x -d 'Line of the CSV header row (default the first row naming systolic and diastolic).'

@@ -1,8 +1,12 @@
 #!/usr/bin/env python3
 """Writes the CSV layouts and header aliases into man/corsano-formats.5, between the
 '.\\" BEGIN csv-tables' and '.\\" END csv-tables' lines, from the tables in the Swift sources
-(CSVLayout.all, CSVHeaderAliases). The tables are the one source; ManPageTests fails when the
-page lags them. Run after changing a layout or an alias: python3 scripts/man-formats-csv.py"""
+(CSVLayout.all, CSVHeaderAliases), and each layout's exact header line into
+examples/csv-headers/LAYOUT.csv, which the page names. The page shows a header one column name a
+line and the names a role takes as filled text that breaks only between names, so it renders
+within 80 columns (scripts/checks/man.sh). The tables are the one source; CSVExportEndToEndTests
+fails when the page or a header file lags them. Run after changing a layout or an alias:
+python3 scripts/man-formats-csv.py"""
 import re, sys, pathlib, textwrap
 
 root = pathlib.Path(__file__).resolve().parent.parent
@@ -39,10 +43,18 @@ out = ['.\\" BEGIN csv-tables (written by scripts/man-formats-csv.py from the Sw
        ".Fl -from Cm csv\\&: Ns Ar LAYOUT )",
        "and named in the run's summary; a header that matches none is",
        ".Li generic .",
-       "Each layout's header as its tool writes it:",
+       "Each layout's header as its tool writes it, one column name a line (the",
+       "exact header line is in the file under",
+       ".Pa examples/csv-headers",
+       "the entry names):",
        ".Bl -tag -width Ds"]
+headers = root / "examples/csv-headers"
+headers.mkdir(exist_ok=True)
 for name, export, header in layouts:
-    out += [f".It Li {name}"] + textwrap.wrap(unescape(export).replace('"', "\\(dq") + ":", 78) + [".Bd -literal", unescape(header), ".Ed"]
+    (headers / f"{name}.csv").write_text(unescape(header) + "\n")
+    out += [f".It Li {name}"] + textwrap.wrap(unescape(export).replace('"', "\\(dq") + ";", 78)
+    out += [".Pa examples/csv-headers/" + name + ".csv :", ".Bd -literal"]
+    out += ["\\&" + cell.replace("\\", "\\e") for cell in unescape(header).split(",")] + [".Ed"]
 out += [".El", ".Ss CSV column names",
         "Names are compared with case folded and punctuation dropped; a unit in",
         "parentheses is set apart, a bracketed qualifier is part of the name, and a",
@@ -52,8 +64,13 @@ out += [".El", ".Ss CSV column names",
         "Names in English, in the languages of the 17 locales and in the 15 of the",
         "OMRON connect e-mailed logbook:",
         ".Bl -tag -width Ds"]
+def name(n):
+    """One name as filled text that never breaks or hyphenates inside it."""
+    return "\\%" + n.replace("\\", "\\e").replace(" ", "\\~")
+
 for role, what in roles:
-    out += [f".It Li {role}", what + ":", ".Bd -literal", ", ".join(dict.fromkeys(aliases.get(role, []))), ".Ed"]
+    names = list(dict.fromkeys(aliases.get(role, [])))
+    out += [f".It Li {role}"] + textwrap.wrap(what + ":", 78) + [name(n) + ("," if i + 1 < len(names) else "") for i, n in enumerate(names)]
 out += [".El",
         "Whatever the names, a column no name maps whose cells hold dates, times of",
         "day, date-times or Unix seconds or milliseconds (2000 to 2099) in most of the",

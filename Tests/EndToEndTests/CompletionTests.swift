@@ -141,7 +141,7 @@ import Testing
     @Test func zshOffersValuesAfterEqualsAndForURIsAndNone() throws {
         let r = try Corsano.run(["completion", "zsh"])
         #expect(r.status == 0)
-        #expect(r.stdout.contains("'--from=[Input format; csv:LAYOUT reads a CSV export that must have that vendor layout (default auto).]:format:(auto jsonl ble csv applehealth googlefit csv\\:omron-connect-email csv\\:omron-connect "))
+        #expect(r.stdout.contains("'--from=[Input format: auto, jsonl, ble, csv, applehealth, googlefit, or csv:LAYOUT, a CSV export that must have that vendor layout (corsano-formats(5)) (default auto).]:format:(auto jsonl ble csv applehealth googlefit csv\\:omron-connect-email csv\\:omron-connect"))
         #expect(r.stdout.contains("'--date-order=[Day/month order of numeric CSV dates (default decided from the rows).]:dmy or mdy or ymd:(dmy mdy ymd)'"))
         #expect(r.stdout.contains(#":uri:{_corsano_uri sim sim\: unix\: tcp\: exec\:}'"#))
         #expect(r.stdout.contains("'(--text)--json[Write JSON lines even on a terminal.]'"))

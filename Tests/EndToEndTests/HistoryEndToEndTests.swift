@@ -43,6 +43,23 @@ import Testing
         #expect(text.stdout.contains("  Result: not calibrated, attempts: 1  (ended 2026-11-25T10:00:00Z)\n"))
     }
 
+    /// `--since` takes a date: from that day's midnight in TZ's zone (a run at 10:00 UTC on
+    /// Nov 20 is on or after Nov 20 in UTC, and before Nov 21 00:00 in Pacific/Kiritimati, +14);
+    /// anything else is refused naming both forms.
+    @Test func sinceTakesADateFromItsMidnightInTZ() throws {
+        let state = try Self.store()
+        let starts = { (since: String, tz: String) throws -> [String] in
+            let r = try Corsano.run(["history", "--state", state, "--since", since], env: ["TZ": tz])
+            #expect(r.status == 0, "\(r.stderr)")
+            return r.lines.compactMap { $0.firstMatch(of: /"startedAt":"([^"]+)"/).map { String($0.output.1) } }
+        }
+        #expect(try starts("2026-11-20", "UTC") == ["2026-11-20T10:00:00Z", "2026-11-25T10:00:00Z"])
+        #expect(try starts("2026-11-21", "Pacific/Kiritimati") == ["2026-11-20T10:00:00Z", "2026-11-25T10:00:00Z"])
+        #expect(try starts("2026-11-21", "UTC") == ["2026-11-25T10:00:00Z"])
+        let bad = try Corsano.run(["history", "--state", state, "--since", "2026-11-31"])
+        #expect(bad.status == 64 && bad.stderr.contains("or a date like 2026-11-29"), "\(bad.stderr)")
+    }
+
     @Test func dueListsTheBraceletsPastTheirDaysAndExits1() throws {
         let state = try Self.store()
         let due = try Corsano.run(["history", "--state", state, "--due", "28", "--now", "2026-12-01T00:00:00Z"])

@@ -1,3 +1,4 @@
+import CorsanoKit
 import Foundation
 import Testing
 @testable import CorsanoCLI
@@ -178,6 +179,53 @@ import Testing
         let text = try Self.rendered("corsano-bridge.7")
         for method in methods + ["disconnected", "cancel", "sim.waitUntilHeld", "sim.disconnect", "simCuffReading"] {
             #expect(text.contains(method), "corsano-bridge(7) lacks \(method)")
+        }
+    }
+
+    /// `cuff ingest --help` lists the --from formats (a short list), not only FORMAT.
+    @Test func cuffIngestHelpListsTheFromFormats() throws {
+        let help = try Corsano.run(["cuff", "ingest", "--help"]).stdout.replacing(/\s+/, with: " ")
+        for format in ["auto"] + IngestFormat.allCases.map(\.rawValue) {
+            #expect(help.contains(" \(format),") || help.contains(" \(format) "), "--help lacks \(format): \(help)")
+        }
+        #expect(help.contains("or csv:LAYOUT"))
+    }
+
+    /// scripts/checks/man.sh renders a page as man shows it at MANWIDTH=80: a page whose literal
+    /// line renders 81 columns wide fails it, naming the page and the width; the same page with
+    /// the line one column shorter passes (so the failure is the width's, not the page's).
+    @Test(arguments: [80, 81])
+    func theManCheckFailsOnARenderedLineOver80Columns(columns: Int) throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("man-check-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("corsano-width.1")
+        func write(_ literal: String) throws {
+            try """
+                .Dd December 7, 2026
+                .Dt CORSANO-WIDTH 1
+                .Os
+                .Sh NAME
+                .Nm corsano-width
+                .Nd a page of one literal line
+                .Sh DESCRIPTION
+                .Bd -literal
+                \(literal)
+                .Ed
+
+                """.write(to: path, atomically: true, encoding: .utf8)
+        }
+        // Where man puts the literal line: its indent, read from the page rendered with "x".
+        try write("x")
+        let probe = try Shell.run("sh", ["-c", "MANWIDTH=80 man -l \"$1\" | col -bx", "sh", path.path])
+        let indent = try #require(probe.stdout.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces) == "x" }).prefix { $0 == " " }.count
+        try write(String(repeating: "x", count: columns - indent))
+        let check = try Shell.run("bash", [Corsano.packageRoot.appendingPathComponent("scripts/checks/man.sh").path, dir.path])
+        if columns > 80 {
+            #expect(check.status == 1, "\(check.stdout)")
+            #expect(check.stderr.contains("man: corsano-width.1: rendered line") && check.stderr.contains("is 81 columns wide"), "\(check.stderr)")
+        } else {
+            #expect(check.status == 0, "\(check.stderr)")
         }
     }
 }

@@ -40,6 +40,28 @@ import Testing
         #expect(l.isYes(yes) && !l.isNo(yes) && l.isNo(no) && !l.isYes(no), "\(locale): yes and no overlap")
     }
 
+    /// At 40 columns a typed reading that is not understood is wrapped at spaces by the one
+    /// wrapper, as every human line (no row the terminal had to break: `transcript` joins those),
+    /// and Control-C at the reading prompt leaves the terminal's ^C at the end of its line: what
+    /// the run writes next starts on a line of its own.
+    @Test func aTypedReadingErrorWrapsAndControlCEndsItsLineAt40Columns() throws {
+        let term = try Tmux(["bp-init", "--no-state", "--text"], env: ["LANG": "C", "NO_COLOR": "1", "TERM": "dumb"], columns: 40)
+        try term.waitFor("the start prompt") { $0.hasSuffix("cancel.") }
+        try term.send("Enter")
+        try term.waitFor("the reading prompt") { $0.hasSuffix("120/80 72):") }
+        try term.send("12x/80 72", "Enter")
+        try term.waitFor("the error") { $0.contains("Not understood.") && $0.hasSuffix("120/80 72):") }
+        try term.send("C-c")
+        let status = try term.exitStatus()
+        let rows = try term.transcript()
+        let text = rows.joined(separator: "\n")
+        #expect(status == 130, "\(text)")
+        #expect(rows.allSatisfy { $0.count <= 40 }, "a row the program did not wrap:\n\(text)")
+        #expect(text.contains("corsano: Not understood. Type"), "\(text)")
+        let interrupted = try #require(rows.first { $0.contains("^C") }, "no ^C:\n\(text)")
+        #expect(interrupted.hasSuffix("^C"), "text after ^C on its line: '\(interrupted)'")
+    }
+
     @Test func theRetryPromptReasksOnATypoAndNoCancels() throws {
         let term = try BPInitTerminalTests.onTerminal(["bp-init", "--bracelet", try Self.rejectedFirstAttempt(), "--no-state", "--text"])
         try term.answer(Self.start, with: "")
@@ -109,7 +131,7 @@ import Testing
         if prompt == "retry" {
             try term.waitFor("the retry question") { $0.hasSuffix(Self.retry) }
         } else {
-            try term.waitFor("the cuff prompt") { $0.hasSuffix("cuff>") }
+            try term.waitFor("the cuff prompt") { $0.hasSuffix("cuff (120/80 72)>") }
         }
         try term.send("C-d")
         let screen = try term.waitFor("the prompt after Control-D") { $0.contains("[exit status 130]") && $0.hasSuffix("corsano>") }

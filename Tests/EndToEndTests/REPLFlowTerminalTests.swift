@@ -12,7 +12,7 @@ import Testing
         try term.send("bp-init --no-preparation", "Enter")
         // The queued reading is measurement 1; the flow then waits at its cuff prompt.
         try term.waitFor("Systolic 120 mmHg, diastolic 80 mmHg, pulse 72 bpm (typed in)")
-        try term.waitFor("cuff> prompt for measurement 2") { $0.contains("Measurement 2, attempt 1") && $0.hasSuffix("cuff>") }
+        try term.waitFor("cuff> prompt for measurement 2") { $0.contains("Measurement 2, attempt 1") && $0.hasSuffix("cuff (120/80 72)>") }
         try term.send("122/81 70", "Enter")
         let screen = try term.waitFor("the prompt after the flow") { $0.contains("Result: calibrated, measurements: 2") && $0.hasSuffix("corsano>") }
         #expect(screen.contains("- Measurement 1, attempt 1: 120/80 mmHg, pulse 72 bpm (accepted)"))
@@ -30,7 +30,7 @@ import Testing
         try term.send("connect \(server.listening)", "Enter")
         try term.waitFor("connected to \(server.listening): model 287-2")
         try term.send("cuff add 120/80 72", "Enter", "bp-init --no-preparation", "Enter")
-        try term.waitFor("the flow held at measurement 2") { $0.contains("Measurement 2, attempt 1") && $0.hasSuffix("cuff>") }
+        try term.waitFor("the flow held at measurement 2") { $0.contains("Measurement 2, attempt 1") && $0.hasSuffix("cuff (120/80 72)>") }
         let held = try await plan(of: server)
         let heldScreen = try term.screen()
         #expect(held == .nibpCalibration, "screen:\n\(heldScreen)")
@@ -53,7 +53,7 @@ import Testing
         defer { server.stop() }
         let term = try Tmux.repl(["--bracelet", server.listening])
         try term.send("bp-init --no-preparation", "Enter")
-        try term.waitFor("the flow held at measurement 1") { $0.contains("Measurement 1, attempt 1") && $0.hasSuffix("cuff>") }
+        try term.waitFor("the flow held at measurement 1") { $0.contains("Measurement 1, attempt 1") && $0.hasSuffix("cuff (120/80 72)>") }
         let pid = try #require(try term.programID())
         kill(pid, SIGTERM)
         let screen = try term.waitFor("[exited 143]")

@@ -122,11 +122,21 @@ import Testing
     static func documentedShapes() throws -> [String: [String]] {
         let page = try String(contentsOf: Corsano.packageRoot.appendingPathComponent("man/corsano-repl.1"), encoding: .utf8)
         var shapes: [String: [String]] = [:]
-        for line in page.split(separator: "\n") where line.hasPrefix(#".Li {"reply":""#) {
-            let keys = line.matches(of: /"(\w+)":/).map { String($0.output.1) }
-            let name = line.firstMatch(of: /"reply":"([\w-]+)"/).map { String($0.output.1) } ?? ""
-            // Only the top level: nested objects are written `{...}` on the page.
-            shapes[name] = keys
+        // A reply is a `.Li {"reply":…}` line, or a literal block whose first line starts
+        // `{"reply":` and whose further lines (indented one space) continue the object.
+        var current: String?
+        for line in page.split(separator: "\n") {
+            if line.hasPrefix(#".Li {"reply":""#) || line.hasPrefix(#"{"reply":""#) {
+                let name = line.firstMatch(of: /"reply":"([\w-]+)"/).map { String($0.output.1) } ?? ""
+                // Only the top level: nested objects are written `{...}` on the page.
+                shapes[name] = line.matches(of: /"(\w+)":/).map { String($0.output.1) }
+                current = line.hasPrefix("{") && !line.hasSuffix("}") ? name : nil
+            } else if let name = current, line.hasPrefix(#" ""#) {
+                shapes[name, default: []] += line.matches(of: /"(\w+)":/).map { String($0.output.1) }
+                if line.hasSuffix("}") { current = nil }
+            } else {
+                current = nil
+            }
         }
         return shapes
     }

@@ -8,21 +8,21 @@ import Testing
     @Test func cuffPromptTakesCuffAddWordsCompletesNothingAndKeepsItsOwnHistory() throws {
         let term = try Tmux.repl()
         try term.send("bp-init --no-preparation", "Enter")
-        try term.waitFor("cuff> for measurement 1") { $0.contains("Measurement 1, attempt 1") && $0.hasSuffix("cuff>") }
+        try term.waitFor("cuff> for measurement 1") { $0.contains("Measurement 1, attempt 1") && $0.hasSuffix("cuff (120/80 72)>") }
         // TAB offers nothing at cuff> (it offered the top-level commands): the # typed after
         // the TABs lands right after "bp".
         try term.send("bp", "Tab", "Tab", "#")
-        let afterTab = try term.waitFor("cuff> bp#") { $0.hasSuffix("cuff> bp#") }
+        let afterTab = try term.waitFor("cuff> bp#") { $0.hasSuffix("cuff (120/80 72)> bp#") }
         #expect(afterTab.components(separatedBy: "bp-init").count == 2, "screen:\n\(afterTab)")
         try term.send("C-u", "status", "Enter")
         try term.waitFor("'status' cannot run while the flow runs: type a reading like 120/80 72")
         // The syntax the error messages suggest works at cuff> too.
         try term.send("cuff add 128/82 72", "Enter")
         try term.waitFor("Systolic 128 mmHg, diastolic 82 mmHg, pulse 72 bpm (typed in)")
-        try term.waitFor("cuff> for measurement 2") { $0.contains("Measurement 2, attempt 1") && $0.hasSuffix("cuff>") }
+        try term.waitFor("cuff> for measurement 2") { $0.contains("Measurement 2, attempt 1") && $0.hasSuffix("cuff (120/80 72)>") }
         // Up at cuff> recalls readings, never commands...
         try term.send("Up")
-        try term.waitFor("the reading recalled") { $0.hasSuffix("cuff> cuff add 128/82 72") }
+        try term.waitFor("the reading recalled") { $0.hasSuffix("cuff (120/80 72)> cuff add 128/82 72") }
         try term.send("C-u", "124/80 70", "Enter")
         try term.waitFor("the prompt after the flow") { $0.contains("Result: calibrated, measurements: 2") && $0.hasSuffix("corsano>") }
         // ... and Up at corsano> recalls commands, never readings.

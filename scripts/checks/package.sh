@@ -35,7 +35,7 @@ trap 'exit 143' TERM
 
 deb=$(scripts/package "$out")
 echo "package: $(basename "$deb")"
-dpkg-deb --info "$deb" | sed -n 's/^ \(Depends\|Suggests\):/  \1:/p'
+dpkg-deb --info "$deb" | sed -n 's/^ \(Depends\|Recommends\|Suggests\):/  \1:/p'
 dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/bin/corsano > "$out/corsano"
 if ! readelf -d "$out/corsano" >"$out/dynamic" || grep -Eq '\((RPATH|RUNPATH)\)' "$out/dynamic"; then
   echo "package: usr/bin/corsano has an RPATH/RUNPATH" >&2

@@ -84,6 +84,23 @@ struct ParsedCommand {
         return t
     }
 
+    /// `--name` as a bound of a time range (`--since`, `--until`): an RFC 3339 time, or a date
+    /// `YYYY-MM-DD` read in `zone` (the TZ environment's zone, else the system's: what `date`
+    /// shows) — `--since` from that midnight, with `endOfDay` (`--until`) to that day's last
+    /// second, so `--until 2026-11-29` takes the whole day. - Throws: `UsageError.badValue`.
+    func bound(_ name: OptionKey, endOfDay: Bool = false, zone: () throws -> ZoneReader) throws -> Instant? {
+        guard let raw = string(name) else { return nil }
+        if let t = RFC3339.parseInstant(raw) { return t }
+        let parts = raw.split(separator: "-", omittingEmptySubsequences: false)
+        if parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2, parts.allSatisfy({ $0.allSatisfy(\.isASCII) }),
+           let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+           let stamp = endOfDay ? NaiveDateTime(year: year, month: month, day: day, hour: 23, minute: 59, second: 59)
+                                : NaiveDateTime(year: year, month: month, day: day, hour: 0, minute: 0, second: 0) {
+            return try zone().instant(for: stamp)
+        }
+        throw badValue(name, raw, expected: "an RFC 3339 time like 2026-11-29T10:00:00Z or a date like 2026-11-29")
+    }
+
     /// `--name` as a naive cuff-clock stamp. - Throws: `UsageError.badValue`.
     func naive(_ name: OptionKey) throws -> NaiveDateTime? {
         guard let raw = string(name) else { return nil }

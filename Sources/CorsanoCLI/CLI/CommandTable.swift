@@ -190,7 +190,8 @@ enum CommandTable {
                 OptionSpec(.from, .choice([CuffIngestCommand.autoDetect] + IngestFormat.allCases.map(\.rawValue)
                                            + CSVLayout.all.map { "csv:" + $0.name }),
                            placeholder: "FORMAT", default: .value(CuffIngestCommand.autoDetect),
-                           "Input format; csv:LAYOUT reads a CSV export that must have that vendor layout"),
+                           "Input format: " + ([CuffIngestCommand.autoDetect] + IngestFormat.allCases.map(\.rawValue)).joined(separator: ", ")
+                               + ", or csv:LAYOUT, a CSV export that must have that vendor layout (corsano-formats(5))"),
                 OptionSpec(.encoding, .choice(TextEncoding.selectable.map(\.rawValue)), default: .rule("UTF-8, or UTF-16 by its BOM"),
                            "Text encoding of the input"),
                 OptionSpec(.headerLine, .integer(1...Int(Int32.max)), default: .rule("the first row naming systolic and diastolic"),

@@ -145,6 +145,9 @@ final class SignalHandling: @unchecked Sendable {
 
     private func deliver(_ signo: Int32, count: UInt) {
         if signo == SIGHUP { OutputWriter.terminalGone() }
+        // Control-C at a terminal: the terminal echoed ^C after a prompt or a partial line; what
+        // is written next starts on a line of its own. (The REPL's line editor ends its own line.)
+        if signo == SIGINT, routed, isatty(0) == 1, isatty(2) == 1 { _ = write(2, "\n", 1) }
         let first = state.withLock { s -> (cancel: (@Sendable () -> Void)?, wake: [@Sendable () -> Void])? in
             if s.received != nil || s.exitsAtOnce { return nil }  // second signal, or before the bracelet
             s.received = signo

@@ -21,6 +21,13 @@ struct PromptOutput: Sendable {
         writer.flush()
     }
 
+    /// Writes `message`, text the person reads before the prompt comes again (a typed reading not
+    /// understood), laid out by the one wrapper (`TextLayout.lines`), flushed.
+    func say(_ message: String) {
+        writer.write(layout.lines(message))
+        writer.flush()
+    }
+
     /// Writes `instruction` laid out as a prompt, then ends the line: the person acts, types nothing
     /// (`validate --live`'s step prompts).
     func tell(_ instruction: String) {

@@ -62,9 +62,6 @@ public final class CuffIngester {
     public func ingest(_ source: any ByteSource, name: String, format: IngestFormat?, options: Options = Options(),
                        file: (any RandomAccessSource)? = nil) throws {
         guard !stopped else { return }
-        diagnostics.info(.ingest, "\(name): naive cuff stamps read " + (normalizer.basis.anchor.map {
-            "with the clock anchor (cuff \($0.device) = \(RFC3339.format($0.phone))); manual entries in zone "
-        } ?? "in zone ") + normalizer.basis.zone.identifier)
         do {
             var input: any ByteSource = source
             var file = file
@@ -74,6 +71,7 @@ public final class CuffIngester {
                     var whole: any ByteSource = PrefixedByteSource(prefix: head, rest: input)
                     file = try spool(&whole)
                 }
+                sayTimeBasis(name, .applehealth)
                 return try ingestAppleHealthZip(file, name: name)
             }
             // A UTF-16 BOM or --encoding: everything after this sees UTF-8 (and the same lines).
@@ -111,6 +109,7 @@ public final class CuffIngester {
             }
             diagnostics.info(.ingest, "\(name): format \((chosen ?? .jsonl).rawValue) "
                              + (format == nil ? "(detected from its first bytes)" : "(as given)"))
+            sayTimeBasis(name, chosen ?? .jsonl)
             switch chosen ?? .jsonl {
             case .jsonl, .ble: try ingestLines(input, name: name, ble: chosen == .ble)
             case .applehealth:
@@ -139,6 +138,23 @@ public final class CuffIngester {
         throw IngestError.malformed(source: source, line: number, detail: "a JSON document (" + (first == UInt8(ascii: "[") ? "an array" : "one object over several lines")
             + "), not JSON lines (one reading object per line): write one reading per line, e.g. jq -c '" + (first == UInt8(ascii: "[") ? ".[]" : ".")
             + "' FILE | corsano cuff ingest --from jsonl -")
+    }
+
+    /// Says (-v) how the input's stamps become real time: a document format's stamps carry their
+    /// own (Apple Health: a UTC offset on every date; Google Fit: Unix time), so neither the zone
+    /// nor the clock anchor applies; other formats' naive stamps go through the anchor or the zone.
+    private func sayTimeBasis(_ name: String, _ format: IngestFormat) {
+        switch format {
+        case .applehealth:
+            diagnostics.info(.ingest, "\(name): stamps carry their own UTC offsets (Apple Health writes one on every date); "
+                             + "the zone and the clock anchor are not used")
+        case .googlefit:
+            diagnostics.info(.ingest, "\(name): stamps are Unix time (UTC); the zone and the clock anchor are not used")
+        case .jsonl, .ble, .csv:
+            diagnostics.info(.ingest, "\(name): naive cuff stamps read " + (normalizer.basis.anchor.map {
+                "with the clock anchor (cuff \($0.device) = \(RFC3339.format($0.phone))); manual entries in zone "
+            } ?? "in zone ") + normalizer.basis.zone.identifier)
+        }
     }
 
     /// The first bytes of the input (up to 4 KiB, fewer only at its end), for its BOM.

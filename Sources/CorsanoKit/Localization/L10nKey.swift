@@ -91,6 +91,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     // `validate --live` (issue 34): the operator's prompt before each step of the same-arm sequence
     case validateTakeCuffReading, validateKeepStill
     case reportMultiSet, reportSets, reportColumnSet, reportColumnEnded, reportColumnMeanAll, reportColumnMeanLast2
+    case reportSubject, reportSetOf, validationPairingSequential, validationPairingNearest, pickNotAChoice
     // `validate --report`: the validation report (issue 36)
     case validationReport, validationPairing, validationSampleSize, validationSampleValue, validationSmallerPanel, validationCriteria, validationCriterion, validationGradeOrBetter, validationVerdictPass, validationVerdictFail, validationNotAssessable, validationSummary, validationStatistic
     case validationPairs, validationMeanDifference, validationSDDifference, validationCriterion1, validationSDSubjectMeans, validationCriterion2Limit, validationCriterion2, validationBias, validationLimits, validationMAD, validationGrade, validationPass, validationFail

@@ -301,6 +301,16 @@ extension StringTables {
         case .reportColumnMeanAll: return "Mean of all readings (mmHg)"
         /// report, certificate: mean of readings 2 and 3 (ESH).
         case .reportColumnMeanLast2: return "Mean of readings 2 and 3 (mmHg)"
+        /// wearing-opt, a preparation question answered with something that is not one of its choices: {1} the answer as typed (the question follows on the next line).
+        case .pickNotAChoice: return "'{1}' is not one of the choices."
+        /// report, certificate: label of the person the bracelet was calibrated on (the study participant's id follows).
+        case .reportSubject: return "Subject"
+        /// report, certificate: heading of one set's readings: {1} the set's number, {2} the number of sets.
+        case .reportSetOf: return "Set {1} of {2}"
+        /// validate --report: the pairing rule that pairs each device value with the mean of the reference readings before and after it.
+        case .validationPairingSequential: return "sequential (mean of the reference readings before and after)"
+        /// validate --report: the pairing rule that pairs each reference reading with the nearest device value: {1} the window in seconds.
+        case .validationPairingNearest: return "nearest device value within {1} s"
         /// validate --report: the document's title.
         case .validationReport: return "Validation report"
         /// validate --report: label of the pairing rule (its value is sequential or nearest, as --pairing writes it).

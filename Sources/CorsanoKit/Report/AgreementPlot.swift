@@ -10,7 +10,7 @@ struct AgreementPlot {
         var y: Double
     }
 
-    /// A horizontal line at `y` (mmHg) with its label at the right end.
+    /// A horizontal line at `y` (mmHg), named by its label in the legend under the plot.
     struct Line {
         var y: Double
         var label: String
@@ -29,9 +29,14 @@ struct AgreementPlot {
     static let width = 720.0, height = 340.0
     static let box = (left: 64.0, top: 16.0, right: 700.0, bottom: 280.0)
 
-    /// The plot in a `<figure>` whose caption is its title.
+    /// The plot in a `<figure>` whose caption is its title, with a legend of its lines under it
+    /// (outside the plot: no label crosses a point, and it wraps on a phone).
     func figure(id: String) -> HTML {
-        .element("figure", [.element("figcaption", text: title), svg(id: id)])
+        let legend: [HTML] = lines.isEmpty ? [] : [.element("ul", ["class": "legend"], lines.map { line in
+            .element("li", [HTML.key(.element("line", ["class": line.dashed ? "limit key" : "bias key", "x1": "0", "y1": "6", "x2": "22", "y2": "6"]),
+                                     width: 22), .text(line.label)])
+        })]
+        return .element("figure", [.element("figcaption", text: title), svg(id: id)] + legend)
     }
 
     /// The axis range: the data and lines with a margin, widened to whole steps of `step`.
@@ -57,14 +62,14 @@ struct AgreementPlot {
         var t = xr.low
         while t <= xr.high + 1e-9 {
             parts.append(.element("line", ["class": "grid2", "x1": n(x(t)), "x2": n(x(t)), "y1": n(box.top), "y2": n(box.bottom)]))
-            parts.append(.element("text", ["class": "tick", "x": n(x(t)), "y": n(box.bottom + 18), "text-anchor": "middle"],
+            parts.append(.element("text", ["class": "tick", "x": n(x(t)), "y": n(box.bottom + 4), "dy": "1em", "text-anchor": "middle"],
                                   text: format.integer(Int(t))))
             t += xStep
         }
         t = yr.low
         while t <= yr.high + 1e-9 {
             parts.append(.element("line", ["class": "grid2", "x1": n(box.left), "x2": n(box.right), "y1": n(y(t)), "y2": n(y(t))]))
-            parts.append(.element("text", ["class": "tick", "x": n(box.left - 6), "y": n(y(t) + 4), "text-anchor": "end"],
+            parts.append(.element("text", ["class": "tick", "x": n(box.left - 6), "y": n(y(t)), "dy": ".35em", "text-anchor": "end"],
                                   text: format.integer(Int(t))))
             t += yStep
         }
@@ -77,16 +82,14 @@ struct AgreementPlot {
         for line in lines {
             parts.append(.element("line", ["class": line.dashed ? "limit" : "bias", "x1": n(box.left), "x2": n(box.right),
                                            "y1": n(y(line.y)), "y2": n(y(line.y))]))
-            parts.append(.element("text", ["class": "linelabel", "x": n(box.right - 6), "y": n(y(line.y) - 5), "text-anchor": "end"],
-                                  text: line.label))
         }
         for p in points {
             parts.append(.element("circle", ["class": "point", "cx": n(x(p.x)), "cy": n(y(p.y)), "r": "4"]))
         }
-        parts.append(.element("text", ["class": "axis", "x": n((box.left + box.right) / 2), "y": n(box.bottom + 38), "text-anchor": "middle"],
-                              text: xAxis))
-        parts.append(.element("text", ["class": "axis", "x": "14", "y": n((box.top + box.bottom) / 2), "text-anchor": "middle",
-                                       "transform": "rotate(-90 14 \(n((box.top + box.bottom) / 2)))"], text: yAxis))
+        parts.append(.element("text", ["class": "axis", "x": n((box.left + box.right) / 2), "y": n(box.bottom + 4), "dy": "2.2em",
+                                       "text-anchor": "middle"], text: xAxis))
+        parts.append(.element("text", ["class": "axis", "x": "4", "y": n((box.top + box.bottom) / 2), "dy": ".8em", "text-anchor": "middle",
+                                       "transform": "rotate(-90 4 \(n((box.top + box.bottom) / 2)))"], text: yAxis))
         return .element("svg", ["class": "plot", "id": id, "role": "img",
                                 "viewBox": "0 0 \(n(Self.width)) \(n(Self.height))", "xmlns": "http://www.w3.org/2000/svg"], parts)
     }

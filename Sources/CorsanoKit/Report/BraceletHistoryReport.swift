@@ -22,42 +22,49 @@ public struct BraceletHistoryReport: Sendable {
         let flows = runs.filter { $0.signature == nil && $0.planRestore == nil }
         let bracelet = (flows.last ?? runs.last)?.bracelet ?? BraceletIdentity(model: "?", firmware: "?", serial: "?")
         let due = CalibrationDue.check(runs, days: dueDays ?? 0, now: issued).first
-        var nextDue = l[.reportDueNotSet]
+        let never = HTML.localized(l, .historyNeverCalibrated, [.value(bracelet.serial, kind: "serial")])
+        var nextDue = HTML.text(l[.reportDueNotSet])
         if let dueDays {
             if let last = due?.lastCalibratedAt, let at = last.adding(seconds: Int64(dueDays) * 86_400) {
-                nextDue = f.dateTime(at)
+                nextDue = f.dateTimeHTML(at)
             } else {
-                nextDue = l[.historyNeverCalibrated, bracelet.serial]
+                nextDue = never
             }
         }
         var body: [HTML] = [.element("h1", text: l[.reportHistory])]
         if let mark = verification.pageMark(l) { body.append(.element("p", ["class": "not-verified"], text: mark + ": " + verification.text(l))) }
         body.append(.fields([
             (l[.reportVerification], .text(verification.text(l))),
-            (l[.reportItem], .text(l[.reportBraceletLine, bracelet.model, bracelet.serial, bracelet.firmware])),
-            (l[.reportIssued], .text(f.dateTime(issued))),
-            (l[.reportLastCalibrated], .text(due?.lastCalibratedAt.map(f.dateTime) ?? l[.historyNeverCalibrated, bracelet.serial])),
-            (l[.reportNextDue], .text(nextDue)),
+            (l[.reportItem], .localized(l, .reportBraceletLine, [.value(bracelet.model), .value(bracelet.serial, kind: "serial"), .value(bracelet.firmware)])),
+            (l[.reportIssued], f.dateTimeHTML(issued)),
+            (l[.reportLastCalibrated], due?.lastCalibratedAt.map(f.dateTimeHTML) ?? never),
+            (l[.reportNextDue], nextDue),
         ]))
         body.append(.element("h2", text: l[.reportCalibrations]))
         let headers = [l[.reportColumnStarted], l[.reportColumnFlow], l[.reportGateway], l[.reportOperator], l[.reportResult],
                        l[.reportReadings], l[.reportSignatures], l[.reportNumber]]
         body.append(.table(headers, flows.map { run in
             let config = ReportReading.parse(run.configJSON) ?? .null
-            var result = run.resultJSON.flatMap(ReportReading.parse).map { l.describe(result: $0) } ?? l[.historyNotFinished]
+            var result = HTML.text(run.resultJSON.flatMap(ReportReading.parse).map { l.describe(result: $0) } ?? l[.historyNotFinished])
             if run.resultJSON == nil, let restored = restores[run.run] {
-                result = l[.historyKilledPlanRestored, restored.previousPlan, f.dateTime(restored.at)]
+                result = .localized(l, .historyKilledPlanRestored, [.value(restored.previousPlan), f.dateTimeHTML(restored.at)])
             }
-            let signed = (signatures[run.run] ?? []).map { $0.name + " (" + CalibrationCertificate.meaning($0.meaning, l) + ")" }
-            return [.text(f.dateTime(run.startedAt)), .text(run.flow), .text(run.gateway ?? "–"),
-                    .text(config["operator"]?.stringValue ?? "–"), .text(result), .text(f.integer(run.readings.count)),
-                    .text(signed.isEmpty ? "–" : signed.joined(separator: "; ")), .id(run.run)]
+            let signed: [HTML] = (signatures[run.run] ?? []).map { (s: SignatureRecord) -> HTML in
+                let meaning = " (" + CalibrationCertificate.meaning(s.meaning, l) + ")"
+                return [HTML.value(s.name, nowrap: false), HTML.text(meaning)].joined
+            }
+            let dash = HTML.text("–")
+            let gateway: HTML = run.gateway.map { HTML.value($0, nowrap: false) } ?? dash
+            let operatorName: HTML = config["operator"]?.stringValue.map { HTML.value($0, nowrap: false) } ?? dash
+            let row: [HTML] = [f.dateTimeHTML(run.startedAt), HTML.value(run.flow), gateway, operatorName, result,
+                               HTML.value(f.integer(run.readings.count)), CalibrationCertificate.distinct(signed) ?? dash, HTML.id(run.run)]
+            return row
         }, numeric: [5]))
         let points = flows.filter { $0.flow == FlowName.bpInit.rawValue }.flatMap { $0.readings.map { ReportReading($0).point } }
         if !points.isEmpty {
             body.append(TimelinePlot(points: points, categories: categories, localizer: l, format: f).figure(id: "history"))
         }
-        body.append(.element("footer", text: l[.reportGenerated, version]))
+        body.append(.element("footer", [.localized(l, .reportGenerated, [.value(version)])]))
         return ReportDocument(title: l[.reportHistory], number: bracelet.serial, localizer: l, paper: paper, body: body,
                               mark: verification.pageMark(l)).html
     }

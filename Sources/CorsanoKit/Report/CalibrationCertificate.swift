@@ -27,43 +27,72 @@ public struct CalibrationCertificate: Sendable {
     public var version: String
     /// The multi-set calibration (issue 32) this run is a set of; nil: a single session.
     public var calibration: MultiSetCalibration? = nil
+    /// The audit log's runs of the calibration's sets, by run id: a multi-set certificate shows
+    /// every set's readings, grouped by set (`AuditLog.certificate` fills it in).
+    public var setRuns: [String: AuditRun] = [:]
 
-    /// The document in `l`'s locale.
+    /// The document in `l`'s locale. Every value run is its own isolate (`HTML.value`,
+    /// `ReportFormat.dateTimeHTML`); every word is the catalogue's.
     public func html(_ l: Localizer) -> String {
         let f = ReportFormat(locale: l.locale)
         let readings = run.readings.map(ReportReading.init)
         let config = ReportReading.parse(run.configJSON) ?? .null
         let b = run.bracelet
+        // A multi-set certificate shows every set's readings; a single session its own.
+        var groups: [(set: CalibrationSetRecord?, readings: [ReportReading])] = [(nil, readings)]
+        if let calibration {
+            groups = calibration.sets.map { (set: CalibrationSetRecord) -> (set: CalibrationSetRecord?, readings: [ReportReading]) in
+                let setRun: AuditRun? = set.run == run.run ? run : setRuns[set.run]
+                return (set, (setRun?.readings ?? []).map(ReportReading.init))
+            }
+        }
+        let all: [ReportReading] = groups.flatMap(\.readings)
+        let notRecorded = HTML.text(l[.reportNotRecorded])
         var body: [HTML] = [.element("h1", text: l[.reportCertificate])]
         if let mark = verification.pageMark(l) { body.append(.element("p", ["class": "not-verified"], text: mark + ": " + verification.text(l))) }
-        body.append(.fields([
-            (l[.reportNumber], .id(run.run)),
-            (l[.reportIssued], .text(f.dateTime(issued))),
-            (l[.reportItem], .text(l[.reportBraceletLine, b.model, b.serial, b.firmware])),
-            (l[.reportPerformed], .text(f.dateTime(run.startedAt) + " – " + (run.endedAt.map(f.dateTime) ?? l[.historyNotFinished]))),
-            (l[.reportGateway], .text(run.gateway ?? l[.reportNotRecorded])),
-            (l[.reportOperator], .text(config["operator"]?.stringValue ?? l[.reportNotRecorded])),
-            (l[.reportCuff], .text(distinct(readings.compactMap(\.cuff)) ?? l[.reportNotRecorded])),
-            (l[.reportClockAnchor], .text(distinct(readings.compactMap { r in
-                r.anchor.map { l[.reportAnchorValue, $0.device, f.dateTime($0.phone)] } }) ?? l[.reportNotRecorded])),
-            (l[.reportProtocol], .text(run.flow + ", " + protocolText(l))),
-        ]))
+        let item = HTML.localized(l, .reportBraceletLine, [HTML.value(b.model), HTML.value(b.serial, kind: "serial"), HTML.value(b.firmware)])
+        var fields: [(String, HTML)] = [(l[.reportNumber], HTML.id(run.run)), (l[.reportIssued], f.dateTimeHTML(issued)), (l[.reportItem], item)]
+        // The person the bracelet was calibrated on (the readings' `subject`, `--subject-id`), when the run has one.
+        if let subjects = Self.distinct(all.compactMap(\.subject)) { fields.append((l[.reportSubject], subjects)) }
+        let ended: HTML = run.endedAt.map(f.dateTimeHTML) ?? HTML.text(l[.historyNotFinished])
+        let performed: [HTML] = [f.dateTimeHTML(run.startedAt), HTML.text(" – "), ended]
+        let gateway: HTML = run.gateway.map { HTML.value($0, nowrap: false) } ?? notRecorded
+        let operatorName: HTML = config["operator"]?.stringValue.map { HTML.value($0, nowrap: false) } ?? notRecorded
+        let anchors: [HTML] = all.compactMap { (r: ReportReading) -> HTML? in
+            guard let anchor = r.anchor else { return nil }
+            return HTML.localized(l, .reportAnchorValue, [HTML.value(anchor.device), f.dateTimeHTML(anchor.phone)])
+        }
+        let protocolLine: [HTML] = [HTML.value(run.flow), HTML.text(", "), protocolText(l, f)]
+        fields.append((l[.reportPerformed], performed.joined))
+        fields.append((l[.reportGateway], gateway))
+        fields.append((l[.reportOperator], operatorName))
+        fields.append((l[.reportCuff], Self.distinct(all.compactMap(\.cuff)) ?? notRecorded))
+        fields.append((l[.reportClockAnchor], Self.distinct(anchors) ?? notRecorded))
+        fields.append((l[.reportProtocol], protocolLine.joined))
+        body.append(.fields(fields))
         if let calibration { body.append(contentsOf: Self.setsSection(calibration, l, f)) }
         body.append(.element("h2", text: l[.reportReadings]))
-        body.append(ReportReading.table(readings, categories: categories, l, f))
-        if readings.contains(where: { $0.mapDerived }) { body.append(.element("p", ["class": "note"], text: l[.reportMAPDerived])) }
-        if !readings.isEmpty {
-            body.append(TimelinePlot(points: readings.map(\.point), categories: categories, localizer: l, format: f).figure(id: "timeline"))
+        for group in groups {
+            if let set = group.set, let calibration {
+                let heading = HTML.localized(l, .reportSetOf, [HTML.value(f.integer(set.set)), HTML.value(f.integer(calibration.parameters.sets))])
+                body.append(.element("h3", [heading]))
+                body.append(.element("p", ["class": "means"], [Self.means(set, l, f)]))
+            }
+            body.append(ReportReading.table(group.readings, categories: categories, l, f))
+        }
+        if all.contains(where: { $0.mapDerived }) { body.append(.element("p", ["class": "note"], text: l[.reportMAPDerived])) }
+        if !all.isEmpty {
+            body.append(TimelinePlot(points: all.map(\.point), categories: categories, localizer: l, format: f).figure(id: "timeline"))
         }
         body.append(.element("h2", text: l[.reportResult]))
-        body.append(.fields([(l[.reportResult], .text(resultText(l))), (l[.reportPlan], .text(planText(l, f)))]))
+        body.append(.fields([(l[.reportResult], .text(resultText(l))), (l[.reportPlan], planText(l, f))]))
         body.append(.element("h2", text: l[.reportIntegrity]))
         body.append(.fields([(l[.reportVerification], .text(verification.text(l))),
-                             (l[.reportChainHead], .code(chainHead ?? l[.reportNotRecorded])),
+                             (l[.reportChainHead], chainHead.map(HTML.code) ?? notRecorded),
                              (l[.reportRunHash], .code(AuditChain.runHash(run)))]))
         body.append(.element("h2", text: l[.reportSignatures]))
         body.append(Self.signatureTable(signatures, l, f))
-        body.append(.element("footer", text: l[.reportGenerated, version]))
+        body.append(.element("footer", [.localized(l, .reportGenerated, [.value(version)])]))
         return ReportDocument(title: l[.reportCertificate], number: run.run, localizer: l, paper: paper, body: body,
                               mark: verification.pageMark(l)).html
     }
@@ -74,16 +103,16 @@ public struct CalibrationCertificate: Sendable {
 
     /// The bracelet's plan after the run: restored when it ended, left switched (the result's
     /// `planRestoreFailed`), or restored later by another command for a killed run.
-    private func planText(_ l: Localizer, _ f: ReportFormat) -> String {
+    private func planText(_ l: Localizer, _ f: ReportFormat) -> HTML {
         if let result = run.resultJSON.flatMap(ReportReading.parse) {
             if let failed = result["planRestoreFailed"] {
-                return l[.reportPlanNotRestored, failed["plan"]?.displayText ?? "?", failed["previousPlan"]?.displayText ?? "?",
-                         failed["reason"]?.displayText ?? "?"]
+                return .localized(l, .reportPlanNotRestored, [.value(failed["plan"]?.displayText ?? "?"), .value(failed["previousPlan"]?.displayText ?? "?"),
+                                                              .value(failed["reason"]?.displayText ?? "?", nowrap: false)])
             }
-            return l[.reportPlanRestored]
+            return .text(l[.reportPlanRestored])
         }
-        if let planRestored { return l[.historyKilledPlanRestored, planRestored.previousPlan, f.dateTime(planRestored.at)] }
-        return l[.historyNotFinished]
+        if let planRestored { return .localized(l, .historyKilledPlanRestored, [.value(planRestored.previousPlan), f.dateTimeHTML(planRestored.at)]) }
+        return .text(l[.historyNotFinished])
     }
 
     /// The signatures (name, date and time, meaning, OS user and gateway), or a blank row to sign by hand.
@@ -97,9 +126,12 @@ public struct CalibrationCertificate: Sendable {
                     ])]
             return blank.joined
         }
-        return .table(headers, signatures.map { s in
-            [.text(s.name + " (" + s.osUser + (s.gateway.isEmpty ? "" : ", " + s.gateway) + ")"), .text(f.dateTime(s.at)),
-             .text(meaning(s.meaning, l)), .code(AuditChain.shortHead(s.runHash))]
+        return .table(headers, signatures.map { (s: SignatureRecord) -> [HTML] in
+            var who: [HTML] = [HTML.value(s.name, nowrap: false), HTML.text(" ("), HTML.value(s.osUser)]
+            if !s.gateway.isEmpty { who += [HTML.text(", "), HTML.value(s.gateway)] }
+            who.append(HTML.text(")"))
+            let row: [HTML] = [who.joined, f.dateTimeHTML(s.at), HTML.text(meaning(s.meaning, l)), HTML.code(AuditChain.shortHead(s.runHash))]
+            return row
         })
     }
 
@@ -113,11 +145,19 @@ public struct CalibrationCertificate: Sendable {
         }
     }
 
-    /// The values joined when there are any, each once, in order.
-    private func distinct(_ values: [String]) -> String? {
+    /// The values joined when there are any, each once (by markup), in order, each its own isolate.
+    static func distinct(_ values: [String]) -> HTML? { distinct(values.map { HTML.value($0) }) }
+
+    static func distinct(_ values: [HTML]) -> HTML? {
         var seen = Set<String>()
-        let unique = values.filter { seen.insert($0).inserted }
-        return unique.isEmpty ? nil : unique.joined(separator: "; ")
+        let unique = values.filter { seen.insert($0.markup).inserted }
+        guard !unique.isEmpty else { return nil }
+        var parts: [HTML] = []
+        for v in unique {
+            if !parts.isEmpty { parts.append(HTML.text("; ")) }
+            parts.append(v)
+        }
+        return parts.joined
     }
 }
 
@@ -132,6 +172,8 @@ struct ReportReading {
     /// The cuff's MAC or serial (the reading's `cuff`), and the clock anchor it was converted through (`anchor`).
     var cuff: String?
     var anchor: (device: String, phone: String)?
+    /// The person the reading was taken on (`subject`, `--subject-id`).
+    var subject: String?
 
     init(_ r: AuditReading) {
         let json = Self.parse(r.readingJSON) ?? .null
@@ -147,6 +189,7 @@ struct ReportReading {
         measuredAt = json["measuredAt"]?.stringValue.flatMap { RFC3339.parseInstant($0) }
         deviceTime = json["deviceTime"]?.stringValue
         cuff = json["cuff"]?.stringValue
+        subject = json[CuffReading.subjectField]?.stringValue
         if let anchor = json["anchor"], let device = anchor["device"]?.stringValue, let phone = anchor["phone"]?.stringValue {
             self.anchor = (device, phone)
         }
@@ -163,36 +206,51 @@ struct ReportReading {
         let headers = ["#", l[.reportColumnMeasured], l[.reportColumnCuffClock], l[.reportColumnTypedIn], l[.reportColumnPressure],
                        l[.reportColumnPulse], l[.reportColumnMAP], l[.reportColumnCategory], l[.reportColumnVerdict]]
         let number = { (v: Int?) in v.map(f.integer) ?? "–" }
-        return .table(headers, readings.map { r in
+        return .table(headers, readings.map { (r: ReportReading) -> [HTML] in
             let category = r.systolic.flatMap { s in r.diastolic.map { categories.category(systolic: s, diastolic: $0) } }
-            return [.text("\(f.integer(r.attempt)).\(f.integer(r.index))"), .text(r.measuredAt.map(f.dateTime) ?? "–"),
-                    .text(r.deviceTime ?? "–"), .text(r.manual ? "✓" : "–"),
-                    .text(number(r.systolic) + "/" + number(r.diastolic)), .text(number(r.pulse)),
-                    .text(number(r.map) + (r.mapDerived ? " †" : "")), .text(category.map { categories.name($0, l) } ?? "–"),
-                    .text(l[r.accepted ? .verdictAccepted : .verdictRejected])]
+            let dash = HTML.text("–")
+            let place = f.integer(r.attempt) + "." + f.integer(r.index)
+            let measured: HTML = r.measuredAt.map(f.dateTimeHTML) ?? dash
+            let cuffClock: HTML = r.deviceTime.map { HTML.value($0) } ?? dash
+            let pressure = number(r.systolic) + "/" + number(r.diastolic)
+            let map = number(r.map) + (r.mapDerived ? " †" : "")
+            let categoryName = category.map { categories.name($0, l) } ?? "–"
+            let verdict = l[r.accepted ? .verdictAccepted : .verdictRejected]
+            let row: [HTML] = [HTML.value(place), measured, cuffClock, HTML.text(r.manual ? "✓" : "–"), HTML.value(pressure),
+                               HTML.value(number(r.pulse)), HTML.value(map), HTML.text(categoryName), HTML.text(verdict)]
+            return row
         }, numeric: [4, 5, 6])
     }
 }
 
 extension CalibrationCertificate {
     /// "single session", or which set of how many of a multi-set calibration (issue 32).
-    func protocolText(_ l: Localizer) -> String {
-        guard let calibration, let set = calibration.sets.first(where: { $0.run == run.run }) else { return l[.reportSingleSession] }
-        return l[.reportMultiSet, calibration.parameters.kind.rawValue, String(set.set), String(calibration.parameters.sets), calibration.id]
+    func protocolText(_ l: Localizer, _ f: ReportFormat) -> HTML {
+        guard let calibration, let set = calibration.sets.first(where: { $0.run == run.run }) else { return .text(l[.reportSingleSession]) }
+        return .localized(l, .reportMultiSet, [.value(calibration.parameters.kind.rawValue), .value(f.integer(set.set)),
+                                               .value(f.integer(calibration.parameters.sets)), .id(calibration.id)])
+    }
+
+    /// A set's means: of all its readings (AHA) and of readings 2 and 3 (ESH), mmHg.
+    static func means(_ set: CalibrationSetRecord, _ l: Localizer, _ f: ReportFormat) -> HTML {
+        let all = l[.reportColumnMeanAll] + ": ", last2 = "; " + l[.reportColumnMeanLast2] + ": "
+        let parts: [HTML] = [HTML.text(all), HTML.value(mean(set.meanAll, f)), HTML.text(last2), HTML.value(mean(set.meanLast2, f))]
+        return parts.joined
+    }
+
+    static func mean(_ m: BloodPressureMean?, _ f: ReportFormat) -> String {
+        m.map { f.decimal($0.systolic) + "/" + f.decimal($0.diastolic) } ?? "–"
     }
 
     /// The sets recorded so far with their means: of all readings (AHA) and of readings 2 and 3
     /// (ESH, the first discarded); docs/design.md "Multi-set calibration".
     static func setsSection(_ calibration: MultiSetCalibration, _ l: Localizer, _ f: ReportFormat) -> [HTML] {
-        func mean(_ m: BloodPressureMean?) -> String {
-            m.map { f.decimal($0.systolic) + "/" + f.decimal($0.diastolic) } ?? "–"
-        }
         return [
             .element("h2", text: l[.reportSets]),
             .table([l[.reportColumnSet], l[.reportColumnEnded], l[.reportReadings], l[.reportColumnMeanAll], l[.reportColumnMeanLast2], l[.reportNumber]],
                    calibration.sets.map { set in
-                       [.text(f.integer(set.set)), .text(f.dateTime(set.endedAt)), .text(f.integer(set.readings.count)),
-                        .text(mean(set.meanAll)), .text(mean(set.meanLast2)), .id(set.run)]
+                       [.value(f.integer(set.set)), f.dateTimeHTML(set.endedAt), .value(f.integer(set.readings.count)),
+                        .value(mean(set.meanAll, f)), .value(mean(set.meanLast2, f)), .id(set.run)]
                    }, numeric: [0, 2, 3, 4]),
         ]
     }

@@ -21,6 +21,38 @@ public struct HTML: Sendable, Equatable {
              + children.map(\.markup).joined() + "</\(tag)>")
     }
 
+    /// A value run (a date, a time, a zone, a serial, a version, a model, a name, a number with
+    /// its unit) in its own bidi isolate: `<bdi>` (HTML Living Standard §4.5.24; UAX #9 isolates,
+    /// direction from the value's own first strong character), so neither the document's
+    /// direction nor a neighbouring value reorders it: an Arabic date keeps its parts together, a
+    /// Latin serial stays one run in a Hebrew line. `nowrap` keeps a short run on one line (a
+    /// serial never splits at its hyphen); `kind` names what it is (`date`, `time`, `zone`, `serial`).
+    public static func value(_ text: String, nowrap: Bool = true, kind: String = "") -> HTML {
+        element("bdi", ["class": String((["v"] + (nowrap ? ["nw"] : []) + (kind.isEmpty ? [] : [kind])).joined(separator: " "))], text: text)
+    }
+
+    /// The catalogue's text of `key` (`StringTables`, never an English literal) with `{n}`
+    /// replaced by `values[n-1]`, each value keeping its own markup (a `value` isolate, a
+    /// date-time): the template's words are escaped, the values are not escaped twice. A
+    /// placeholder without a value stays as written (as `Localizer` does).
+    static func localized(_ l: Localizer, _ key: L10nKey, _ values: [HTML]) -> HTML {
+        let template = StringTables.text(key, in: l.locale)
+        var out = ""
+        var rest = Substring(template)
+        while let open = rest.firstIndex(of: "{") {
+            out += escape(String(rest[..<open]))
+            let afterOpen = rest.index(after: open)
+            if let close = rest[afterOpen...].firstIndex(of: "}"), let n = Int(rest[afterOpen..<close]), n >= 1, n <= values.count {
+                out += values[n - 1].markup
+                rest = rest[rest.index(after: close)...]
+            } else {
+                out += "{"
+                rest = rest[afterOpen...]
+            }
+        }
+        return HTML(markup: out + escape(String(rest)))
+    }
+
     /// An element without attributes holding `children`.
     public static func element(_ tag: String, _ children: [HTML]) -> HTML { element(tag, [:], children) }
 

@@ -63,12 +63,16 @@ struct ReportDocument {
     body { margin: 0 auto; padding: 1.2em; max-width: 60em; }
     h1 { font-size: 1.5em; margin: 0 0 .3em; }
     h2 { font-size: 1.15em; margin: 1.4em 0 .4em; border-bottom: 1px solid #999; break-after: avoid; }
+    h3 { font-size: 1em; margin: 1.1em 0 .2em; break-after: avoid; }
+    p.means { margin: 0 0 .4em; font-size: .92em; }
     dl.fields { display: grid; grid-template-columns: max-content 1fr; gap: .2em 1.2em; margin: 0; }
     dl.fields dt { font-weight: bold; }
     dl.fields dd { margin: 0; overflow-wrap: anywhere; }
-    /* A value takes its direction from its own first strong character (UAX #9 P2, P3): a Latin
-       name or serial in an Arabic or Hebrew document keeps its order, punctuation included. */
-    dd, td { unicode-bidi: plaintext; }
+    /* Text runs in the document's direction; each value run is its own isolate (bdi: direction
+       from its own first strong character, UAX #9 X5c), so a date, a time, a serial or a Latin
+       name keeps its order inside Arabic or Hebrew, and runs never interleave. A short run
+       (nw) never breaks inside. */
+    bdi.nw { white-space: nowrap; }
     table { border-collapse: collapse; width: 100%; font-size: .92em; }
     th, td { border: 1px solid #bbb; padding: .25em .45em; text-align: start; vertical-align: top; }
     th { background: #eee; }
@@ -82,9 +86,8 @@ struct ReportDocument {
     figcaption { font-size: .9em; font-weight: bold; }
     figure { margin: 1em 0; break-inside: avoid; }
     svg.plot { display: block; width: 100%; height: auto; max-width: 48em; direction: ltr; font: 12px sans-serif; }
-    svg.plot .band0 { fill: #e3f4e3; } svg.plot .band1 { fill: #f3f6d8; } svg.plot .band2 { fill: #fbf1d2; }
-    svg.plot .band3 { fill: #fde4cc; } svg.plot .band4 { fill: #fbd5c8; } svg.plot .band5 { fill: #f7c6c6; }
-    svg.plot .bandlabel { fill: #555; font-size: 11px; }
+    .band0 { fill: #e3f4e3; } .band1 { fill: #f3f6d8; } .band2 { fill: #fbf1d2; }
+    .band3 { fill: #fde4cc; } .band4 { fill: #fbd5c8; } .band5 { fill: #f7c6c6; }
     svg.plot .grid { stroke: #ffffff; stroke-width: 1; }
     svg.plot .frame { fill: none; stroke: #203a8f; stroke-width: 2; shape-rendering: crispEdges; }
     svg.plot .pair { stroke: #555; stroke-width: 2; }
@@ -96,13 +99,20 @@ struct ReportDocument {
     svg.plot .bias { stroke: #0a6e5c; stroke-width: 2; }
     svg.plot .limit { stroke: #0a6e5c; stroke-width: 1.5; stroke-dasharray: 6 4; }
     svg.plot .identity { stroke: #555; stroke-width: 1.5; stroke-dasharray: 2 3; }
-    svg.plot .linelabel { fill: #0a6e5c; font-size: 11px; }
     svg.plot .tick { fill: #222; } svg.plot .axis { fill: #111; font-weight: bold; }
+    /* A plot's legend, in HTML under it: the categories' colours, the marks, the lines. */
+    ul.legend { list-style: none; display: flex; flex-wrap: wrap; gap: .2em 1.2em; margin: .4em 0 0; padding: 0; font-size: .85em; }
+    ul.legend li { display: flex; align-items: center; gap: .4em; }
+    ul.legend svg.key { height: 1.1em; width: auto; flex: none; }
+    svg.key .edge { stroke: #999; stroke-width: 1; } svg.key .sys { fill: #c8102e; } svg.key .dia { fill: #0a6e5c; }
+    svg.key .bias { stroke: #0a6e5c; stroke-width: 2; } svg.key .limit { stroke: #0a6e5c; stroke-width: 1.5; stroke-dasharray: 6 4; }
     .signature-blank td { height: 2.4em; }
     footer { margin-top: 2em; font-size: .8em; color: #555; }
     @media print { body { padding: 0; max-width: none; } }
     @media (max-width: 40em) {
       body { padding: .6em; }
+      /* The plot's 720-unit drawing is about 370 px wide here: its text in user units this size stays at least 9 px. */
+      svg.plot { font-size: 18px; }
       dl.fields { grid-template-columns: 1fr; }
       dl.fields dd { margin-bottom: .4em; }
       table.cards, table.cards tbody, table.cards tr, table.cards td { display: block; width: auto; }
@@ -127,7 +137,9 @@ extension HTML {
             .element("thead", [.element("tr", headers.map { .element("th", ["scope": "col"], text: $0) })]),
             .element("tbody", rows.map { row in
                 .element("tr", row.enumerated().map { i, cell in
-                    .element("td", ["data-label": i < headers.count ? headers[i] : "", "class": numeric.contains(i) ? "num" : ""], [cell])
+                    // One span per cell: a labelled card lays out the label and the whole value as two flex items.
+                    .element("td", ["data-label": i < headers.count ? headers[i] : "", "class": numeric.contains(i) ? "num" : ""],
+                             [.element("span", [cell])])
                 })
             }),
         ])
@@ -135,6 +147,12 @@ extension HTML {
 
     /// A hash shown left-to-right in a monospace font, broken anywhere when it must.
     static func code(_ text: String) -> HTML { .element("span", ["class": "hash"], text: text) }
+
+    /// A legend's key: `mark` drawn in a small SVG of `width` × 12 units (the plot's classes
+    /// colour it), hidden from screen readers (the legend's text says it).
+    static func key(_ mark: HTML, width: Int = 12) -> HTML {
+        .element("svg", ["class": "key", "viewBox": "0 0 \(width) 12", "aria-hidden": "true", "xmlns": "http://www.w3.org/2000/svg"], [mark])
+    }
 
     /// A run's id (16 hex digits) shown left-to-right in a monospace font, never broken.
     static func id(_ text: String) -> HTML { .element("span", ["class": "id"], text: text) }

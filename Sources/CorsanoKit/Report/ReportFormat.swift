@@ -7,6 +7,7 @@ struct ReportFormat {
     private let dateTimeFormatter: DateFormatter
     private let dateFormatter: DateFormatter
     private let timeFormatter: DateFormatter
+    private let secondsFormatter: DateFormatter
     private let numberFormatter: NumberFormatter
     private let decimalFormatter: NumberFormatter
 
@@ -26,6 +27,7 @@ struct ReportFormat {
         dateTimeFormatter = formatter(date: .medium, time: .medium)
         dateFormatter = formatter(date: .medium, time: .none)
         timeFormatter = formatter(date: .none, time: .short)
+        secondsFormatter = formatter(date: .none, time: .medium)
         numberFormatter = NumberFormatter()
         numberFormatter.locale = foundation
         numberFormatter.numberStyle = .decimal
@@ -45,6 +47,28 @@ struct ReportFormat {
 
     /// A stored RFC 3339 stamp as `dateTime`; as stored when it does not parse.
     func dateTime(_ stamp: String) -> String { RFC3339.parseInstant(stamp).map(dateTime) ?? stamp }
+
+    /// Date and time to the second with "UTC", for a document's body: the date, the time and the
+    /// zone each in its own isolate (`HTML.value`), joined as the locale joins a date and a time
+    /// (its CLDR date-time pattern, read from the formatted whole), so in Arabic or Hebrew the
+    /// three read right to left as whole runs and never interleave (UAX #9; docs/design.md "Export").
+    func dateTimeHTML(_ instant: Instant) -> HTML {
+        let d = date(instant)
+        let day = dateFormatter.string(from: d), time = secondsFormatter.string(from: d), whole = dateTimeFormatter.string(from: d)
+        let dayRun = HTML.value(day, kind: "date"), timeRun = HTML.value(time, kind: "time")
+        var parts = [dayRun, HTML.text(" "), timeRun]
+        if let a = whole.range(of: day), let b = whole.range(of: time) {
+            if a.upperBound <= b.lowerBound {
+                parts = [dayRun, .text(String(whole[a.upperBound..<b.lowerBound])), timeRun]
+            } else if b.upperBound <= a.lowerBound {
+                parts = [timeRun, .text(String(whole[b.upperBound..<a.lowerBound])), dayRun]
+            }
+        }
+        return HTML.element("span", ["class": "dt"], parts + [.text(" "), .value("UTC", kind: "zone")])
+    }
+
+    /// A stored RFC 3339 stamp as `dateTimeHTML`; as stored (one isolate) when it does not parse.
+    func dateTimeHTML(_ stamp: String) -> HTML { RFC3339.parseInstant(stamp).map(dateTimeHTML) ?? .value(stamp) }
 
     /// The day alone.
     func day(_ instant: Instant) -> String { dateFormatter.string(from: date(instant)) }

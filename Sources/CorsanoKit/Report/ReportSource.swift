@@ -69,6 +69,11 @@ extension AuditLog {
                                                  chainHead: chainHead, categories: categories, paper: paper, issued: issued, version: version)
         // A set of a multi-set calibration (issue 32): the calibration the run's set belongs to.
         certificate.calibration = try multiSetCalibration(of: chosen.run)
+        // Every set's run, so the certificate shows all the calibration's readings grouped by set.
+        if let calibration = certificate.calibration {
+            let ids = Set(calibration.sets.map(\.run))
+            for run in rows where ids.contains(run.run) && isFlowRun(run) { certificate.setRuns[run.run] = run }
+        }
         return certificate
     }
 

@@ -48,19 +48,24 @@ public struct ValidationReport: Sendable {
         case .notAssessable: verdict = l[.validationNotAssessable]
         }
         var body: [HTML] = [.element("h1", text: l[.validationReport])]
-        var sample = l[.validationSampleValue, f.integer(s.pairedSubjectCount), f.integer(s.pairCount),
-                       f.integer(s.minimum.subjects), f.integer(s.minimum.pairs)]
-        if !s.minimum.isStandard { sample += " " + l[.validationSmallerPanel] }
+        let counts: [Int] = [s.pairedSubjectCount, s.pairCount, s.minimum.subjects, s.minimum.pairs]
+        var sample = HTML.localized(l, .validationSampleValue, counts.map { HTML.value(f.integer($0)) })
+        if !s.minimum.isStandard { sample = [sample, HTML.text(" " + l[.validationSmallerPanel])].joined }
+        let pairing: HTML
+        switch s.pairing {
+        case .sequential: pairing = .text(l[.validationPairingSequential])
+        case .nearest(let window): pairing = .localized(l, .validationPairingNearest, [.value(f.decimal(window))])
+        }
         body.append(.fields([
-            (l[.reportIssued], .text(f.dateTime(issued))),
-            (l[.validationPairing], .text(s.pairing.name)),
-            (l[.validationSampleSize], .text(sample)),
+            (l[.reportIssued], f.dateTimeHTML(issued)),
+            (l[.validationPairing], pairing),
+            (l[.validationSampleSize], sample),
             (l[.validationCriteria], .text(criteria.map(criterionName).joined(separator: ", "))),
             (l[.reportResult], .element("strong", text: verdict)),
         ]))
         body.append(.element("h2", text: l[.validationSummary]))
         func both(_ value: (VariableAgreement) -> String) -> [HTML] {
-            [s.systolic, s.diastolic].map { .text($0.map(value) ?? "–") }
+            [s.systolic, s.diastolic].map { (v: VariableAgreement?) -> HTML in v.map { HTML.value(value($0)) } ?? HTML.text("–") }
         }
         func pass(_ ok: Bool) -> String { ok ? l[.validationPass] : l[.validationFail] }
         var rows: [[HTML]] = [
@@ -76,7 +81,7 @@ public struct ValidationReport: Sendable {
             [.text(l[.validationMAD])] + both { f.decimal($0.meanAbsoluteDifference) },
             [.text(l[.validationGrade])] + both { $0.ieee1708Grade.rawValue + (criteria.contains(.ieee1708) ? " (" + pass($0.ieee1708Grade <= maxGrade) + ")" : "") },
         ]
-        if s.systolic == nil && s.diastolic == nil { rows = [[.text(l[.validationPairs]), .text("0"), .text("0")]] }
+        if s.systolic == nil && s.diastolic == nil { rows = [[.text(l[.validationPairs]), .value(f.integer(0)), .value(f.integer(0))]] }
         body.append(.table([l[.validationStatistic], l[.fieldSystolic], l[.fieldDiastolic]], rows, numeric: [1, 2]))
         // One Bland–Altman plot and one scatter per variable.
         let pairs = s.paired.pairs
@@ -99,12 +104,14 @@ public struct ValidationReport: Sendable {
                                       lines: [], identity: true, format: f).figure(id: "scatter-" + key))
         }
         body.append(.element("h2", text: l[.validationSubjects]))
-        body.append(.table([l[.validationColumnSubject], l[.validationPairs], l[.fieldSystolic], l[.fieldDiastolic]], s.subjects.map { subject in
-            [.text(subject.subject), .text(f.integer(subject.pairs)),
-             .text(f.decimal(subject.systolicMeanDifference, signed: true)), .text(f.decimal(subject.diastolicMeanDifference, signed: true))]
+        body.append(.table([l[.validationColumnSubject], l[.validationPairs], l[.fieldSystolic], l[.fieldDiastolic]], s.subjects.map { subject -> [HTML] in
+            let row: [HTML] = [HTML.value(subject.subject), HTML.value(f.integer(subject.pairs)),
+                               HTML.value(f.decimal(subject.systolicMeanDifference, signed: true)),
+                               HTML.value(f.decimal(subject.diastolicMeanDifference, signed: true))]
+            return row
         }, numeric: [1, 2, 3]))
         body.append(.element("p", ["class": "note"], text: l[.validationSubjectsNote]))
-        body.append(.element("footer", text: l[.validationGenerated, version]))
+        body.append(.element("footer", [.localized(l, .validationGenerated, [.value(version)])]))
         return ReportDocument(title: l[.validationReport], number: f.dateTime(issued), localizer: l, paper: paper, body: body).html
     }
 }

@@ -82,6 +82,22 @@ import Testing
         #expect(ok.lines == [reading(124, 79, nil, at: "2026-11-20T07:02:00Z", device: "2026-11-20T07:02:00")])
     }
 
+    /// A column whose name says time of day ("Time") but whose cells are Unix time or
+    /// date-times, with no date column: refused naming what its cells hold and the --column that
+    /// reads it, which then does; a real time-of-day column still says it lacks a date.
+    @Test(arguments: [("1795677734", "Unix seconds", "2026-11-26T07:22:14Z"), ("2026-11-26 07:22:14", "date-times", "2026-11-26T07:22:14Z")])
+    func aTimeColumnHoldingWholeStampsSuggestsTheColumnThatReadsIt(_ cell: String, _ kind: String, _ at: String) throws {
+        let csv = "Time,Systolic,Diastolic\n\(cell),124,79\n"
+        let refused = try Self.ingest(csv)
+        #expect(refused.lines.isEmpty)
+        #expect(refused.rejects == ["in:1: header: column 'Time' (1) holds \(kind) ('\(cell)' and 0 more of 1 rows), not times of day as its name says, "
+                                    + "and no column holds the date; read it with --column datetime=Time (see corsano-formats(5))"], "\(refused)")
+        let ok = try Self.ingest(csv, columns: [try #require(CSVColumnAssignment("datetime=Time"))])
+        #expect(ok.lines.count == 1 && ok.lines[0].contains(at), "\(ok)")
+        let timeOfDay = try Self.ingest("Time,Systolic,Diastolic\n07:22,124,79\n")
+        #expect(timeOfDay.rejects == ["in:1: header: column 'Time' holds a time of day but no column holds the date"], "\(timeOfDay)")
+    }
+
     @Test(arguments: [("1795677734", "2026-11-26T07:22:14Z"), ("1795677734000", "2026-11-26T07:22:14Z")])
     func epochColumnsAreStampsAndDatetimeReadsThem(_ cell: String, _ at: String) throws {
         let csv = "id,sys,dia,moment\n7,124,79,\(cell)\n"

@@ -49,7 +49,8 @@ import TestSupport
         let report = try Corsano.run(["report", "--state", state, "--run", String(run), "--lang", "en", "--output", path])
         #expect(report.status == 0, "\(report.stderr)")
         let html = try String(contentsOfFile: path, encoding: .utf8)
-        #expect(html.contains("multi-set calibration (corsano), set 2 of 3"), "\(html)")
+        // The values are isolates of their own (<bdi>): the words read as written without the tags.
+        #expect(html.replacing(/<[^>]+>/, with: "").contains("multi-set calibration (corsano), set 2 of 3"), "\(html)")
         #expect(!html.contains("single session"))
         #expect(html.contains("Sets of the calibration"))
         // Set 1: 121/81, 122/82, 123/83; set 2: 131/91, 132/92, 133/93.
@@ -108,6 +109,18 @@ import TestSupport
         // Closed: the next invocation starts a new calibration at once.
         #expect(try SQLiteStore(path: state).calibrationOpen(serial: "SIM-287-0001") == nil)
         #expect(try SQLiteStore(path: state).calibrations(openOnly: false).first?.status == .completed)
+
+        // The last set's certificate shows all nine readings (not only its own three), grouped
+        // under "Set N of 3" with each set's means.
+        let run = try #require(try Corsano.run(["history", "--json", "--state", state]).stdout.matches(of: /\{"run":"([0-9a-f]+)"/).last).output.1
+        let path = try E.directory().appendingPathComponent("three.html").path
+        let report = try Corsano.run(["report", "--state", state, "--run", String(run), "--lang", "en", "--output", path])
+        #expect(report.status == 0, "\(report.stderr)")
+        let html = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(html.matches(of: /<h3>Set <bdi class="v nw">\d<\/bdi> of <bdi class="v nw">3<\/bdi><\/h3>/).count == 3)
+        let pressures = html.matches(of: /<td data-label="SYS\/DIA \(mmHg\)" class="num"><span><bdi class="v nw">(\d+\/\d+)<\/bdi>/).map { String($0.output.1) }
+        #expect(pressures == ["121/81", "122/82", "123/83", "131/91", "132/92", "133/93", "126/86", "127/87", "128/88"])
+        for mean in ["127.0/87.0", "127.5/87.5"] { #expect(html.contains(mean), "lacks \(mean)") }
     }
 
     /// A served `--protocol corsano` calibration completed: its final verdict calibrates the

@@ -58,6 +58,8 @@ import Testing
         }
         #expect(run.stderr.text.contains("connected to \(BlueZMock.cuff) (BP Cuff)"))
         #expect(run.stderr.text.contains("clock anchor: cuff "))
+        // The host time of the anchor as a person reads it: to the second, no nanoseconds.
+        #expect(run.stderr.text.contains(/clock anchor: cuff \S+ = \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ \(/), "\(run.stderr.text)")
         #expect(run.stderr.text.contains("cuff listen: read 3, written 3, skipped 0, dropped 0, rejected 0"))
         // The cuff this run connected is disconnected on the way out.
         #expect(mock.waitFor("disconnected host"))

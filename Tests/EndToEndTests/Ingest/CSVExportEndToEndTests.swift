@@ -125,14 +125,23 @@ import Testing
         #expect(bad.status == 64 && bad.stderr.contains("--column"))
     }
 
-    /// corsano-formats(5) lists every layout with its header and every column name of the table.
+    /// corsano-formats(5) lists every layout with its header's column names, one a line, and names
+    /// the file under examples/csv-headers that holds the exact header; and every column name of the table.
     @Test func formatsPageListsEveryLayoutAndColumnName() throws {
         let path = Corsano.packageRoot.appendingPathComponent("man/corsano-formats.5").path
         let out = try Shell.run("mandoc", ["-T", "utf8", "-O", "width=400", path])
-        let page = out.stdout.replacing(/.\u{8}/, with: "")
+        // A name's spaces are no-break spaces in the page (it breaks only between names).
+        let page = out.stdout.replacing(/.\u{8}/, with: "").replacingOccurrences(of: "\u{A0}", with: " ")
+        let lines = Set(page.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
         for layout in CSVLayout.all {
             #expect(page.contains(layout.name), "\(layout.name) missing: run scripts/man-formats-csv.py")
-            #expect(page.contains(layout.header), "\(layout.name)'s header missing: run scripts/man-formats-csv.py")
+            let file = "examples/csv-headers/\(layout.name).csv"
+            #expect(page.contains(file), "\(layout.name)'s header file not named: run scripts/man-formats-csv.py")
+            let header = try String(contentsOf: Corsano.packageRoot.appendingPathComponent(file), encoding: .utf8)
+            #expect(header == layout.header + "\n", "\(file) is not the header: run scripts/man-formats-csv.py")
+            for cell in layout.header.split(separator: ",") where !cell.isEmpty {
+                #expect(lines.contains(String(cell)), "\(layout.name)'s column '\(cell)' not on a line of its own: run scripts/man-formats-csv.py")
+            }
         }
         for role in CSVHeader.Role.allCases {
             for alias in CSVHeader.aliases(for: role) {

@@ -18,6 +18,18 @@ import Testing
         return url
     }
 
+    /// -v says where the stamps' time comes from: Apple Health writes a UTC offset on every date
+    /// and Google Fit writes Unix time, so neither is "naive stamps read in zone …".
+    @Test func verboseSaysTheStampsCarryTheirOwnOffsets() throws {
+        let health = try Corsano.run(["cuff", "ingest", "-v", "--tz", "Europe/Berlin", Self.export])
+        #expect(health.stderr.contains("stamps carry their own UTC offsets"), "\(health.stderr)")
+        #expect(!health.stderr.contains("naive cuff stamps read"), "\(health.stderr)")
+        let fit = try Corsano.run(["cuff", "ingest", "-v", Self.takeout])
+        #expect(fit.stderr.contains("stamps are Unix time (UTC)") && !fit.stderr.contains("naive cuff stamps read"), "\(fit.stderr)")
+        let lines = try Corsano.run(["cuff", "ingest", "-v", "--tz", "Europe/Berlin"], stdin: #"{"systolic":120,"diastolic":80,"pulse":60,"deviceTime":"2026-11-20T07:00:00"}"# + "\n")
+        #expect(lines.stderr.contains("naive cuff stamps read in zone Europe/Berlin"), "\(lines.stderr)")
+    }
+
     @Test func exportXMLIsDetectedAndReadWithThePulseJoin() throws {
         let r = try Corsano.run(["cuff", "ingest", Self.export])
         #expect(r.status == 0)

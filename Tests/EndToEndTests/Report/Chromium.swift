@@ -26,6 +26,12 @@ enum Chromium {
         try run(["--dump-dom"], html)
     }
 
+    /// The document after it loaded and its scripts ran, as Chromium serializes it
+    /// (`--dump-dom`), laid out at `width` × `height` CSS px.
+    static func dom(_ html: String, width: Int, height: Int) throws -> Shell.Outcome {
+        try run(["--hide-scrollbars", "--window-size=\(width),\(height)", "--dump-dom"], html)
+    }
+
     private static func run(_ args: [String], _ html: String) throws -> Shell.Outcome {
         let profile = FileManager.default.temporaryDirectory.appendingPathComponent("chromium-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: profile) }

@@ -24,13 +24,14 @@ import Testing
     static let frame: UInt32 = 0x203A8F, systolic: UInt32 = 0xC8102E
 
     /// A store with one signed bp-init run; returns (state, run id, serial, key file).
-    static func store() throws -> (state: String, run: String, serial: String, key: String) {
+    static func store(subject: String? = nil) throws -> (state: String, run: String, serial: String, key: String) {
         let dir = try E.directory().path
         let key = dir + "/audit.key"
         FileManager.default.createFile(atPath: key, contents: Data("report-test-key-0123456789abcdef0123456789\n".utf8),
                                        attributes: [.posixPermissions: 0o600])
         let state = dir + "/state.sqlite3"
-        let run = try Corsano.run(["bp-init", "--json", "--state", state, "--audit-key", key, "--operator", operatorName] + E.now,
+        let run = try Corsano.run(["bp-init", "--json", "--state", state, "--audit-key", key, "--operator", operatorName] + E.now
+                                  + (subject.map { ["--subject-id", $0] } ?? []),
                                   stdin: readings)
         #expect(run.status == 0, "\(run.stderr)")
         let history = try Corsano.run(["history", "--json", "--state", state]).stdout
@@ -157,6 +158,18 @@ import Testing
         }
         try Self.screenshot(path, width: 1000)
         try Self.screenshot(path, width: 390)
+    }
+
+    /// HTML is a document, not terminal text: at a terminal without --output, 64 and what to do;
+    /// into a pipe it is written as before (every other test here reads it from one or a file).
+    @Test func aReportToATerminalWithoutOutputIs64() throws {
+        let (state, run, _, _) = try Self.store()
+        let term = try Tmux(["report", "--run", run, "--state", state])
+        let screen = try term.waitFor("[exited 64]")
+        #expect(screen.contains("report writes HTML; use --output FILE or a pipe"), "\(screen)")
+        #expect(!screen.contains("<!DOCTYPE"))
+        let piped = try Corsano.run(["report", "--run", run, "--state", state])
+        #expect(piped.status == 0 && piped.stdout.hasPrefix("<!DOCTYPE html>"), "\(piped.stderr)")
     }
 
     @Test func anUnknownRunOrBraceletIs66() throws {

@@ -66,7 +66,7 @@ struct TypedCuffSource: CuffSource {
                     // Stamped with the wall clock: the instant a person typed it, whatever the run's clock.
                     return .reading(try ManualCuffEntry.parse(text, enteredAt: CommandContext.wallClock()))
                 } catch {
-                    prompts.writer.write("corsano: " + localizer.describe(typedReading: error) + "\n")
+                    prompts.say("corsano: " + localizer.describe(typedReading: error))
                     prompt = localizer[.promptTypedReading]
                 }
             }

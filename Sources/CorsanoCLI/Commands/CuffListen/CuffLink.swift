@@ -96,11 +96,11 @@ final class CuffLinkMessages: @unchecked Sendable {
         case .connected(let name):
             return ["connected to \(address)\(name.map { " (\($0))" } ?? ""); waiting for readings"]
         case .clock(.anchored(let anchor, let offset)):
-            return ["clock anchor: cuff \(anchor.device) = \(RFC3339.format(anchor.phone)) (the cuff's clock is \(Self.describe(offset)) host time in \(zone.identifier))"]
+            return ["clock anchor: cuff \(anchor.device) = \(Self.toTheSecond(anchor.phone)) (the cuff's clock is \(Self.describe(offset)) host time in \(zone.identifier))"]
         case .clock(.unchanged):
             return []
         case .clock(.moved(let anchor, let seconds)):
-            return ["the cuff's clock moved \(seconds) s since the last connect: new anchor cuff \(anchor.device) = \(RFC3339.format(anchor.phone))"]
+            return ["the cuff's clock moved \(seconds) s since the last connect: new anchor cuff \(anchor.device) = \(Self.toTheSecond(anchor.phone))"]
         case .clock(.none):
             return ["no clock anchor: naive stamps read in zone \(zone.identifier) (--tz to choose)"]
         case .noClock(let why):
@@ -131,6 +131,9 @@ final class CuffLinkMessages: @unchecked Sendable {
             return ["\(address) disconnected; scanning again"]
         }
     }
+
+    /// A host time as a person reads it: RFC 3339 to the second (the anchor itself keeps its nanoseconds).
+    static func toTheSecond(_ instant: Instant) -> String { RFC3339.format(Instant(secondsSinceEpoch: instant.secondsSinceEpoch)) }
 
     /// `31 s ahead of`, `2 s behind`, `equal to`.
     static func describe(_ offset: Int64) -> String {

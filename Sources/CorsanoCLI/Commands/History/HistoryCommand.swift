@@ -10,7 +10,7 @@ enum HistoryCommand {
         if args.operands.first == "sign" { return try await HistorySignCommand.run(args, ctx) }
         // Option rules (sign's options, --now needs --due, the FHIR options need --format fhir):
         // the table's, checked before this runs.
-        let since = try args.instant(.since)
+        let since = try args.bound(.since) { try CuffIngestCommand.zone(args, ctx.environment) }
         let format = outputFormat(args, ctx)
         let limit = try args.integer(.limit), due = try args.integer(.due)
         let now = try args.instant(.now)

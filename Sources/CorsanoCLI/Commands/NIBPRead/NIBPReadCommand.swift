@@ -12,7 +12,9 @@ enum NIBPReadCommand {
 
     static func run(_ args: ParsedCommand, _ ctx: CommandContext) async throws -> ExitStatus {
         let mode = try OutputMode.choose(args, stdoutIsTerminal: ctx.stdoutIsTerminal)
-        let request: NIBPRead.Request = args.flag(.spot) ? .spot : .stored(since: try args.instant(.since), until: try args.instant(.until))
+        let zone = { try CuffIngestCommand.zone(args, ctx.environment) }
+        let request: NIBPRead.Request = args.flag(.spot) ? .spot
+            : .stored(since: try args.bound(.since, zone: zone), until: try args.bound(.until, endOfDay: true, zone: zone))
         try NIBPRead.check(request)
         let subject = try SubjectOption.value(args)
         var bracelet = try BraceletConnector.prepare(args, ctx)

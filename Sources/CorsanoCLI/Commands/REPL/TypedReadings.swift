@@ -13,6 +13,9 @@ final class TypedReadings: @unchecked Sendable {
     private let lock = Mutex(())
     private var task: Task<Void, Never>?
 
+    /// The prompt: what it takes, by an example of the one grammar (`ManualCuffEntry`), not a bare name.
+    static let prompt = "cuff (120/80 72)> "
+
     init(editor: LineEditor, ctx: CommandContext, cancelFlow: @escaping @Sendable () -> Void) {
         self.editor = editor
         self.ctx = ctx
@@ -23,7 +26,7 @@ final class TypedReadings: @unchecked Sendable {
     func start(feeding pipe: CuffPipe) {
         let t = Task { [editor, ctx, cancelFlow] in
             while true {
-                switch await editor.readLine(prompt: "cuff> ", kind: .reading) {
+                switch await editor.readLine(prompt: Self.prompt, kind: .reading) {
                 case .interrupted:
                     return
                 case .endOfInput:

@@ -1,12 +1,12 @@
 import CorsanoKit
 
 /// `corsano report --kind certificate|history`: one self-contained HTML document from the audit
-/// log (issue 36; docs/design.md "Export"), to stdout or `--output FILE` (written whole, then
-/// renamed into place). The document is in the `--lang` / LC_* locale. 66 for a run or bracelet
-/// the store does not hold, or no store. Each run and signature shown is checked against the
-/// audit chain (docs/design.md "Audit chain"): one that does not verify is 65 unless
-/// `--print-unverified` prints it marked NOT VERIFIED on every page; without the audit key the
-/// document says "hashes only, HMAC not checked".
+/// log (issue 36; docs/design.md "Export"), to `--output FILE` (written whole, then renamed into
+/// place) or to stdout when it is a file or a pipe (at a terminal: 64). The document is in the
+/// `--lang` / LC_* locale. 66 for a run or bracelet the store does not hold, or no store. Each run
+/// and signature shown is checked against the audit chain (docs/design.md "Audit chain"): one
+/// that does not verify is 65 unless `--print-unverified` prints it marked NOT VERIFIED on every
+/// page; without the audit key the document says "hashes only, HMAC not checked".
 enum ReportCommand {
     /// What a report needs from the command line alone (64 before the store opens).
     static let rules: [OptionRule] = [
@@ -24,6 +24,10 @@ enum ReportCommand {
     ]
 
     static func run(_ args: ParsedCommand, _ ctx: CommandContext) async throws -> ExitStatus {
+        // A document, not terminal text: 10 KB of HTML on a screen helps nobody (docs/design.md "Export").
+        if args.string(.output) == nil && ctx.stdoutIsTerminal {
+            throw UsageError.missing("report writes HTML; use --output FILE or a pipe")
+        }
         let kind = ReportKind(rawValue: args.string(.kind) ?? "") ?? .certificate
         let runID = args.string(.run), serial = args.string(.bracelet)
         let categories = BPCategories(rawValue: args.string(.categories) ?? "") ?? .default

@@ -13,10 +13,11 @@ struct TerminalWearingInteraction: WearingOptInteraction {
     func pickPreparation(_ current: PreparationChoices) async throws -> PreparationChoices {
         var c = current
         // The choices are the flags' words, which read the same in every locale.
-        c.skinTone = try await pick("1. " + localizer[.pickSkinTone], current: String(c.skinTone)) { Int($0).flatMap { (1...6).contains($0) ? $0 : nil } }
-        c.hairDensity = try await pick("1. " + localizer[.pickHairDensity, UserProfileChoices.hairDensity.joined(separator: "/")],
+        // Step 1's three questions, 1a to 1c (steps 2 and 3 follow: strap, placement).
+        c.skinTone = try await pick("1a. " + localizer[.pickSkinTone], current: String(c.skinTone)) { Int($0).flatMap { (1...6).contains($0) ? $0 : nil } }
+        c.hairDensity = try await pick("1b. " + localizer[.pickHairDensity, UserProfileChoices.hairDensity.joined(separator: "/")],
                                        current: c.hairDensity.rawValue, UserProfile.HairDensity.init(rawValue:))
-        c.wrist = try await pick("1. " + localizer[.pickWrist, UserProfileChoices.wrist.joined(separator: "/")],
+        c.wrist = try await pick("1c. " + localizer[.pickWrist, UserProfileChoices.wrist.joined(separator: "/")],
                                  current: c.wrist.rawValue, UserProfile.Wrist.init(rawValue:))
         return c
     }
@@ -62,15 +63,18 @@ struct TerminalWearingInteraction: WearingOptInteraction {
         try await lines.read(prompt: text + " " + localizer[.pressEnter] + " ", to: prompts) != .end
     }
 
-    /// Asks `label [current]: ` until the answer parses; Enter keeps `current`.
+    /// Asks `label [current]: ` until the answer parses; Enter keeps `current`. An answer that is
+    /// not a choice asks again saying so first (as the retry question does).
     /// - Throws: `CancellationError` on end of input (the flow ends as cancelledByUser).
     func pick<T>(_ label: String, current: String, _ parse: (String) -> T?) async throws -> T {
+        var prompt = "\(label) [\(current)]: "
         while true {
-            guard case .line(let text) = try await lines.read(prompt: "\(label) [\(current)]: ", to: prompts) else {
+            guard case .line(let text) = try await lines.read(prompt: prompt, to: prompts) else {
                 throw CancellationError()
             }
             let answer = text.trimmingSpaces.lowercased()
             if let value = parse(answer.isEmpty ? current : answer) { return value }
+            prompt = localizer[.pickNotAChoice, text.trimmingSpaces] + "\n\(label) [\(current)]: "
         }
     }
 }

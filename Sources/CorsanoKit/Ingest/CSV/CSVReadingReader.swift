@@ -208,7 +208,10 @@ public struct CSVReadingReader {
         // Cells decide (issue 29): the columns no name maps are read for stamps. With no stamp
         // column mapped, rows wait until they tell (a reading is never written unstamped from a
         // file whose rows carry a time); with one, they only feed a note.
-        let watched = mapped.names.indices.filter { i in !mapped.assigned.contains(i) && !mapped.columns.values.contains(i) }
+        var watched = mapped.names.indices.filter { i in !mapped.assigned.contains(i) && !mapped.columns.values.contains(i) }
+        // A column named as a time of day with no date beside it is read too: its cells may be
+        // date-times or Unix time under a renamed or translated header ("Time", "Čas").
+        if mapped.timeWithoutDate != nil, let t = mapped.columns[.time], !mapped.assigned.contains(t) { watched.append(t) }
         if !watched.isEmpty { stampSampler = CSVStampSampler(columns: watched) }
         if stampSampler == nil, let issue = mapped.timeWithoutDate {
             headerProblem = issue
@@ -235,7 +238,11 @@ public struct CSVReadingReader {
     private mutating func decideStamps(_ emit: (CSVOutcome) throws -> Void) rethrows {
         guard let sampler = stampSampler, let header else { return }
         stampSampler = nil
-        let found = sampler.found
+        // The time-of-day column watched for want of a date: a stamp of its own only when its
+        // cells are date-times or Unix time (times of day are what its name says).
+        let timeColumn = header.timeWithoutDate != nil ? header.columns[.time] : nil
+        let misnamed = sampler.found.filter { $0.column == timeColumn && $0.kind.role == "datetime" }
+        let found = sampler.found.filter { $0.column != timeColumn }
         func describe(_ f: CSVStampSampler.Found) -> String {
             let name = header.names[f.column].trimmingBlanks
             return (name.isEmpty ? "column \(f.column + 1) (no name)" : "column '\(name)' (\(f.column + 1))")
@@ -257,6 +264,9 @@ public struct CSVReadingReader {
                     + " but no column name says it stamps the readings; readings would come out without their time. Name "
                     + (found.count == 1 ? "its role" : "their roles") + " with " + found.map(assignment).joined(separator: " ")
                     + " (or --column ignore=N to read them unstamped; see corsano-formats(5))")
+            } else if let f = misnamed.first {
+                problem = IngestIssue("header: " + describe(f) + ", not times of day as its name says, and no column holds the date; "
+                    + "read it with " + assignment(f) + " (see corsano-formats(5))")
             } else if let issue = header.timeWithoutDate {
                 problem = issue
             }
