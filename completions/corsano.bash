@@ -88,17 +88,17 @@ _corsano_reply() {
         'bp-init')
             case "$prev" in
                 --cuff|--token-file|--state|--audit-key) _corsano_files; return 0 ;;
-                --cuff-cmd|--cuff-timeout|--adapter|--cuff-paired-cmd|--pair-cmd|--threshold|--max-attempts|--backdate|--subject-id|--sets|--readings-per-set|--set-interval|--max-set-gap|--max-clock-skew|--seed|--now|--request-timeout|--gateway|--lease|--operator|--columns) return 0 ;;
+                --cuff-cmd|--cuff-timeout|--adapter|--cuff-paired-cmd|--pair-cmd|--threshold|--max-attempts|--backdate|--subject-id|--sets|--readings-per-set|--set-interval|--max-set-gap|--max-clock-skew|--seed|--now|--request-timeout|--store-wait|--gateway|--lease|--operator|--columns) return 0 ;;
                 --max-reading-age) _corsano_words 'none'; return 0 ;;
                 --protocol) _corsano_words 'sdk corsano sets'; return 0 ;;
                 --bracelet) _corsano_uri 'sim sim: unix: tcp: exec:'; return 0 ;;
                 --clock) _corsano_words 'real virtual'; return 0 ;;
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
             esac
-            _corsano_words '--cuff --cuff-cmd --cuff-timeout --adapter --cuff-paired-cmd --pair-cmd --threshold --max-attempts --no-preparation --max-reading-age --backdate --no-replay-filter --feed-flagged --subject-id --protocol --sets --readings-per-set --set-interval --max-set-gap --max-clock-skew --abandon --force --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --state --no-state --audit-key --gateway --lease --operator --quiet --verbose --columns --help'; return 0 ;;
+            _corsano_words '--cuff --cuff-cmd --cuff-timeout --adapter --cuff-paired-cmd --pair-cmd --threshold --max-attempts --no-preparation --max-reading-age --backdate --no-replay-filter --feed-flagged --subject-id --protocol --sets --readings-per-set --set-interval --max-set-gap --max-clock-skew --abandon --force --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --state --no-state --store-wait --audit-key --gateway --lease --operator --quiet --verbose --columns --help'; return 0 ;;
         'wearing-opt')
             case "$prev" in
-                --max-attempts|--skin-tone|--seed|--now|--request-timeout|--gateway|--lease|--operator|--columns) return 0 ;;
+                --max-attempts|--skin-tone|--seed|--now|--request-timeout|--store-wait|--gateway|--lease|--operator|--columns) return 0 ;;
                 --profile|--token-file|--state|--audit-key) _corsano_files; return 0 ;;
                 --position) _corsano_words 'seated supine'; return 0 ;;
                 --hair-density) _corsano_words 'none low medium high'; return 0 ;;
@@ -107,7 +107,7 @@ _corsano_reply() {
                 --clock) _corsano_words 'real virtual'; return 0 ;;
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
             esac
-            _corsano_words '--max-attempts --no-preparation --profile --position --skin-tone --hair-density --wrist --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --state --no-state --audit-key --gateway --lease --operator --quiet --verbose --columns --help'; return 0 ;;
+            _corsano_words '--max-attempts --no-preparation --profile --position --skin-tone --hair-density --wrist --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --state --no-state --store-wait --audit-key --gateway --lease --operator --quiet --verbose --columns --help'; return 0 ;;
         'cuff ingest')
             case "$prev" in
                 --from) _corsano_words 'auto jsonl ble csv applehealth googlefit csv:omron-connect-email csv:omron-connect csv:omron-connect-report csv:samsung-health csv:healthforyou csv:health-auto-export csv:withings csv:omblepy csv:sbm69 csv:bpm-app csv:beurer-bm58'; return 0 ;;
@@ -127,17 +127,17 @@ _corsano_reply() {
             _corsano_words '--device --adapter --count --timeout --pair --tz --set-clock --stored --stored-from --quiet --verbose --columns --help'; return 0 ;;
         'replay-filter')
             case "$prev" in
-                --requested-at|--backdate|--now|--scope|--commit-bytes|--commit-interval|--columns) return 0 ;;
+                --requested-at|--backdate|--now|--scope|--store-wait|--commit-bytes|--commit-interval|--columns) return 0 ;;
                 --max-reading-age) _corsano_words 'none'; return 0 ;;
                 --rejects|--state) _corsano_files; return 0 ;;
                 --durability) _corsano_words 'full normal'; return 0 ;;
             esac
-            if [[ $cur == -* ]]; then _corsano_words '--requested-at --backdate --max-reading-age --now --first --scope --strict --rejects --state --no-state --commit-bytes --commit-interval --durability --quiet --verbose --columns --help'; return 0; fi
+            if [[ $cur == -* ]]; then _corsano_words '--requested-at --backdate --max-reading-age --now --first --scope --strict --rejects --state --no-state --store-wait --commit-bytes --commit-interval --durability --quiet --verbose --columns --help'; return 0; fi
             _corsano_files; return 0 ;;
         'profile push')
             case "$prev" in
                 --from|--token-file|--state|--audit-key) _corsano_files; return 0 ;;
-                --height|--weight|--birthdate|--skin-tone|--seed|--now|--request-timeout|--gateway|--lease|--operator|--columns) return 0 ;;
+                --height|--weight|--birthdate|--skin-tone|--seed|--now|--request-timeout|--store-wait|--gateway|--lease|--operator|--columns) return 0 ;;
                 --wrist) _corsano_words 'left right'; return 0 ;;
                 --gender) _corsano_words 'female male other'; return 0 ;;
                 --unit) _corsano_words 'metric imperial'; return 0 ;;
@@ -146,23 +146,24 @@ _corsano_reply() {
                 --clock) _corsano_words 'real virtual'; return 0 ;;
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
             esac
-            _corsano_words '--from --height --weight --wrist --gender --unit --birthdate --skin-tone --hair-density --force --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --state --no-state --audit-key --gateway --lease --operator --quiet --verbose --columns --help'; return 0 ;;
+            _corsano_words '--from --height --weight --wrist --gender --unit --birthdate --skin-tone --hair-density --force --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --state --no-state --store-wait --audit-key --gateway --lease --operator --quiet --verbose --columns --help'; return 0 ;;
         'bracelet serve')
             case "$prev" in
                 --listen) _corsano_uri 'unix: tcp:'; return 0 ;;
                 --scenario|--token-file) _corsano_files; return 0 ;;
-                --seed|--columns) return 0 ;;
+                --fleet|--seed|--columns) return 0 ;;
+                --fleet-scenarios) _corsano_dirs; return 0 ;;
             esac
-            _corsano_words '--listen --stdio --scenario --seed --token-file --quiet --verbose --columns --help'; return 0 ;;
+            _corsano_words '--listen --stdio --scenario --fleet --fleet-scenarios --seed --token-file --quiet --verbose --columns --help'; return 0 ;;
         'bracelet repair')
             case "$prev" in
-                --plan|--seed|--now|--request-timeout|--gateway|--lease|--operator|--columns) return 0 ;;
+                --plan|--seed|--now|--request-timeout|--store-wait|--gateway|--lease|--operator|--columns) return 0 ;;
                 --bracelet) _corsano_uri 'sim sim: unix: tcp: exec:'; return 0 ;;
                 --clock) _corsano_words 'real virtual'; return 0 ;;
                 --token-file|--state|--audit-key) _corsano_files; return 0 ;;
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
             esac
-            _corsano_words '--plan --force --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --state --no-state --audit-key --gateway --lease --operator --quiet --verbose --columns --help'; return 0 ;;
+            _corsano_words '--plan --force --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --state --no-state --store-wait --audit-key --gateway --lease --operator --quiet --verbose --columns --help'; return 0 ;;
         'nibp read')
             case "$prev" in
                 --since|--until|--subject-id|--seed|--now|--request-timeout|--columns) return 0 ;;
@@ -176,12 +177,12 @@ _corsano_reply() {
             case "$prev" in
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
                 --format) _corsano_words 'text json fhir'; return 0 ;;
-                --since|--bracelet|--gateway|--limit|--due|--now|--expect|--run|--name|--subject|--subject-identifier|--columns) return 0 ;;
+                --since|--bracelet|--gateway|--limit|--due|--now|--expect|--run|--name|--subject|--subject-identifier|--store-wait|--columns) return 0 ;;
                 --meaning) _corsano_words 'review approval responsibility'; return 0 ;;
                 --audit-key|--state) _corsano_files; return 0 ;;
                 --output-dir) _corsano_dirs; return 0 ;;
             esac
-            if [[ $cur == -* ]]; then _corsano_words '--json --text --lang --format --since --bracelet --gateway --limit --due --now --verify --expect --hashes-only --run --name --meaning --audit-key --output-dir --bundle --subject --subject-identifier --state --no-state --quiet --verbose --columns --help'; return 0; fi
+            if [[ $cur == -* ]]; then _corsano_words '--json --text --lang --format --since --bracelet --gateway --limit --due --now --verify --expect --hashes-only --run --name --meaning --audit-key --output-dir --bundle --subject --subject-identifier --state --no-state --store-wait --quiet --verbose --columns --help'; return 0; fi
             _corsano_words 'sign'; return 0 ;;
         'fleet status')
             case "$prev" in
@@ -198,24 +199,24 @@ _corsano_reply() {
         'report')
             case "$prev" in
                 --kind) _corsano_words 'certificate history'; return 0 ;;
-                --run|--bracelet|--due|--columns) return 0 ;;
+                --run|--bracelet|--due|--store-wait|--columns) return 0 ;;
                 --output|--audit-key|--state) _corsano_files; return 0 ;;
                 --categories) _corsano_words 'acc-aha-2017 esh2023'; return 0 ;;
                 --paper) _corsano_words 'a4 letter'; return 0 ;;
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
             esac
-            _corsano_words '--kind --run --bracelet --output --categories --paper --due --lang --print-unverified --audit-key --state --quiet --verbose --columns --help'; return 0 ;;
+            _corsano_words '--kind --run --bracelet --output --categories --paper --due --lang --print-unverified --audit-key --state --store-wait --quiet --verbose --columns --help'; return 0 ;;
         'state migrate')
             case "$prev" in
                 --from|--audit-key) _corsano_files; return 0 ;;
                 --to) _corsano_uri 'sim sim: unix: tcp: exec:'; return 0 ;;
-                --columns) return 0 ;;
+                --store-wait|--columns) return 0 ;;
             esac
-            _corsano_words '--from --to --audit-key --quiet --verbose --columns --help'; return 0 ;;
+            _corsano_words '--from --to --audit-key --store-wait --quiet --verbose --columns --help'; return 0 ;;
         'validate')
             case "$prev" in
                 --pairing) _corsano_words 'sequential nearest'; return 0 ;;
-                --window|--criteria|--min-subjects|--sequence|--cuff-cmd|--cuff-timeout|--adapter|--tz|--subject-id|--seed|--now|--request-timeout|--columns) return 0 ;;
+                --window|--criteria|--min-subjects|--store-wait|--sequence|--cuff-cmd|--cuff-timeout|--adapter|--tz|--subject-id|--seed|--now|--request-timeout|--columns) return 0 ;;
                 --ieee1708-grade) _corsano_words 'A B C'; return 0 ;;
                 --subjects|--state|--cuff|--reference-out|--device-out|--report|--token-file) _corsano_files; return 0 ;;
                 --paper) _corsano_words 'a4 letter'; return 0 ;;
@@ -223,15 +224,15 @@ _corsano_reply() {
                 --clock) _corsano_words 'real virtual'; return 0 ;;
                 --lang) _corsano_words 'ar da de el en es fi fr he it ka nb nl nl-BE pl pt-PT sv'; return 0 ;;
             esac
-            if [[ $cur == -* ]]; then _corsano_words '--pairing --window --criteria --ieee1708-grade --min-subjects --pairs --subjects --state --live --sequence --cuff --cuff-cmd --cuff-timeout --adapter --tz --subject-id --reference-out --device-out --report --paper --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --quiet --verbose --columns --help'; return 0; fi
+            if [[ $cur == -* ]]; then _corsano_words '--pairing --window --criteria --ieee1708-grade --min-subjects --pairs --subjects --state --store-wait --live --sequence --cuff --cuff-cmd --cuff-timeout --adapter --tz --subject-id --reference-out --device-out --report --paper --bracelet --seed --clock --now --request-timeout --token-file --json --text --lang --quiet --verbose --columns --help'; return 0; fi
             _corsano_files; return 0 ;;
         'repl')
             case "$prev" in
                 --bracelet) _corsano_uri 'sim sim: unix: tcp: exec:'; return 0 ;;
                 --state) _corsano_files; return 0 ;;
-                --columns) return 0 ;;
+                --store-wait|--columns) return 0 ;;
             esac
-            _corsano_words '--bail --bracelet --state --no-state --quiet --verbose --columns --help'; return 0 ;;
+            _corsano_words '--bail --bracelet --state --no-state --store-wait --quiet --verbose --columns --help'; return 0 ;;
         'completion')
             if [[ $cur == -* ]]; then _corsano_words '--help'; return 0; fi
             _corsano_words 'bash zsh fish'; return 0 ;;
