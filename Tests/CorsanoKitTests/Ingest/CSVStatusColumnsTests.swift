@@ -1,9 +1,9 @@
 @testable import CorsanoKit
 import Testing
 
-/// A cuff's measurement-status columns become the reading's `status` (docs/design.md "Cuff input
-/// formats"); a verdict other than `Good` is flagged, never read as clean, and a value no layout
-/// writes is refused naming its column.
+/// A cuff's measurement-status columns become the reading's `status`
+/// (docs/design.md "Cuff input formats"); a verdict other than `Good` is flagged, never read as
+/// clean, and a value no layout writes is refused naming its column.
 @Suite struct CSVStatusColumnsTests {
     static let omron = "Measurement Date,Timezone,SYS(mmHg),DIA(mmHg),Pulse(bpm),Irregular heartbeat,Body Movement,Cuff wrap guide,Positioning Indicator\n"
 
