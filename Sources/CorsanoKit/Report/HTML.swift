@@ -81,12 +81,10 @@ public struct HTML: Sendable, Equatable {
 
     /// `text` as a CSS string literal (with its quotes) that is safe inside a `<style>` element:
     /// every character but ASCII letters, digits and spaces as a CSS hex escape (CSS Syntax 3
-    /// §4.3.7), so neither `"` nor `\` nor `</style>` can end the string or the element. A localized
-    /// label's own balanced isolates around its values (the page number in "page x of y") stay
-    /// isolates, as in `escape(_:)`; every other bidi control is shown escaped.
+    /// §4.3.7), so neither `"` nor `\` nor `</style>` can end the string or the element.
     public static func cssString(_ text: String) -> String {
         var out = "\""
-        for scalar in TerminalText.escaped(text, keepingIsolates: true).unicodeScalars {
+        for scalar in TerminalText.escaped(text).unicodeScalars {
             switch scalar {
             case "a"..."z", "A"..."Z", "0"..."9", " ": out.unicodeScalars.append(scalar)
             default: out += "\\" + String(scalar.value, radix: 16) + " "

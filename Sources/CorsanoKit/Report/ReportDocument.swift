@@ -29,7 +29,9 @@ struct ReportDocument {
         let l = localizer
         let lang = l.locale.tag, dir = l.locale.isRightToLeft ? "rtl" : "ltr"
         // "Page {1} of {2}" split around its placeholders, so the counters land where the locale puts them.
-        let pageOf = l.string(.reportPageOf, ["\u{E001}", "\u{E002}"])
+        // The isolates the localizer puts round each value are left out: split at the counters they
+        // would be unbalanced pieces, and a page number needs none.
+        let pageOf = l.string(.reportPageOf, ["\u{E001}", "\u{E002}"]).filter { $0 != "\u{2068}" && $0 != "\u{2069}" }
         var content: [String] = []
         var rest = Substring(pageOf)
         while let i = rest.firstIndex(where: { $0 == "\u{E001}" || $0 == "\u{E002}" }) {
