@@ -44,13 +44,14 @@ import Testing
     }
 
     @Test func aLongNoteAndAStoreErrorWrapAtSpaces() throws {
-        let runs = try Self.terminals(["history", "--state", "postgresql://corsano:secret@127.0.0.1:1/wrapped"], lang: false)
+        // Nothing listens there: refused until --store-wait runs out, then 75 (state store busy).
+        let runs = try Self.terminals(["history", "--state", "postgresql://corsano:secret@127.0.0.1:1/wrapped", "--store-wait", "1"], lang: false)
         for (locale, _, term) in runs {
-            try term.waitFor("[exited 74]")
+            try term.waitFor("[exited 75]")
             let seen = TerminalWidthTests.plain(try term.transcript().joined(separator: " "))
             #expect(seen.contains("corsano: warning: a password on the command line can be read by every user of this machine (ps, "
                                   + "/proc/PID/cmdline); leave it out of the URI"), "\(locale.tag): \(seen)")
-            #expect(seen.contains("corsano: state store postgresql://corsano@127.0.0.1:1/wrapped:"), "\(locale.tag): \(seen)")
+            #expect(seen.contains("corsano: state store busy: postgresql://corsano@127.0.0.1:1/wrapped:"), "\(locale.tag): \(seen)")
         }
         try Self.expectWrapped(runs)
     }
