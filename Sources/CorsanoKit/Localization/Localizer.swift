@@ -61,7 +61,7 @@ public struct Localizer: Sendable {
             let afterOpen = rest.index(after: open)
             if let close = rest[afterOpen...].firstIndex(of: "}"),
                let n = Int(rest[afterOpen..<close]), n >= 1, n <= args.count {
-                out += isolate(TerminalText.escaped(args[n - 1]))  // arguments are data: no controls (issue 27)
+                out += isolate(TerminalText.escaped(args[n - 1], keepingIsolates: true))  // arguments are data: no controls; a nested localized value keeps its own balanced isolates
                 rest = rest[rest.index(after: close)...]
             } else {
                 out += "{"
