@@ -20,15 +20,15 @@ fi
 runs=${2:-1000000}
 K=Sources/CorsanoKit
 base=("$K"/Model/*.swift "$K"/Time/*.swift "$K"/JSON/JSONValue.swift "$K"/JSON/JSONValue+Parse.swift "$K"/Ingest/IngestIssue.swift "$K"/Ingest/IngestRecord.swift
-      "$K"/Ingest/ReadingValidator.swift "$K"/Ingest/BLE/*.swift "$K"/Ingest/Time/ClockAnchor.swift)
+      "$K"/Ingest/ReadingValidator.swift "$K"/Ingest/BLE/*.swift "$K"/Ingest/Time/ClockAnchor.swift "$K"/JSON/ReadingLineError.swift)
 case "$target" in
   ble)  sources=("${base[@]}") ;;
   csv)  sources=("${base[@]}" "$K"/Ingest/CSV/*.swift "$K"/Ingest/Time/ZoneReader.swift) ;;
   json) sources=("${base[@]}" "$K"/JSON/FastReadingScanner.swift "$K"/JSON/ReadingFields.swift "$K"/JSON/ReadingEssentials.swift
-                 "$K"/JSON/ReadingLineError.swift "$K"/JSON/ReadingLineParser.swift) ;;
+                 "$K"/JSON/ReadingLineParser.swift) ;;
   applehealth) sources=("${base[@]}" "$K"/Ingest/AppleHealth/*.swift "$K"/Ingest/CSV/CSVValue.swift "$K"/IO/ByteSource.swift
                         "$K"/IO/RandomAccessSource.swift "$K"/Ingest/TextDecoding.swift) ;;
-  googlefit) sources=("${base[@]}" "$K"/Ingest/GoogleFit/*.swift "$K"/JSON/JSONValue+Accessors.swift) ;;
+  googlefit) sources=("${base[@]}" "$K"/Ingest/GoogleFit/*.swift "$K"/JSON/JSONValue+Accessors.swift "$K"/IO/ByteSource.swift) ;;
   *) echo "fuzz.sh: unknown target '$target' (ble, csv, json, applehealth, googlefit)" >&2; exit 64 ;;
 esac
 
