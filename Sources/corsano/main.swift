@@ -1,4 +1,4 @@
-// The corsano executable: the command layer is the CorsanoCLI library (issue 23).
+// The corsano executable: the command layer is the CorsanoCLI library.
 import CorsanoCLI
 
 await CorsanoProgram.main()

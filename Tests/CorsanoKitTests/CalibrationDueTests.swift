@@ -1,7 +1,7 @@
 @testable import CorsanoKit
 import Testing
 
-/// `history --due`: which bracelets are due for recalibration (issue 15, point 6).
+/// `history --due`: which bracelets are due for recalibration (point 6).
 @Suite struct CalibrationDueTests {
     static let now = RFC3339.parseInstant("2026-12-01T12:00:00Z")!
 

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The sources cite the design by section, `docs/design.md "Section"` (issue 24, docs/design.md's
+/// The sources cite the design by section, `docs/design.md "Section"` (docs/design.md's
 /// opening paragraph): every citation in Sources/, Tests/ and scripts/ must name a heading that is
 /// there, so a renamed or removed section breaks the build's tests, not a reader's trust.
 @Suite struct DesignCitationTests {

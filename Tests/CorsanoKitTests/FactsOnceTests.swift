@@ -102,7 +102,7 @@ import Testing
     }
 }
 
-/// Rows the audit log holds from before it kept the record stay readable (issue 24).
+/// Rows the audit log holds from before it kept the record stay readable.
 @Suite struct FedReadingRecordMigrationTests {
     /// A SQLite store at schema 8 (before `record`) with one fed reading: after the migration
     /// the row has no stored record; it is shown in the record's shape from its columns, and the

@@ -2,7 +2,7 @@ import CorsanoKit
 import Testing
 
 @Suite struct LocaleResolverTests {
-    /// (--lang, LC_ALL, LC_MESSAGES, LANG) → expected locale (issue 8, "Build" 2).
+    /// (--lang, LC_ALL, LC_MESSAGES, LANG) → expected locale ("Build" 2).
     static let table: [(String?, String?, String?, String?, AppLocale)] = [
         (nil, nil, nil, "nl_BE.UTF-8", .nlBE),
         (nil, nil, nil, "nl_NL.UTF-8", .nl),

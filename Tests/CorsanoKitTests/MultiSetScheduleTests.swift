@@ -1,7 +1,7 @@
 import CorsanoKit
 import Testing
 
-/// The multi-set due and expiry rules (issue 32) as functions of the stored calibration and an
+/// The multi-set due and expiry rules as functions of the stored calibration and an
 /// injected instant: due one interval after the previous set ended, expired `maxGapSeconds` after that.
 @Suite struct MultiSetScheduleTests {
     static let t0 = RFC3339.parseInstant("2026-11-29T10:00:00Z")!

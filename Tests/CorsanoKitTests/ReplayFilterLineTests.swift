@@ -27,7 +27,7 @@ import Testing
             (#"{"systolic":121,"diastolic":80,"measuredAt":"2026-11-29T09:58:29Z"}"#, .drop(.replayed)),
             (#"{"systolic":121,"diastolic":80,"measuredAt":"2026-11-29T09:58:30Z"}"#,
              .keep(key: Self.key("2026-11-29T09:58:30Z", 121, 80, nil))),
-            // A stamped manual entry is a record of the past: replayed and duplicate apply (issue 30);
+            // A stamped manual entry is a record of the past: replayed and duplicate apply;
             // age does not (2026-11-29T10:30:00Z is 29 minutes ahead, beyond 900 s, and kept).
             (#"{"systolic":120,"diastolic":80,"measuredAt":"2020-01-01T00:00:00Z","isManualEntry":true}"#, .drop(.replayed)),
             (#"{"systolic":122,"diastolic":80,"measuredAt":"2026-11-29T10:30:00Z","isManualEntry":true}"#,

@@ -2,9 +2,9 @@ import CorsanoKit
 import Foundation
 import Testing
 
-/// The commit → write → release protocol of replay-filter (issue 28), in the core and over a real
+/// The commit → write → release protocol of replay-filter, in the core and over a real
 /// SQLite file: driven through `ReplayFilterSession.commit(to:)` with sinks that fail mid-way,
-/// then a second run over the same store; no binary involved (issue 24).
+/// then a second run over the same store; no binary involved.
 @Suite struct ReplayFilterProtocolTests {
     static let now = RFC3339.parseInstant("2026-11-29T10:30:00Z")!
 

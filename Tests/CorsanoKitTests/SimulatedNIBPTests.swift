@@ -2,7 +2,7 @@ import CorsanoKit
 import Foundation
 import Testing
 
-/// The simulator's subject model, NIBP estimate and cuff (issue 33; docs/scenario.md "subjects",
+/// The simulator's subject model, NIBP estimate and cuff (docs/scenario.md "subjects",
 /// "The bracelet's NIBP estimate", "The simulated cuff").
 @Suite struct SimulatedNIBPTests {
     static func at(_ text: String) throws -> Instant { try #require(RFC3339.parseInstant(text)) }

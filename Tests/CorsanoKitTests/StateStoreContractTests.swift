@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Both state stores keep the same semantics (issue 16): the same contract runs against a SQLite
+/// Both state stores keep the same semantics: the same contract runs against a SQLite
 /// file and against a database on the throwaway PostgreSQL server (which must start: a test that
 /// cannot reach it fails, it is not skipped).
 @Suite struct StateStoreContractTests {
@@ -163,7 +163,7 @@ import Testing
     }
 
     /// The fed-reading record is encoded once (`FedCuffReading.json`): the `measurement` event
-    /// carries it, the `readings` event lists it, and the store keeps that text (issue 24).
+    /// carries it, the `readings` event lists it, and the store keeps that text.
     @Test(arguments: Engine.allCases)
     func theFedReadingRecordIsStoredAsEncoded(engine: Engine) throws {
         let store = try Self.open(Self.freshLocation(engine))
@@ -205,7 +205,7 @@ import Testing
         #expect(try profiles.load(serial: "SIM-2") == nil)
     }
 
-    /// Multi-set calibrations (issue 32): saved and read back alike on both engines, at most one
+    /// Multi-set calibrations: saved and read back alike on both engines, at most one
     /// open per bracelet, closed ones listed but never open.
     @Test(arguments: Engine.allCases)
     func calibrationsAreKeptAndOneIsOpenPerBracelet(engine: Engine) throws {
@@ -228,7 +228,7 @@ import Testing
         #expect(try a.calibrations(openOnly: false).map(\.id) == ["run-1", "run-2"])
     }
 
-    /// `state migrate` carries calibrations over (issue 32), once.
+    /// `state migrate` carries calibrations over, once.
     @Test(arguments: Engine.allCases)
     func stateMigrateCopiesCalibrations(engine: Engine) throws {
         let source = try Self.open(try Self.freshLocation(.sqlite))

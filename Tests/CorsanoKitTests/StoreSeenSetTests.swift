@@ -95,7 +95,7 @@ import Testing
         #expect(try c.commitPending() == Set(keys))
     }
 
-    /// A failed write gives back the claims of the lines it lost (issue 18): another run, or a
+    /// A failed write gives back the claims of the lines it lost: another run, or a
     /// later one, claims them again; the claims of written lines stay.
     @Test func releasedClaimsCanBeClaimedAgainAcrossConnections() throws {
         let path = try Self.tempStorePath()

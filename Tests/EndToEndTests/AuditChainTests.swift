@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The audit log's hash chain and signatures (issue 35), on both engines, through the built
+/// The audit log's hash chain and signatures, on both engines, through the built
 /// binary: a clean store verifies; an edit made with the sqlite3 shell or psql is found; an edit
 /// with the chain recomputed without the key is found by the HMAC and by `--expect`; 4 writer
 /// processes of 2 gateways (separate configuration directories, the lab's one key) keep a valid

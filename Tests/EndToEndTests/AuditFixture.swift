@@ -2,7 +2,7 @@ import CorsanoKit
 import Foundation
 
 /// Fixture stores for `history` tests that need runs on given days. The audit log records a run's
-/// start and end on the wall clock (issue 26), so a run made now with `--now 2026-09-01T…` is dated
+/// start and end on the wall clock, so a run made now with `--now 2026-09-01T…` is dated
 /// today; this rewrites its row to the instants its own events carry (the run clock), as if it had
 /// run then. Test setup only: corsano never changes a run's rows.
 enum AuditFixture {

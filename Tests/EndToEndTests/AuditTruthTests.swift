@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The audit log tells the truth (issue 26): typed readings carry the wall-clock instant they were
+/// The audit log tells the truth: typed readings carry the wall-clock instant they were
 /// typed (`enteredAt`) in the event, the audit record and FHIR; a run's readings have distinct
 /// FHIR identifiers; a killed run whose plan was repaired says so, by an appended record.
 @Suite struct AuditTruthTests {

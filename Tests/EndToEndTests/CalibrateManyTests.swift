@@ -3,7 +3,7 @@ import Testing
 
 /// README "Calibrating many bracelets": `examples/calibrate-many.sh` runs one bp-init per
 /// station in parallel on one state store, splits the shared log per bracelet by the serial
-/// every event carries, and summarizes from `corsano history` (issue 15, point 7).
+/// every event carries, and summarizes from `corsano history` (point 7).
 @Suite struct CalibrateManyTests {
     @Test func theREADMEScriptCalibratesEveryStationInParallel() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("corsano-lab-\(UUID().uuidString)")

@@ -57,7 +57,7 @@ import Testing
         ("corsano bp-init --cuff dump-b", ["dump-b.jsonl"]),
         ("corsano profile push --from=dump-b", ["dump-b.jsonl"]),
         // After sim: a scenario (JSON files and directories), after unix: any path; bash splits
-        // the word at ':', so the reply is what follows it (issue 15, point 9).
+        // the word at ':', so the reply is what follows it (point 9).
         ("corsano bp-init --bracelet sim:", ["lab/", "scen.json "]),
         ("corsano bp-init --bracelet sim:sc", ["scen.json "]),
         ("corsano bp-init --bracelet=sim:l", ["lab/"]),

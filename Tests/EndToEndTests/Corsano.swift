@@ -45,7 +45,7 @@ struct Corsano {
 
     /// The environment every process a test starts begins from: the test runner's, scrubbed.
     /// `XDG_CONFIG_HOME` is the test run's own (`sharedConfigHome`), so every process of the run
-    /// shares one audit key and none is made in the developer's ~/.config (issue 35).
+    /// shares one audit key and none is made in the developer's ~/.config.
     static let inherited = scrubbed(ProcessInfo.processInfo.environment).merging(["XDG_CONFIG_HOME": sharedConfigHome]) { $1 }
 
     /// The `XDG_CONFIG_HOME` of every run that does not set one (the audit key's default home).

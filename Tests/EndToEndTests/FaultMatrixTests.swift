@@ -156,7 +156,7 @@ import Testing
         let plan = try await BPInitServedTests.plan(of: server)
         #expect(plan == (leftSwitched ? .nibpCalibration : BraceletPlan("monitoring")), "\(step) \(fault): plan \(plan)")
         // A killed run's entry stays open even before the switch: it claimed the bracelet at
-        // the start, and a wearing optimization's entry records special mode 4 (issue 25); the
+        // the start, and a wearing optimization's entry records special mode 4; the
         // next command clears it. bp-init's terminal screens come after its restore, which
         // cleared the entry.
         let restoredBefore = step.flow == "bp-init" && ["finalSuccess", "finalFailure"].contains(step.name)

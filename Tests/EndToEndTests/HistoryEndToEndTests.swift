@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `corsano history` as the other commands (issue 15, point 6): JSON lines when piped, text with
+/// `corsano history` as the other commands (point 6): JSON lines when piped, text with
 /// `--text`, whole seconds, `--limit N`, and `--due DAYS` for a lab's cron job.
 @Suite struct HistoryEndToEndTests {
     /// A store with three runs: SIM-287-0001 calibrated on Sept 1 and Nov 20, SIM-287-0042 on
@@ -124,7 +124,7 @@ import Testing
         let bad = try Corsano.run(["history", "--format", "fhir", "--subject", "nobody", "--state", state])
         #expect(bad.status == 64)
         #expect(bad.stderr.contains("--subject"))
-        // A check fails closed (issue 26): --due on a store that does not exist is 66 naming it.
+        // A check fails closed: --due on a store that does not exist is 66 naming it.
         let due = try Corsano.run(["history", "--due", "28", "--state", state])
         #expect(due.status == 66)
         #expect(due.stderr.hasPrefix("corsano: \(state): no state store there"))

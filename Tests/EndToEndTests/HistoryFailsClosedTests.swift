@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Checks fail closed, and a store the user may only read can be read (issue 26): `history --due`
+/// Checks fail closed, and a store the user may only read can be read: `history --due`
 /// on a store that does not exist (a typo, an unset CORSANO_STATE) or a PostgreSQL database
 /// without corsano's tables exits 66 naming it; `history` reads a read-only file (`mode=ro`) and a
 /// store in a read-only directory (`immutable=1`, saying a writer's changes are not seen), run as

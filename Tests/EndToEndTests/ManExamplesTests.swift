@@ -4,7 +4,7 @@ import TestSupport
 
 /// Every section-1 man page has an EXAMPLES section with at least 3 examples, and each example's
 /// command lines run, as written, against the simulator (or the mocked BlueZ, the test
-/// PostgreSQL, a served simulator) and say what the page says they do (issue 15, point 8).
+/// PostgreSQL, a served simulator) and say what the page says they do (point 8).
 ///
 /// An example is a `.Bd -literal` block of EXAMPLES: a shell script run by `sh` in a fresh
 /// directory that holds `examples` (the repository's) with the built corsano first on PATH.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// A new user's mistakes at a terminal (issue 15, point 3), in tmux: near misses are named,
+/// A new user's mistakes at a terminal (point 3), in tmux: near misses are named,
 /// the filters say they read the terminal and how to end it, a CSV fed to bp-init says what
 /// to put in front, and the two filters close with counts of one shape.
 @Suite(.serialized) struct MistakesTerminalTests {

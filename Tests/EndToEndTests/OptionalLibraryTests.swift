@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The binary runs without libpq and libdbus-1 (issue 22; docs/design.md "Optional libraries"):
+/// The binary runs without libpq and libdbus-1 (docs/design.md "Optional libraries"):
 /// each is made unloadable for one run of the built binary — a private mount namespace
 /// (`unshare --mount`) with an empty file bind-mounted over the library, so dlopen finds a file
 /// that is not a library — and a command that needs it exits 69 naming the Debian package before

@@ -52,7 +52,7 @@ import Testing
     /// quietly, but first gives back the claims of the lines the pipe never took, so the next run
     /// hands on every reading but those (at most what the reader read and the pipe held, 64 KiB
     /// each). Before issue 18 it ended at once and kept the claims of its whole batch for good;
-    /// a batch is now at most one 64 KiB write of kept lines (issue 28).
+    /// a batch is now at most one 64 KiB write of kept lines.
     @Test func replayFilterToAClosedPipeIs141AndReleasesTheClaimsOfUnwrittenLines() throws {
         let directory = try E.directory()
         let state = directory.appendingPathComponent("state.sqlite3").path

@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The state store on a real PostgreSQL server the tests start (issue 16): several gateways'
+/// The state store on a real PostgreSQL server the tests start: several gateways'
 /// `replay-filter` runs claim each record once, a killed run's journal entry is left alone while
 /// its lease lives and repaired after, `state migrate` copies a SQLite store, and a server that
 /// is down or lost is exit 74 naming the server and never its password.
@@ -133,7 +133,7 @@ import Testing
         #expect(historyA.lines.count == 1)
         #expect(historyA.lines.first?.contains(#""gateway":"gw-a""#) == true)
         #expect(historyA.lines.first?.contains(#""result":null"#) == true, "killed: no result")
-        // B's repair appended the record that A's killed run had its plan restored (issue 26).
+        // B's repair appended the record that A's killed run had its plan restored.
         let historyB = try Corsano.run(["history", "--json", "--state", database.uri, "--gateway", "gw-b"])
         #expect(historyB.lines.count == 2)
         #expect(historyB.lines.first?.contains(#""flow":"plan-restore""#) == true, "\(historyB.stdout)")

@@ -3,7 +3,7 @@ import CorsanoKit
 import Foundation
 import Testing
 
-/// Prompts forgive a typo and Ctrl-D means cancelled at a terminal (issue 26): the retry
+/// Prompts forgive a typo and Ctrl-D means cancelled at a terminal: the retry
 /// question re-asks on any answer it does not know, in every locale; Control-D at each prompt of
 /// a flow (start, typed reading, retry; the REPL's `cuff>` and its retry question) is
 /// `cancelledByUser` (130). A stdin that is not a terminal still ends in `noReading` (3).

@@ -2,10 +2,10 @@
 import Foundation
 import Testing
 
-/// `--quiet` on every command (issue 15, point 10): no closing counts or notes on stderr, while
+/// `--quiet` on every command (point 10): no closing counts or notes on stderr, while
 /// errors and the reports of rejected or dropped records are still printed.
 @Suite struct QuietTests {
-    /// Every command that writes notes; `help` and `completion` write none, so do not offer it (issue 23).
+    /// Every command that writes notes; `help` and `completion` write none, so do not offer it.
     @Test func everyCommandTakesQuiet() throws {
         for spec in CommandTable.commands where spec.words != ["help"] && spec.words != ["completion"] {
             #expect(spec.option(.quiet) != nil, "\(spec.name)")

@@ -115,7 +115,7 @@ import Testing
     }
 }
 
-/// The session commands' JSON replies (issue 15, point 1): each shape as corsano-repl(1)
+/// The session commands' JSON replies (point 1): each shape as corsano-repl(1)
 /// REPLIES documents it, key for key, and a `source`d file's lines reported with its name.
 @Suite struct REPLReplyTests {
     /// `reply` → the keys the man page shows for it, in order.

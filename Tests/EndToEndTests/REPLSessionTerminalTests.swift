@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The REPL as a person meets it (issue 15, point 1), in tmux: `cuff add` words at `cuff>`,
+/// The REPL as a person meets it (point 1), in tmux: `cuff add` words at `cuff>`,
 /// no command completion there, separate histories, the bracelet in the prompt, `source FILE`,
 /// and only JSON lines on a standard output that is no terminal.
 @Suite(.serialized) struct REPLSessionTerminalTests {

@@ -7,7 +7,7 @@ import Testing
 import Glibc
 #endif
 
-/// What a crash can lose (issue 28): claims are committed per batch of at most 1 MiB, so a
+/// What a crash can lose: claims are committed per batch of at most 1 MiB, so a
 /// SIGKILL while a slow reader holds the pipe full, or a reader that goes (`| head`), loses at
 /// most one write's lines, and no rerun hands a reading on twice. Counted against the input.
 @Suite struct ReplayFilterCrashTests {

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// `bracelet serve` never takes over a live socket (issue 26): it connects first, each "cannot
+/// `bracelet serve` never takes over a live socket: it connects first, each "cannot
 /// listen" case exits 74 with its own message, a stale socket file is replaced, and clients say
 /// what a path is when it is not a socket.
 @Suite struct ServeTakeoverTests {

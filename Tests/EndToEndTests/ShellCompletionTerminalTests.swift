@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The committed zsh completion in a real zsh (tmux), the shell with no scripted check beside
-/// `zsh -n` (issue 15, point 9): `--bracelet sim:` offers scenario files, and an option is not
+/// `zsh -n` (point 9): `--bracelet sim:` offers scenario files, and an option is not
 /// offered once one it excludes is on the line (`--text` after `--json`).
 @Suite(.serialized) struct ShellCompletionTerminalTests {
     /// zsh with only corsano's completion loaded, in a directory holding one scenario file.

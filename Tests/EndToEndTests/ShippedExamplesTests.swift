@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Every shipped example ends on its own (issue 15, point 5): `examples/scenario.json` runs
+/// Every shipped example ends on its own (point 5): `examples/scenario.json` runs
 /// bp-init (a rejected first attempt, then a 2-second hold at measurement 2, said on stderr),
 /// wearing-opt and profile push to the end. (`examples/lab/` runs in CalibrateManyTests,
 /// `examples/session-replay.jsonl` in the README's command, its FHIR export in FHIR tests.)
@@ -19,7 +19,7 @@ import Testing
         let started = Date()
         let r = try Corsano.run(["bp-init", "--bracelet", Self.scenario, "--no-state", "--json"], stdin: Self.readings)
         #expect(r.status == 0, "\(r.stderr)")
-        // Typed readings without a time: said once to be exempt from the age rule, and counted (issue 29).
+        // Typed readings without a time: said once to be exempt from the age rule, and counted.
         #expect(r.stderr == "corsano: bp-init: a cuff reading without a time (no measuredAt, no deviceTime) was fed: "
                 + "unstamped readings are exempt from the age rule (--max-reading-age)\n"
                 + "corsano: simulator: holding bp-init at step measuring (entry 2, faults.holdAtStep) "

@@ -6,7 +6,7 @@ import Testing
 import Glibc
 #endif
 
-/// A store no one can swap (issue 28): a SQLite store deleted or replaced under a running
+/// A store no one can swap: a SQLite store deleted or replaced under a running
 /// `replay-filter` takes no further claim (74 naming the store, the line not written), a 0-byte
 /// file is refused instead of read as an empty store, and a new store is said once on stderr.
 /// Before, each of these silently started the seen-set over and handed readings on again.

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// Both flows' human text in real terminals (tmux) of 40 and 120 columns, in en, de and ar
-/// (issue 15, point 2): no row wider than the terminal (`capture-pane -J` joins the rows the
+/// (point 2): no row wider than the terminal (`capture-pane -J` joins the rows the
 /// terminal wrapped by itself, so a line the program failed to wrap shows as a long row), the
 /// same words at both widths (nothing broken mid-word), the prompts wrapped too, and one
 /// progress row left after the live redraws (none stale).
@@ -62,7 +62,7 @@ import Testing
     /// A progress row: it holds the detail's text between quality and movement (`, movement `),
     /// which no other screen says.
     static func isProgress(_ row: String, _ l: Localizer) -> Bool {
-        // Private-use markers: the localizer escapes control characters in its arguments (issue 27).
+        // Private-use markers: the localizer escapes control characters in its arguments.
         let detail = l[.progressLine, "\u{E001}", "\u{E002}", "\u{E003}"]
         guard let from = detail.firstIndex(of: "\u{E002}"), let to = detail.firstIndex(of: "\u{E003}") else { return false }
         return plain(row).contains(plain(String(detail[detail.index(after: from)..<to])))

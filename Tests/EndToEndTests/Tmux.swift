@@ -144,7 +144,7 @@ final class Tmux {
         // The server (and the shell of each pane) starts with this environment: without what
         // corsano reads, as every process a test starts (`Corsano.inherited`).
         let unset = ProcessInfo.processInfo.environment.keys.filter(Corsano.isScrubbed).sorted().flatMap { ["-u", $0] }
-        // And the test run's one audit key, as every other process of the run (issue 35).
+        // And the test run's one audit key, as every other process of the run.
         let line = (["env"] + unset + ["XDG_CONFIG_HOME=" + Corsano.sharedConfigHome, "tmux", "-L", server] + args)
             .map(Self.quote).joined(separator: " ")
         let status = system(line + " </dev/null >\(Self.quote(out.path)) 2>&1")

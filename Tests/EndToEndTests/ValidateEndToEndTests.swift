@@ -2,7 +2,7 @@ import CorsanoKit
 import Foundation
 import Testing
 
-/// `corsano validate` run as the built binary over reading-line files (issue 34). The panel is
+/// `corsano validate` run as the built binary over reading-line files. The panel is
 /// examples/validation: six subjects, each R T R T R T R, the device values within a few mmHg of
 /// the cuff (device-good) or the same plus 12 mmHg (device-high, a badly calibrated bracelet).
 @Suite struct ValidateEndToEndTests {
@@ -104,7 +104,7 @@ import Testing
         #expect(try Corsano.run(["validate", "--window", "60", malformed, missing]).status == 64)
         #expect(try Corsano.run(["validate", "--criteria", "1,3", malformed, missing]).status == 64)
         #expect(try Corsano.run(["validate", "--ieee1708-grade", "B", Self.reference, Self.good]).status == 64)
-        // --paper shapes the report only (issue 36); --lang also speaks the live run's prompts.
+        // --paper shapes the report only; --lang also speaks the live run's prompts.
         let paper = try Corsano.run(["validate", "--paper", "letter", Self.reference, Self.good])
         #expect(paper.status == 64 && paper.stderr.contains("--paper needs --report"), "\(paper.stderr)")
         #expect(try Corsano.run(["validate", "-", "-"]).status == 64)

@@ -2,7 +2,7 @@ import CorsanoKit
 import Foundation
 import Testing
 
-/// `validate --live` takes every reference cuff `bp-init` takes (issue 34, second round): reading
+/// `validate --live` takes every reference cuff `bp-init` takes (second round): reading
 /// lines from a file, `--cuff-cmd`, typed readings at a terminal (with the operator prompted before
 /// each step in the locale), on a served simulator calibrated first by `bp-init --cuff sim:`.
 @Suite(.serialized) struct ValidateLiveCuffSourcesTests {

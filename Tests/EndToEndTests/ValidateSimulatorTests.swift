@@ -2,7 +2,7 @@ import CorsanoKit
 import Foundation
 import Testing
 
-/// `validate` on the simulator (issue 34, needs issue 33): a panel of four simulated subjects, each
+/// `validate` on the simulator (needs issue 33): a panel of four simulated subjects, each
 /// wearing a served bracelet (one server per subject: the simulator's wearer is fixed by its
 /// scenario), calibrated by `bp-init` against the simulated cuff (good) or against a cuff 25/15 mmHg
 /// high (bad: the scenario of a badly calibrated bracelet), then measured by `validate --live`

@@ -4,7 +4,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `-v`/`--verbose` (issue 24, Build 1): at `-v` what corsano decided and why, at `-vv` every
+/// `-v`/`--verbose` (Build 1): at `-v` what corsano decided and why, at `-vv` every
 /// bridge request and answer and every store statement with its duration, on stderr only, never
 /// a password or a profile's contents; `-v` with `--quiet` is 64; `CORSANO_VERBOSE`; without it
 /// the output is what it was (docs/design.md "Diagnostics").

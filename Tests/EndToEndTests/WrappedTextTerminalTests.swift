@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// Human text outside the flows' screens in real terminals (tmux) of 40 columns, in en, de and ar
-/// (issue 24, build 2: "wrapped stderr at 40 columns in tmux, in en, de and ar"): stderr
+/// (build 2: "wrapped stderr at 40 columns in tmux, in en, de and ar"): stderr
 /// diagnostics (a translated error naming a path wider than any line, a long note and a store
 /// error), the REPL's banner, `status`, `help` and a command's `--help` typed in the REPL. No row
 /// wider than the terminal unless it holds one word wider than it (`capture-pane -J` joins the

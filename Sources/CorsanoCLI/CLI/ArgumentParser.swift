@@ -173,7 +173,7 @@ enum ArgumentParser {
             if let inline { value = inline } else {
                 guard i < words.count else { throw UsageError.missingValue(option: name, placeholder: option.usage) }
                 value = words[i]
-                // A separate value word is never another option (issue 23): `--state --no-preparation`
+                // A separate value word is never another option: `--state --no-preparation`
                 // would otherwise create a file named `--no-preparation`. `--opt=VALUE` passes one.
                 if isOptionWord(value, of: spec) {
                     throw UsageError.valueIsOption(option: name, placeholder: option.placeholder ?? option.value?.placeholder ?? "", word: value)

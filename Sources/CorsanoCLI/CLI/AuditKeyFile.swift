@@ -28,7 +28,7 @@ struct AuditChainUnkeyed: DiagnosticError, Equatable {
     }
 }
 
-/// The audit chain's HMAC key file (issue 35; docs/design.md "Audit chain"): `--audit-key FILE`, else
+/// The audit chain's HMAC key file (docs/design.md "Audit chain"): `--audit-key FILE`, else
 /// `$XDG_CONFIG_HOME/corsano/audit.key` (falling back to `~/.config/corsano/audit.key`). It
 /// lives outside the store so that whoever can edit the store cannot recompute the chain; mode
 /// 0600. A key is created only when the store's chain has no key yet; every gateway of a shared

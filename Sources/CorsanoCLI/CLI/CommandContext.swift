@@ -15,7 +15,7 @@ struct CommandContext: @unchecked Sendable {
     var stderrIsTerminal: Bool = false
     /// Asks the person one line (prompt in; the typed line, or nil at end of input or Control-C).
     /// Set by the interactive REPL, whose line editor owns the terminal, so that flows can still
-    /// ask retry questions there (issue 7); nil elsewhere.
+    /// ask retry questions there; nil elsewhere.
     var ask: (@Sendable (String) async -> String?)? = nil
 
     static func process() -> CommandContext {

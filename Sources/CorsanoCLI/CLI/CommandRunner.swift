@@ -1,6 +1,6 @@
 import CorsanoKit
 
-/// What runs a parsed command line, for the shell (`main`) and the REPL alike (issue 23): the
+/// What runs a parsed command line, for the shell (`main`) and the REPL alike: the
 /// parser has read every option and checked every rule of the table (64); the runner applies the
 /// common options (`CommandTable.common`) to the context, answers `--help` and `--version`, and
 /// hands the command its typed options.

@@ -28,7 +28,7 @@ enum CommandTable {
     static let storeWait = OptionSpec(.storeWait, .seconds(allowsNone: false), default: .seconds(PostgresWaitBounds().storeWaitSeconds),
                                       environment: .storeWait,
                                       "Retry a PostgreSQL store that is busy or restarting this long, then exit 75")
-    /// The audit chain's HMAC key (issue 35): every command that appends to the audit log, and `history --verify`.
+    /// The audit chain's HMAC key: every command that appends to the audit log, and `history --verify`.
     static let auditKey = OptionSpec(.auditKey, .path, default: .rule("$XDG_CONFIG_HOME/corsano/audit.key"),
                                      "HMAC key file (0600) of the audit log's chain, shared by every gateway of a store")
     /// Who owns a plan-journal entry, and for how long another gateway leaves it alone, and the audit key.
@@ -71,7 +71,7 @@ enum CommandTable {
     static func seed(_ summary: String) -> OptionSpec {
         OptionSpec(.seed, .integer(0...Int(Int32.max)), default: .integer(Int(SimulatedBracelet.defaultSeed)), summary)
     }
-    /// The study participant of the readings (issue 33): `cuff ingest`, `bp-init`, `nibp read`.
+    /// The study participant of the readings: `cuff ingest`, `bp-init`, `nibp read`.
     static func subjectID(_ summary: String) -> OptionSpec { OptionSpec(.subjectId, .text, placeholder: "ID", summary) }
     static let maxReadingAge = OptionSpec(.maxReadingAge, .seconds(allowsNone: true), default: .seconds(HostRules.defaultMaxReadingAge),
         "Reject readings further than this from now, either direction")
@@ -98,7 +98,7 @@ enum CommandTable {
         OptionSpec(.birthdate, .text, placeholder: "YYYY-MM-DD", "Date of birth"),
         skinTone, hairDensity,
     ]
-    /// FHIR R4 export options shared by `cuff ingest` and `history` (issue 17).
+    /// FHIR R4 export options shared by `cuff ingest` and `history`.
     /// The rules of the FHIR group: each needs `--format fhir`; a subject is checked before anything opens.
     static let fhirRules: [OptionRule] = [.outputDir, .bundle, .subject, .subjectIdentifier].map { .requiresValue($0, .format, ["fhir"]) }
         + [.check { _ = try FHIROutput.subject($0) }]
@@ -533,9 +533,9 @@ enum CommandTable {
             action: .command(HelpCommand.run)),
     ])
 
-    /// `--quiet`, which every command takes (issue 15): no closing counts or notes on stderr.
+    /// `--quiet`, which every command takes: no closing counts or notes on stderr.
     static let quiet = OptionSpec(.quiet, "No closing counts or notes on stderr; errors and rejected or dropped records are still reported")
-    /// `-v`/`--verbose` (issue 24): what corsano decided and why; `-vv`, every bridge exchange and
+    /// `-v`/`--verbose`: what corsano decided and why; `-vv`, every bridge exchange and
     /// store statement too (docs/design.md "Diagnostics"). `--quiet` on the line overrides the variable.
     static let verbose = OptionSpec(.verbose, environment: .verbose, repeatable: true,
                                     "Say on stderr what corsano decided and why; -vv also every bridge request and store statement")

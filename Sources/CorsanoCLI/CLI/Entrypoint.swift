@@ -68,7 +68,7 @@ func runMain(_ argv: [String]) async -> ExitStatus {
         return .success
     }
     // Any user can read a command line (ps, /proc/PID/cmdline): say so once, with the ways
-    // libpq keeps a password off it (issue 27).
+    // libpq keeps a password off it.
     if argv.contains(where: PostgresURI.holdsPassword) { ctx.note(StateLocation.passwordWarning) }
     let parsed: ParsedCommand
     do {

@@ -113,7 +113,7 @@ struct ExitCase: Sendable, Equatable {
     /// A PostgreSQL server busy or restarting past `--store-wait` (docs/design.md "State store").
     static let storeBusy = ExitCase(.notYet, "the PostgreSQL store stayed busy or restarting for --store-wait (state store busy: …; try again)")
     static let state = [libraryMissing, store, storeBusy]
-    /// The audit key of the `journal` group (issue 35).
+    /// The audit key of the `journal` group.
     static let auditKey = ExitCase(.ioError, "the audit key is missing, unreadable or not the store's")
 
     /// A failed write on stdout (`corsano: stdout: …`), or its reader gone.

@@ -1,7 +1,7 @@
 import CorsanoKit
 
 /// What a flow command (bp-init, wearing-opt) hands the part of it that runs on the connected
-/// bracelet, as one value instead of a dozen parameters (issue 23): the typed options, the
+/// bracelet, as one value instead of a dozen parameters: the typed options, the
 /// process context, how events are written, the store and this gateway's claim on it, the run's
 /// id and the stop-signal handling.
 struct FlowRun {

@@ -4,7 +4,7 @@ import Foundation
 import Glibc
 #endif
 
-/// Who this run is in the plan journal and the audit log (issue 16): the gateway (`--gateway
+/// Who this run is in the plan journal and the audit log: the gateway (`--gateway
 /// ID`, env `CORSANO_GATEWAY`, else the host name) and this process, with the lease length
 /// (`--lease`, default `PlanJournal.defaultLeaseSeconds`).
 enum GatewayOptions {
@@ -27,7 +27,7 @@ enum GatewayOptions {
         return hostName()
     }
 
-    /// Who runs this command's flow (issue 36): `--operator NAME`, else the OS user; recorded in
+    /// Who runs this command's flow: `--operator NAME`, else the OS user; recorded in
     /// the audit log's run config and shown on calibration certificates.
     static func operatorName(_ args: ParsedCommand) -> String {
         if let name = args.string(.operatorName), !name.trimmingCharacters(in: .whitespaces).isEmpty { return name }

@@ -108,7 +108,7 @@ struct FIFOWriterWait: ByteSource {
     }
 }
 
-/// Creates output files safely (issue 27, docs/design.md "Privacy"): each is written to a
+/// Creates output files safely (docs/design.md "Privacy"): each is written to a
 /// temporary file made with `O_CREAT|O_EXCL|O_NOFOLLOW` (mode 0600: the records are health data)
 /// beside its target and renamed over it, so a symlink is never followed, a file's other hard
 /// links are never truncated, and only a regular file is ever replaced.

@@ -1,5 +1,5 @@
 /// The name of every option in the command table, as a typed key: handlers read option values
-/// by key (`parsed.flag(.deriveMap)`), so a misspelt option cannot compile (issue 23). The raw
+/// by key (`parsed.flag(.deriveMap)`), so a misspelt option cannot compile. The raw
 /// value is the long name without dashes. Adding an option to the table starts with a case here.
 enum OptionKey: String, CaseIterable, Sendable {
     case abandon

@@ -2,7 +2,7 @@ import CorsanoKit
 
 /// A rule between the options of one command, declared in the command table and checked for
 /// every command line before anything is opened (exit 64, docs/design.md "Commands"): no handler
-/// checks an option rule itself (issue 23). `--a` excluding `--b` outright is `OptionSpec.excludes`.
+/// checks an option rule itself. `--a` excluding `--b` outright is `OptionSpec.excludes`.
 enum OptionRule: Sendable {
     /// `first` needs `second` given (`history --now` needs `--due`).
     case requires(OptionKey, OptionKey, because: String? = nil)

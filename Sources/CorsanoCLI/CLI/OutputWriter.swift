@@ -112,7 +112,7 @@ final class OutputWriter: @unchecked Sendable {
     private static let failures = Mutex<(readerGone: Bool, first: OutputFailure?, terminalGone: Bool)>((false, nil, false))
 
     /// SIGHUP came: the terminal is gone, so later failed writes are dropped quietly, not turned
-    /// into 74 or 141 (issue 18); the exit is 129.
+    /// into 74 or 141; the exit is 129.
     static func terminalGone() { failures.withLock { $0.terminalGone = true } }
 
     private static func record(stream: String, errno code: Int32) {
@@ -126,7 +126,7 @@ final class OutputWriter: @unchecked Sendable {
     static func whileFlowRuns<T>(cancel: @escaping @Sendable () -> Void, _ body: () async -> T) async -> T {
         flowCancel.withLock { $0 = cancel }
         // A flow blocked at a held step or waiting for the cuff writes nothing for a while: the
-        // reader's going would be noticed only at the next write. Watch for it (issue 18).
+        // reader's going would be noticed only at the next write. Watch for it.
         let watch = ReaderWatch.start(fd: stdout.fd) {
             failures.withLock { $0.readerGone = true }
             cancel()

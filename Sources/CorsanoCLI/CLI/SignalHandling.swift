@@ -53,7 +53,7 @@ final class SignalHandling: @unchecked Sendable {
     }
 
     /// `install()` for a filter reading its inputs (`cuff ingest`, `replay-filter`): a stop
-    /// signal also ends the read in progress, so the run writes what it read and its counts (issue 18).
+    /// signal also ends the read in progress, so the run writes what it read and its counts.
     static func installInterruptingReads() -> (SignalHandling, ReadInterrupt) {
         let signals = install()
         let interrupt = ReadInterrupt()
@@ -175,7 +175,7 @@ final class SignalHandling: @unchecked Sendable {
 
     /// Runs `body` (a filter's batch from its commit to its lines written) with a second stop
     /// signal held until it returns: exiting in between would leave claims committed for lines
-    /// never written, and every later run would drop those readings as duplicates (issue 18).
+    /// never written, and every later run would drop those readings as duplicates.
     /// A third signal still exits at once (a stdout that blocks must not trap the user).
     static func holdingExit<T>(_ body: () throws -> T) rethrows -> T {
         holding.withLock { $0.depth += 1 }

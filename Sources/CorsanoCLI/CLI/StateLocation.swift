@@ -74,7 +74,7 @@ enum StateLocation {
     /// database holds no corsano schema), so a read never creates a store (or its directory); the
     /// path comes back password-free for messages. `--no-state` gives an empty in-memory one.
     ///
-    /// A SQLite store this user cannot write is read without writing (issue 26): a read-only file
+    /// A SQLite store this user cannot write is read without writing: a read-only file
     /// in a writable directory opens `mode=ro`; in a directory it cannot write (a snapshot, a
     /// read-only mount, another user's) it opens `immutable=1`, and `note` says that changes a
     /// writer makes meanwhile are not seen.

@@ -1,6 +1,6 @@
 import CorsanoKit
 
-/// `--subject-id ID` (issue 33): the study participant a command's readings belong to.
+/// `--subject-id ID`: the study participant a command's readings belong to.
 enum SubjectOption {
     /// The value, checked by the core's rule; nil when not given. - Throws: `UsageError` naming the option.
     static func value(_ args: ParsedCommand) throws -> String? {

@@ -1,6 +1,6 @@
 /// Human text a command writes outside the flows' screens — diagnostics, notes, the REPL's banner
 /// and replies, help — laid out by the one wrapper (`TextLayout.wrap`) when it reaches a terminal
-/// (issue 24, build 2; docs/design.md "Data on the wire: JSON lines"), and written as it is
+/// (build 2; docs/design.md "Data on the wire: JSON lines"), and written as it is
 /// everywhere else: scripts read pipes and files.
 extension CommandContext {
     /// The terminal `writer` reaches, whose width text for it is laid out to: the process's

@@ -130,7 +130,7 @@ struct TextLayout: Sendable {
         return "[" + (color ? "\u{1B}[36m" + bar + "\u{1B}[0m" : bar) + "] "
     }
 
-    /// The one wrapper of human text for a terminal (issue 24): the lines of `text`, each at most
+    /// The one wrapper of human text for a terminal: the lines of `text`, each at most
     /// `width` columns (the layout's by default) unless one word alone is wider. Each paragraph
     /// (a `\n` starts one) is laid out on its own; the first line starts with `first` (a marker
     /// or a name column: `2. `, `  --cuff FILE   `), every other line with `indent`.

@@ -28,7 +28,7 @@ public protocol Bracelet: Sendable {
     /// for about 2 minutes). - Throws: `BraceletError` (`.unavailable` naming the method on -32601).
     func measureNIBP() async throws -> NIBPValue
     /// Feeds reading `index` (1-based) of set `set` of a multi-set calibration of `of` sets
-    /// (issue 32; the bridge's `feedCalibrationReading` with `set` and `of`): index 1 starts set
+    /// (the bridge's `feedCalibrationReading` with `set` and `of`): index 1 starts set
     /// `set` afresh, so a set cut short is redone whole. Returns the per-reading verdict.
     /// - Throws: `BraceletError`.
     func feedSetReading(_ reading: CuffReading, set: Int, of: Int, index: Int) async throws -> Bool
@@ -56,7 +56,7 @@ public protocol Bracelet: Sendable {
     /// bridge, that run (`getPlan`'s `holder`, docs/bridge-protocol.md). - Throws: `BraceletError`.
     func planStatus() async throws -> PlanStatus
     /// Names the run every later request comes from (run id, gateway, pid): a bridge records it
-    /// as the holder of the calibration plan this connection switches to (issue 25).
+    /// as the holder of the calibration plan this connection switches to.
     func name(holder: BraceletHolder)
 }
 

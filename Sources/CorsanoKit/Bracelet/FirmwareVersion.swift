@@ -2,7 +2,7 @@
 ///
 /// Missing trailing components count as 0 (`7` == `7.0`). Components are compared as digit
 /// strings of any length (leading zeros aside), so `99999999999999999999.0` is newer than 7.0,
-/// never "too old" for overflowing an integer (issue 18). Source: docs/design.md "The bracelet port".
+/// never "too old" for overflowing an integer. Source: docs/design.md "The bracelet port".
 public struct FirmwareVersion: Comparable, Sendable, CustomStringConvertible {
     /// The components as decimal digit strings without leading zeros (`"0"` for zero), most
     /// significant first.

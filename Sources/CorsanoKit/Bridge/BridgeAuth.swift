@@ -7,7 +7,7 @@ import Glibc
 public struct BridgeToken: Sendable, Equatable {
     /// The secret's bytes (the file's hex digits decoded).
     public let bytes: [UInt8]
-    /// The fewest bytes a token may have: 128 bits (issue 27; as OpenSSH's minimum key strength).
+    /// The fewest bytes a token may have: 128 bits (as OpenSSH's minimum key strength).
     public static let minimumBytes = 16
     /// Bytes of a token `create` makes: 256 bits.
     public static let generatedBytes = 32

@@ -139,7 +139,7 @@ extension BridgeClient: Bracelet {
     }
 
     /// A bridge answers at once; a simulator holding the step says so with `working` at a fixed
-    /// interval, which restarts the timeout. Silence past the timeout is a disconnect (issue 18).
+    /// interval, which restarts the timeout. Silence past the timeout is a disconnect.
     public func enterStep(flow: String, step: String) async throws {
         _ = try await call("enterStep", [("flow", .string(flow)), ("step", .string(step))], timeout: requestTimeout, long: true)
     }

@@ -4,7 +4,7 @@ extension BridgeClient {
     ///   - timeout: seconds to wait (nil: no limit, for simulator holds).
     ///   - onTimeout: what a timeout means; `.disconnected` also takes the link down.
     ///   - long: a method documented as long (`enterStep`): `working` restarts its timeout, up
-    ///     to `workingCap` in all; any other method's timeout is absolute (issue 25).
+    ///     to `workingCap` in all; any other method's timeout is absolute.
     /// - Throws: `BraceletError`, `BridgeProtocolError`, `CancellationError`.
     ///   - cap: a long method's own cap, seconds (default `workingCap`).
     func call(_ method: String, _ params: [(String, JSONValue)] = [], timeout: Double?,

@@ -24,7 +24,7 @@ public final class BridgeClient: Sendable {
     /// The run every request names as `holder` once set (docs/bridge-protocol.md "Holders").
     let holder = Mutex<BraceletHolder?>(nil)
     /// The longest a `working` bridge may keep a long method (`enterStep`) waiting, seconds: a
-    /// hard cap however often it says it still works (issue 25, "every wait has a bound").
+    /// hard cap however often it says it still works ("every wait has a bound").
     public static let workingCap: Double = 3600
     let state = Mutex(State())
     /// Hears every request and answer at `.debug`: method, id, outcome and duration, never the

@@ -18,7 +18,7 @@ extension BridgeSession {
             try await b.pushProfile(try BridgeCodec.profile(p.object("profile")), force: try p.optional("force", p.bool) ?? false)
         case "feedCalibrationReading":
             let reading = try BridgeCodec.reading(p.object("reading"))
-            // `set` and `of` (issue 32): a reading of a multi-set calibration; absent: the single session.
+            // `set` and `of`: a reading of a multi-set calibration; absent: the single session.
             if let set = try p.optional("set", p.int) {
                 guard let of = try p.optional("of", p.int), set >= 1, of >= set else { throw BridgeProtocolError.invalidParams("of") }
                 return .object([("accepted", .bool(try await b.feedSetReading(reading, set: set, of: of, index: try p.int("index"))))])

@@ -47,7 +47,7 @@ public enum BridgeSocket {
     ///
     /// A unix path is never taken over: a socket file there is connected to first, and only a
     /// stale one (nobody answers: `ECONNREFUSED`) is replaced; a live server, a regular file, a
-    /// directory or anything else there is refused with its own reason (issue 26).
+    /// directory or anything else there is refused with its own reason.
     /// - Throws: `BraceletError.unavailable` (`unix:PATH: reason` / `tcp:HOST:PORT: reason`).
     public static func listen(_ address: BraceletAddress) throws -> (fd: Int32, bound: String) {
         switch address {
@@ -57,7 +57,7 @@ public enum BridgeSocket {
             let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             guard fd >= 0 else { throw unavailable("unix:\(path)") }
             // Linux gives the socket file the socket inode's mode less the umask: 0600 here makes
-            // it 0600 (or stricter) whatever the umask, with no window (issue 27; unix(7)).
+            // it 0600 (or stricter) whatever the umask, with no window (unix(7)).
             _ = fchmod(fd, 0o600)
             let rc = withUnsafePointer(to: &addr) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }

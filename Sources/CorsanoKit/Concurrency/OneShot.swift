@@ -1,7 +1,7 @@
 import Dispatch
 import Synchronization
 
-/// The one bridge from blocking work on another thread to a waiting task (issue 24): the wait
+/// The one bridge from blocking work on another thread to a waiting task: the wait
 /// ends once, with whichever answer comes first: one given by the work (`resume`), a real-time
 /// limit, or the cancellation of the waiting task. Later answers are refused (`resume` returns
 /// false, so a caller holding a value it must not lose keeps it); an answer given before the

@@ -64,7 +64,7 @@ public enum SHA256 {
 }
 
 /// HMAC-SHA-256 (RFC 2104 with FIPS 180-4's SHA-256; block 64 bytes), for the audit log's keyed
-/// chain (issue 35). Checked against the RFC 4231 test vectors in `SHA256Tests`.
+/// chain. Checked against the RFC 4231 test vectors in `SHA256Tests`.
 public enum HMACSHA256 {
     /// The 32-byte MAC of `message` under `key` (a key longer than the 64-byte block is hashed first).
     public static func mac(key: some Collection<UInt8>, _ message: some Collection<UInt8>) -> [UInt8] {

@@ -31,7 +31,7 @@ extension StoreError: DiagnosticError {
 }
 
 extension AuditKeyMismatch: DiagnosticError {
-    /// Names both key ids and how to give the right key (issue 35).
+    /// Names both key ids and how to give the right key.
     public var message: String {
         "state store \(location): its audit chain is keyed with key \(storeKeyID), "
             + (offeredKeyID.map { "not with this audit key (\($0))" } ?? "and no audit key was found")

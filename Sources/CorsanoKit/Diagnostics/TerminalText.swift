@@ -1,7 +1,7 @@
 /// Text from outside (a bridge's serial, model or firmware, a CSV cell, a file name) made safe
 /// for a terminal: every C0 control, DEL and C1 control is written as a visible escape, as
 /// OpenSSH's `strnvis` and git's path quoting do, so no OSC 52 clipboard write, screen clear or
-/// forged line can reach a person's terminal through corsano (issue 27). The bidirectional
+/// forged line can reach a person's terminal through corsano. The bidirectional
 /// formatting characters (U+061C ALM, U+200E LRM, U+200F RLM, U+202A-U+202E embeddings and
 /// overrides, U+2066-U+2069 isolates; Unicode UAX #9 §2) are escaped the same way: a serial or a
 /// name holding U+202E would otherwise display reordered ("Eve \u{202e}ecilA" as "Eve Alice"), as

@@ -151,7 +151,7 @@ extension FHIRExporter {
 }
 
 extension FHIRExporter {
-    /// A signature of a run (issue 35) as a Provenance whose target is the run's Procedure: the
+    /// A signature of a run as a Provenance whose target is the run's Procedure: the
     /// signer as agent (typed name and OS user as `who.display`; corsano does not verify identity),
     /// `recorded` and `signature.when` the signing time, the meaning as the signature's type and
     /// the agent's role, and the hash of the run's records the signer saw in `signature.data`

@@ -1,4 +1,4 @@
-/// Builds FHIR R4 resources from readings and calibration runs (issue 17).
+/// Builds FHIR R4 resources from readings and calibration runs.
 ///
 /// A reading is a blood-pressure Observation in the shape of the vital-signs BP profile (LOINC
 /// 85354-9 with 8480-6/8462-4 components, 8478-0 only when the cuff reported MAP, MDC codes beside
@@ -25,7 +25,7 @@ public struct FHIRExporter: Sendable {
     /// and the manual flag — the same reading always gets the same identifier. A reading fed in a
     /// run adds run, attempt and index: two genuine readings with the same values (typed ones
     /// carry no cuff stamp) are two Observations, and one cuff record fed in two runs is two
-    /// calibration measurements (issue 26; docs/design.md "Export").
+    /// calibration measurements (docs/design.md "Export").
     public static func observationIdentity(_ input: FHIRReadingInput) -> FHIRIdentity {
         let r = input.reading
         let when = r.measuredAt.map(RFC3339.format) ?? ("device:" + (r.deviceTime?.description ?? "unstamped"))

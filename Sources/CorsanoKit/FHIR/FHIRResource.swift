@@ -20,7 +20,7 @@ public struct FHIRReadingInput: Sendable {
     /// The cuff's Bluetooth address, when known (the cuff becomes a Device identified by it).
     public var cuffAddress: String?
     /// Its place in a calibration run (run id, attempt, index, 1-based) when it was fed to a
-    /// bracelet: part of its identity, so no two readings of a run share one (issue 26); nil for
+    /// bracelet: part of its identity, so no two readings of a run share one; nil for
     /// a reading outside a run (`cuff ingest --format fhir`), identified by what it says alone.
     public var fed: FedPosition?
 

@@ -167,7 +167,7 @@ public struct ReplayFilterSession {
     /// kept lines whose claims held in one `sink.write` (claims lost to another writer become
     /// `duplicate` drops); hand every drop over in input order; then give back, in one
     /// transaction, the claims of the lines the sink reports it did not write, so a later run
-    /// hands those readings on instead of dropping them as duplicates (issue 18). A crash after
+    /// hands those readings on instead of dropping them as duplicates. A crash after
     /// the commit loses at most this batch's one write; nothing is ever handed on twice.
     /// The batch is empty afterwards.
     /// - Returns: what was written, not written and released; a failed release is reported in

@@ -53,7 +53,7 @@ public protocol SeenSet: AnyObject {
     func commitPending() throws -> Set<SeenKey>
     /// Gives back committed claims whose lines were never written (a failed write on stdout), in
     /// one transaction, so a later run hands those readings on instead of dropping them as
-    /// duplicates (issue 18). Keys not held are ignored.
+    /// duplicates. Keys not held are ignored.
     /// - Throws: store errors; then every claim still holds.
     func release(_ keys: [SeenKey]) throws
 }

@@ -109,7 +109,7 @@ public enum FlowEventPayload: Equatable, Sendable {
 
     /// The payload's JSON members in wire order (docs/design.md "Events"; scripts match on them). A fed
     /// reading is its one record (`FedCuffReading.json`): the `measurement` payload and each
-    /// element of `readings` (issue 24).
+    /// element of `readings`.
     public var members: [(String, JSONValue)] {
         switch self {
         case .started(let config):
@@ -141,7 +141,7 @@ public enum FlowEventPayload: Equatable, Sendable {
     }
 }
 
-/// Which set of a multi-set calibration a run takes: `set` (1-based) of `of` (issue 32). Only
+/// Which set of a multi-set calibration a run takes: `set` (1-based) of `of`. Only
 /// the core builds one (`MultiSetStart`), by the memberwise initializer.
 public struct SetPosition: Equatable, Sendable {
     public var set: Int
@@ -377,7 +377,7 @@ public enum PlanRestoreReason: String, Equatable, Sendable {
     /// The journal repair restored what an earlier run left (docs/design.md "Plan safety").
     case journal
     /// A person set the plan with `corsano bracelet repair --plan PLAN`: nothing recorded what
-    /// the bracelet ran before (issue 25).
+    /// the bracelet ran before.
     case `operator`
 }
 

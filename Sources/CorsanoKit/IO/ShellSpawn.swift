@@ -27,7 +27,7 @@ public enum ShellSpawn {
         for signo in [SIGINT, SIGTERM, SIGPIPE, SIGHUP, SIGQUIT] { sigaddset(&defaults, signo) }
         posix_spawnattr_setsigdefault(&attrs, &defaults)
         posix_spawnattr_setpgroup(&attrs, 0)
-        // corsano blocks its stop signals from the first instruction (issue 18); a child starts
+        // corsano blocks its stop signals from the first instruction; a child starts
         // with none blocked, or a bridge or cuff command would ignore SIGINT/SIGTERM for good.
         var unblocked = sigset_t()
         sigemptyset(&unblocked)

@@ -95,7 +95,7 @@ public final class CuffIngester {
                 if let document = IngestFormat.detect(document: prefix) {
                     chosen = document
                 } else {
-                    // Not text (issue 29): said once, bytes escaped, never echoed raw to a terminal (65).
+                    // Not text: said once, bytes escaped, never echoed raw to a terminal (65).
                     if validateUTF8, IngestFormat.isBinary(prefix) {
                         throw IngestError.notText(source: name, firstBytes: IngestFormat.escaped(prefix.prefix(32)))
                     }

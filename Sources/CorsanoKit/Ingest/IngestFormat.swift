@@ -52,7 +52,7 @@ public enum IngestFormat: String, CaseIterable, Sendable {
         let cells = CSVFields.split(record, delimiter: CSVFields.detectDelimiter(record)).cells
         let header = CSVHeader(cells: cells)
         if header.namesPressures { return .csv }
-        // Recognizably a CSV header that lacks a column (issue 29): cells split by a delimiter,
+        // Recognizably a CSV header that lacks a column: cells split by a delimiter,
         // every one a name (not a number, not empty), one or more of them a name the alias table
         // knows. The CSV reader then says, once, what it lacks (65) instead of a usage error.
         let named = cells.count >= 2 && cells.allSatisfy { c in

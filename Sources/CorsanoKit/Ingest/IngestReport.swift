@@ -123,7 +123,7 @@ public protocol IngestSink: AnyObject {
 
 /// `, unstamped N, manual M` for a closing counts line (each only when not zero): the readings
 /// that carry no time (neither `measuredAt` nor `deviceTime`) and the manual entries, which
-/// `cuff ingest`, `replay-filter` and `bp-init` all report (issue 29).
+/// `cuff ingest`, `replay-filter` and `bp-init` all report.
 public struct ReadingOrigins: Equatable, Sendable {
     public var unstamped = 0
     public var manual = 0

@@ -25,7 +25,7 @@ extension FlowNarrator {
         case .bpInit(.retryPrompt):
             return [.title(l[.retryTitle]), .text(l[.bpRetryBody], tone: .plain)]
         case .bpInit(.finalSuccess):
-            // The body says the monitoring plan is restored: never when it was not (issue 25).
+            // The body says the monitoring plan is restored: never when it was not.
             return [.title(l[.bpSuccessTitle])] + (planLeftSwitched ? [] : [.text(l[.bpSuccessBody], tone: .success)])
         case .bpInit(.finalFailure):
             return [.title(l[.bpSummaryTitle])] + (planLeftSwitched ? [] : [.text(l[.bpSummaryBody], tone: .plain)])

@@ -17,7 +17,7 @@ public struct FlowNarrator: Sendable {
     var verdicts: [String: Bool] = [:]
     /// True once a `planRestoreFailed` came: the terminal screen then claims no restore.
     var planLeftSwitched = false
-    /// The zone of the operator's clock, for "next set from HH:MM" (issue 32); the command sets it
+    /// The zone of the operator's clock, for "next set from HH:MM"; the command sets it
     /// (the core reads no environment); UTC by default.
     public var timeZone = TimeZone(secondsFromGMT: 0)!
 
@@ -41,7 +41,7 @@ public struct FlowNarrator: Sendable {
             return self.attempt(event, attempt: attempt, succeeded: succeeded, reason: reason)
         case .readings(let fed): return readings(event, fed)
         case .finished(.bpInit(.setRecorded(let record, let of, let due))):
-            // Where the operator is in a multi-set calibration (issue 32): "set 2 of 3; next set from 11:42".
+            // Where the operator is in a multi-set calibration: "set 2 of 3; next set from 11:42".
             return [.text(l[.resultSetRecorded, record.set, of, Self.clockTime(due, in: timeZone)], tone: .success)]
         case .finished(let result):
             let tone: TextTone = result.isSuccess ? .success : result.isCancelled ? .note : .failure

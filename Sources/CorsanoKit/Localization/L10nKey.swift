@@ -68,11 +68,11 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case historyRunHeader, historyRunGateway, historyNotFinished, historyEnded, historyMeasured
     case historyKilledPlanRestored, historyPlanRestoreRecord, answersNo, answerYesOrNo
     case historyDue, historyNeverCalibrated
-    // Multi-set calibration (issue 32): where the operator is, and history --due's next sets
+    // Multi-set calibration: where the operator is, and history --due's next sets
     case resultSetRecorded, historyNextSet
     // `history --due`: an open calibration's next set due now; one expired (start a new calibration).
     case historySetDue, historyCalibrationExpired
-    // `report`: calibration certificate and bracelet history (issue 36)
+    // `report`: calibration certificate and bracelet history
     case reportCertificate, reportHistory, reportPageOf, reportNumber, reportIssued, reportItem, reportBraceletLine
     case reportGateway, reportOperator, reportCuff, reportClockAnchor, reportAnchorValue, reportNotRecorded
     case reportProtocol, reportSingleSession, reportPerformed, reportReadings
@@ -88,11 +88,11 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case reportCategoryStage, reportCategoryGrade
     case reportCalibrations, reportColumnStarted, reportColumnFlow, reportLastCalibrated, reportNextDue, reportDueNotSet
     case reportGenerated
-    // `validate --live` (issue 34): the operator's prompt before each step of the same-arm sequence
+    // `validate --live`: the operator's prompt before each step of the same-arm sequence
     case validateTakeCuffReading, validateKeepStill
     case reportMultiSet, reportSets, reportColumnSet, reportColumnEnded, reportColumnMeanAll, reportColumnMeanLast2
     case reportSubject, reportSetOf, validationPairingSequential, validationPairingNearest, pickNotAChoice
-    // `validate --report`: the validation report (issue 36)
+    // `validate --report`: the validation report
     case validationReport, validationPairing, validationSampleSize, validationSampleValue, validationSmallerPanel, validationCriteria, validationCriterion, validationGradeOrBetter, validationVerdictPass, validationVerdictFail, validationNotAssessable, validationSummary, validationStatistic
     case validationPairs, validationMeanDifference, validationSDDifference, validationCriterion1, validationSDSubjectMeans, validationCriterion2Limit, validationCriterion2, validationBias, validationLimits, validationMAD, validationGrade, validationPass, validationFail
     case validationBlandAltmanTitle, validationScatterTitle, validationAxisMean, validationAxisDifference, validationAxisReference, validationAxisDevice, validationLineBias, validationLineLimit, validationSubjects, validationColumnSubject, validationSubjectsNote, validationGenerated

@@ -1,7 +1,7 @@
 /// Picks the locale of human text from `--lang` and the POSIX locale variables.
 ///
 /// The core never reads the environment itself: the executable passes it in.
-/// Rules (issue 8, docs/design.md "Localization"): `--lang` wins; otherwise the first non-empty of
+/// Rules (docs/design.md "Localization"): `--lang` wins; otherwise the first non-empty of
 /// `LC_ALL`, `LC_MESSAGES`, `LANG` (POSIX precedence: a set but unusable value such as `C`
 /// does not fall through to the next variable). A value like `nl_BE.UTF-8@euro` is tried as
 /// `nl-BE`, then `nl`; anything unknown is English. Plain `pt` is English (we ship pt-PT only,

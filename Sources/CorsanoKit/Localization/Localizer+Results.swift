@@ -19,7 +19,7 @@ extension Localizer {
             }
             return counted(.resultBPFailedAfterRetries, result["attemptCount"])
         case "setRecorded" where result["set"]?.intValue != nil:
-            // A multi-set calibration's set (issue 32): in history, with the next set's time as stored.
+            // A multi-set calibration's set: in history, with the next set's time as stored.
             return self[.resultSetRecorded, result["set"]?.intValue ?? 0, result["of"]?.intValue ?? 0,
                         result["nextDueAt"]?.displayText ?? "?"]
         default: return self[.resultOther, kind]

@@ -3,7 +3,7 @@
 ///
 /// Compiled into the binary rather than loaded from .mo files or a resource bundle: SwiftPM's
 /// `Bundle.module` looks in the build folder and a copied binary must still speak every language
-/// (issue 8). `switch` tables rather than dictionary literals because large literals take the type
+///. `switch` tables rather than dictionary literals because large literals take the type
 /// checker tens of seconds.
 package enum StringTables {
     /// The text of `key` in `locale`, following the fallback chain (nl-BE → nl → en).

@@ -1,4 +1,4 @@
-/// `corsano nibp read`'s work (issue 33): the bracelet's own NIBP values as reading lines — the
+/// `corsano nibp read`'s work: the bracelet's own NIBP values as reading lines — the
 /// stored ones in a range, or one spot measurement now — with `"source":"bracelet"`,
 /// `"bracelet":SERIAL`, `quality` when known and `subject` when named (docs/design.md "Data on the wire").
 public enum NIBPRead {

@@ -1,4 +1,4 @@
-/// A bracelet's calibration history from the audit log (issue 36): every run on it over time
+/// A bracelet's calibration history from the audit log: every run on it over time
 /// (start, flow, gateway, operator, result, readings, signatures), the last successful
 /// calibration and, given the lab's interval, when the next is due (`CalibrationDue`'s rule), and
 /// a plot of every reading fed against time with the blood-pressure categories.

@@ -1,4 +1,4 @@
-/// A calibration certificate of one run, from the audit log (issue 36; what it carries follows
+/// A calibration certificate of one run, from the audit log (what it carries follows
 /// ISO/IEC 17025:2017 §7.8.2 and §7.8.4: a unique number, page x of y, the item and its serial,
 /// method and dates, results with units, the reference used and its traceability, the signatory):
 /// the bracelet (model, serial, firmware), gateway and operator, the reference cuff and the clock
@@ -25,7 +25,7 @@ public struct CalibrationCertificate: Sendable {
     public var issued: Instant
     /// corsano's version, in the document's foot.
     public var version: String
-    /// The multi-set calibration (issue 32) this run is a set of; nil: a single session.
+    /// The multi-set calibration this run is a set of; nil: a single session.
     public var calibration: MultiSetCalibration? = nil
     /// The audit log's runs of the calibration's sets, by run id: a multi-set certificate shows
     /// every set's readings, grouped by set (`AuditLog.certificate` fills it in).
@@ -224,7 +224,7 @@ struct ReportReading {
 }
 
 extension CalibrationCertificate {
-    /// "single session", or which set of how many of a multi-set calibration (issue 32).
+    /// "single session", or which set of how many of a multi-set calibration.
     func protocolText(_ l: Localizer, _ f: ReportFormat) -> HTML {
         guard let calibration, let set = calibration.sets.first(where: { $0.run == run.run }) else { return .text(l[.reportSingleSession]) }
         return .localized(l, .reportMultiSet, [.value(calibration.parameters.kind.rawValue), .value(f.integer(set.set)),

@@ -1,7 +1,7 @@
 /// A piece of HTML whose text is already escaped: reports are built only from `HTML.text` (every
 /// value from the store, the bracelet or a person goes through it), `HTML.element` and the fixed
 /// markup of the report types, so a serial or an operator's name holding `<script>` or `"` is
-/// shown as written and never becomes markup (issue 36; HTML Living Standard §13.1.2.5 and
+/// shown as written and never becomes markup (HTML Living Standard §13.1.2.5 and
 /// "Escaping a string"). Control characters (C0, DEL, C1) and bidirectional formatting characters
 /// are shown as visible escapes, as in every human-readable output (`TerminalText`; docs/design.md "State store").
 public struct HTML: Sendable, Equatable {

@@ -6,7 +6,7 @@ public enum PaperSize: String, CaseIterable, Sendable {
     public static let `default` = PaperSize.a4
 }
 
-/// One self-contained HTML document (issue 36): inline CSS, inline SVG, no script, nothing
+/// One self-contained HTML document: inline CSS, inline SVG, no script, nothing
 /// fetched (no font, image or style sheet), so it opens the same offline and years later.
 ///
 /// Print styles make Chromium's "Print to PDF" a clean document: `@page` size and margins, and a

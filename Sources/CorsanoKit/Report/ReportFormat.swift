@@ -1,7 +1,7 @@
 import Foundation
 
 /// Numbers and instants written for a report's locale (CLDR data through Foundation): dates and
-/// times in UTC, said so, so that a document reads the same wherever it is opened (issue 36).
+/// times in UTC, said so, so that a document reads the same wherever it is opened.
 struct ReportFormat {
     let locale: AppLocale
     private let dateTimeFormatter: DateFormatter

@@ -1,4 +1,4 @@
-/// Which report `corsano report` makes (issue 36).
+/// Which report `corsano report` makes.
 public enum ReportKind: String, CaseIterable, Sendable {
     /// One run's calibration certificate (`--run ID`, or `--bracelet SERIAL`: its last run).
     case certificate
@@ -67,7 +67,7 @@ extension AuditLog {
         let rows = try runs(serial: chosen.bracelet.serial)
         var certificate = CalibrationCertificate(run: chosen, signatures: rows.signatures[chosen.run] ?? [], planRestored: rows.planRestores[chosen.run],
                                                  chainHead: chainHead, categories: categories, paper: paper, issued: issued, version: version)
-        // A set of a multi-set calibration (issue 32): the calibration the run's set belongs to.
+        // A set of a multi-set calibration: the calibration the run's set belongs to.
         certificate.calibration = try multiSetCalibration(of: chosen.run)
         // Every set's run, so the certificate shows all the calibration's readings grouped by set.
         if let calibration = certificate.calibration {

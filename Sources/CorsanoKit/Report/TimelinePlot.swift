@@ -1,4 +1,4 @@
-/// The readings of one or more runs against time as an inline SVG (issue 36): systolic and
+/// The readings of one or more runs against time as an inline SVG: systolic and
 /// diastolic of each reading joined by a bar, behind each reading a band coloured by its
 /// blood-pressure category (the higher of its systolic and diastolic category, as the guidelines
 /// and the readings table classify it: 118/86 is stage 1 in both), axes with labels, and a

@@ -1,4 +1,4 @@
-/// The validation report (issue 36): `validate … --report FILE` as one self-contained HTML
+/// The validation report: `validate … --report FILE` as one self-contained HTML
 /// document, made where the numbers are (validate stores nothing). It shows the summary table with
 /// each criterion's verdict (ISO 81060-2:2018 criteria 1 and 2, 5.2.4.1.2; IEEE 1708-2014's mean
 /// absolute difference grade), the sample size against the minimum (ISO 81060-2 5.1.1: 85

@@ -1,4 +1,4 @@
-/// The audit log's hash chain (issue 35; docs/design.md "State store", "Audit chain"): every change to
+/// The audit log's hash chain (docs/design.md "State store", "Audit chain"): every change to
 /// the audit log — a run begun, a reading fed, a run finished, a repair, a signature, a run copied
 /// by `state migrate` — appends one record holding the canonical encoding of the run as it stands
 /// after the change, the hash of the record before it and its own hash, keyed with an HMAC key kept
@@ -111,7 +111,7 @@ public enum AuditChange: Sendable {
     }
 }
 
-/// The chain's rules: encoding, sealing and verification (issue 35).
+/// The chain's rules: encoding, sealing and verification.
 public enum AuditChain {
     /// The `seq` of a run's rows changed by hand is reported through the record that last chained them.
     static let domain = "corsano-audit-v1"

@@ -8,7 +8,7 @@ public final class AuditLog: @unchecked Sendable {
     private let store: any StateStore
     /// The gateway this process records its runs under ('' when none is known).
     public let gateway: String
-    /// The HMAC key every record appended through this log is keyed with (issue 35); nil appends
+    /// The HMAC key every record appended through this log is keyed with; nil appends
     /// unkeyed records, refused by a store whose chain is keyed.
     public let key: AuditKey?
 
@@ -51,7 +51,7 @@ public final class AuditLog: @unchecked Sendable {
     /// `{"kind":"planRestored","previousPlan":…,"why":…,"restoredRun":RUN|null}`. The run it refers
     /// to is the newest one on that bracelet without a result that no earlier record refers to (the
     /// one whose switch the journal still held); its own rows are never changed: the audit log only
-    /// grows (issue 26; docs/design.md "State store"). Returns the run it refers to, nil when none.
+    /// grows (docs/design.md "State store"). Returns the run it refers to, nil when none.
     /// - Throws: `StoreError`.
     @discardableResult
     public func recordPlanRestored(bracelet: BraceletIdentity, previousPlan: BraceletPlan, why: PlanRestoreReason,
@@ -72,7 +72,7 @@ public final class AuditLog: @unchecked Sendable {
     /// The `flow` of a signature record (`sign`).
     public static let signatureFlow = FlowName.signature.rawValue
 
-    /// Appends a signature of `run` (issue 35; 21 CFR 11.50's printed name, date and time, and
+    /// Appends a signature of `run` (21 CFR 11.50's printed name, date and time, and
     /// meaning): a record of flow `signature` holding the typed `name`, the OS user, this log's
     /// gateway, `at` (the store's time as the command layer reads it), the `meaning` and the hash
     /// of the run's records at that moment (`AuditChain.runHash`). The run itself is not changed;
@@ -267,7 +267,7 @@ extension Array where Element == AuditRun {
     }
 }
 
-/// What a signature means (issue 35; 21 CFR 11.50(a)(3)): the signer reviewed the run, approved
+/// What a signature means (21 CFR 11.50(a)(3)): the signer reviewed the run, approved
 /// the calibration, or takes responsibility for it.
 public enum SignatureMeaning: String, CaseIterable, Sendable {
     case review, approval, responsibility
@@ -351,7 +351,7 @@ extension Array where Element == AuditRun {
 }
 
 extension AuditLog {
-    /// The multi-set calibration (issue 32) one of whose sets run `run` recorded; nil for a
+    /// The multi-set calibration one of whose sets run `run` recorded; nil for a
     /// single-session run. - Throws: `StoreError`.
     public func multiSetCalibration(of run: String) throws -> MultiSetCalibration? {
         try store.calibrations(openOnly: false).first { $0.sets.contains { $0.run == run } }

@@ -5,7 +5,7 @@ import Synchronization
 /// what was fed so far.
 ///
 /// A run's start and end are recorded on `recordedAt`, the wall clock the command injects: the run
-/// clock may be virtual (`--now`, a simulator), where a whole run takes no time (issue 26). A
+/// clock may be virtual (`--now`, a simulator), where a whole run takes no time. A
 /// `planRestored` event of a repair (`why` other than `flowEnded`) appends the record that the
 /// killed run's plan was restored (`AuditLog.recordPlanRestored`).
 ///
@@ -15,7 +15,7 @@ public final class AuditLogSink: EventSink {
     private let log: AuditLog
     private let bracelet: BraceletIdentity
     private let recordedAt: (@Sendable () -> Instant)?
-    /// Who runs the flow (`--operator`, default the OS user), recorded in the run's config (issue 36).
+    /// Who runs the flow (`--operator`, default the OS user), recorded in the run's config.
     private let operatorName: String?
     private let firstError = Mutex<(any Error)?>(nil)
     /// A `planRestoreFailed` of this run, recorded with its result (issue 25: history says so).
@@ -61,7 +61,7 @@ public final class AuditLogSink: EventSink {
                 // The verdict stays as the firmware gave it; a plan left switched is recorded
                 // beside it (`planRestoreFailed`: plan, previousPlan, reason).
                 var json = result.json
-                // A multi-set calibration's last run keeps every set's means with its verdict (issue 32).
+                // A multi-set calibration's last run keeps every set's means with its verdict.
                 if case .bpInitSets(_, let sets) = result, case .object(let members) = json {
                     json = .object(members + [("sets", .array(sets.map(\.summary)))])
                 }

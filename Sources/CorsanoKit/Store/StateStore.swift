@@ -59,7 +59,7 @@ public protocol StateStore: AnyObject, Sendable {
     func auditImport(_ run: AuditRun) throws -> Bool
     /// Runs `body` in one write transaction holding the audit chain's lock across processes and
     /// hosts (SQLite: `BEGIN IMMEDIATE`; PostgreSQL: `pg_advisory_xact_lock`), rolling back when it
-    /// throws (issue 35). - Throws: `StoreError`, or what `body` throws.
+    /// throws. - Throws: `StoreError`, or what `body` throws.
     func auditChainTransaction<T>(_ body: () throws -> T) throws -> T
     /// The chain's last record; nil when the store has no chain yet. - Throws: `StoreError`.
     func auditChainHead() throws -> AuditChainRecord?
@@ -80,7 +80,7 @@ public protocol StateStore: AnyObject, Sendable {
     /// Every stored profile with its serial and time (for `state migrate`). - Throws: `StoreError`.
     func profiles() throws -> [StoredProfile]
 
-    // MARK: Multi-set calibrations (issue 32)
+    // MARK: Multi-set calibrations
 
     /// The open multi-set calibration of bracelet `serial`, nil when none. - Throws: `StoreError`
     /// (`.corrupt` when its record cannot be read: never skipped, a calibration fails closed).

@@ -12,7 +12,7 @@ public enum StoreMigration {
         public var journalEntries = 0, journalEntriesNew = 0
         public var auditRuns = 0, auditRunsNew = 0
         public var profiles = 0, profilesNew = 0
-        /// Multi-set calibrations (issue 32), open and closed.
+        /// Multi-set calibrations, open and closed.
         public var calibrations = 0, calibrationsNew = 0
 
         public init() {}

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Differences by time since each bracelet's last successful calibration (issue 34, `validate
+/// Differences by time since each bracelet's last successful calibration (`validate
 /// --state`): how a cuff-calibrated device drifts, and the recalibration interval the data support.
 ///
 /// A pair counts when its device reading names its bracelet (`bracelet`, the serial `nibp read`

@@ -66,7 +66,7 @@ public enum LiveValidationEvent: Sendable, Equatable {
     }
 }
 
-/// Drives a live same-arm sequence for one subject (issue 34, `validate --live`): each R asks the
+/// Drives a live same-arm sequence for one subject (`validate --live`): each R asks the
 /// reference cuff for a reading, each T the device for a spot measurement, in order, reporting each
 /// step; the readings are stamped with the subject. The cuff and the device are injected, so the
 /// same run works on a real bracelet and cuff and on the simulator.

@@ -84,7 +84,7 @@ public struct ValidationExclusions: Equatable, Sendable {
 /// repeated-measures SD, IEEE 1708's mean absolute difference grade, for systolic and diastolic.
 ///
 /// Built from `ValidationPairs`; rendered as JSON (`summaryJSON`, `subjectLines`, `pairLines`) by
-/// `validate` and by reports (issue 36). Differences are device − reference, mmHg.
+/// `validate` and by reports. Differences are device − reference, mmHg.
 public struct ValidationSummary: Equatable, Sendable {
     /// The pairing rule used.
     public var pairing: ValidationPairing

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import CorsanoCLI
 
-/// Each error type declares its own exit status (issue 24): read from the sources, every type
+/// Each error type declares its own exit status: read from the sources, every type
 /// that conforms to `Error` conforms to `ExitStatusProviding` too, and the translator exits with
 /// what the error declares; one that declares nothing is an internal error, said loudly.
 @Suite struct ErrorStatusTests {

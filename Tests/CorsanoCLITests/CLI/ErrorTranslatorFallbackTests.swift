@@ -27,7 +27,7 @@ import Testing
     }
 
     /// An error that declares no status is a defect: said as one, naming the command and its
-    /// type, with 70 — never passed off as an I/O error (issue 24).
+    /// type, with 70 — never passed off as an I/O error.
     @Test func anUnknownErrorNamesTheCommandAndTheErrorsType() {
         let (message, status) = ErrorTranslator.translate(Unforeseen(), command: "history")
         #expect(message == "internal error: history: CorsanoCLITests.ErrorTranslatorFallbackTests.Unforeseen: Unforeseen()"

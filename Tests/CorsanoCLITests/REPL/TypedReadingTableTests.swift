@@ -4,7 +4,7 @@ import Testing
 
 /// The REPL's typed readings (`cuff add …`, a `cuff>` line) have no grammar or ranges of their own:
 /// each line gets the core parser's verdict (`ManualCuffEntry`, `ReadingValidator.standard`), the
-/// reading it parses or its reason (issue 24).
+/// reading it parses or its reason.
 @Suite struct TypedReadingTableTests {
     static let typed = Instant(secondsSinceEpoch: 1_800_000_000)
 

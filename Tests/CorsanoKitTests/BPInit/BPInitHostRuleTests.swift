@@ -41,7 +41,7 @@ import Testing
     }
 
     /// A manual entry is never age-checked (the seed: no cuff clock behind it), but one that
-    /// carries a time is a record of the past: the backdating and duplicate rules apply (issue 30).
+    /// carries a time is a record of the past: the backdating and duplicate rules apply.
     @Test func manualEntriesAreNeverAgeCheckedButStampedOnesAreReplayedAndDuplicated() async throws {
         // 1000 s and 1100 s ahead: a cuff's reading would be stale (age -1000); a typed one is not.
         let ahead = F.reading(120, 80, 70, at: "2026-11-29T10:17:10Z", manual: true)

@@ -170,7 +170,7 @@ final class FakeCentral: BluetoothCentral, @unchecked Sendable {
         // Anchor: cuff 2025-01-01T00:03:10 = host 10:00:05Z.
         #expect(readings.map { $0.measuredAt.map(RFC3339.format) } == ["2026-11-27T18:11:55Z", "2026-11-29T10:00:55Z"])
         #expect(readings.map(\.deviceTime?.description) == ["2024-12-30T08:15:00", "2025-01-01T00:04:00"])
-        // The cuff's address, then the anchor pair the times were converted through (issue 36).
+        // The cuff's address, then the anchor pair the times were converted through.
         #expect(readings.allSatisfy { $0.provenance.suffix(2) == [ProvenanceField(name: "source", rawJSON: #""A0:9E:1A:00:00:01""#),
                                                                  ProvenanceField(name: "anchor", rawJSON: #"{"device":"2025-01-01T00:03:10","phone":"2026-11-29T10:00:05Z"}"#)] })
         #expect(readings.allSatisfy { $0.receivedAt == "2026-11-29T10:00:05Z" })

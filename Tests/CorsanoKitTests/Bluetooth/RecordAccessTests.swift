@@ -1,7 +1,7 @@
 import CorsanoKit
 import Testing
 
-/// The Record Access Control Point requests and responses of `cuff listen --stored` (issue 31).
+/// The Record Access Control Point requests and responses of `cuff listen --stored`.
 @Suite struct RecordAccessTests {
     @Test func requestsAreReportStoredRecordsAllOrFromASequenceNumber() {
         #expect(RecordAccess.reportStoredRecords(.all) == [0x01, 0x01])

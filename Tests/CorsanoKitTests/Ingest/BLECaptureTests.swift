@@ -29,7 +29,7 @@ import Testing
         "00002a35-0000-1000-8000-00805f9b34fb 00780050005d00", "  00780050005d00 \r",
     ])
     func hexForms(_ line: String) throws {
-        // A line naming 0x2A35 is that; one naming nothing is read by layout (issue 31).
+        // A line naming 0x2A35 is that; one naming nothing is read by layout.
         let named = line.lowercased().contains("2a35")
         #expect(try BLECaptureLine.parse(Array(line.utf8))
             == (named ? .measurement(payload: Self.payload, receivedAt: nil) : .untagged(payload: Self.payload, receivedAt: nil)))

@@ -2,7 +2,7 @@ import CorsanoKit
 import Foundation
 import Testing
 
-/// The exports people have (issue 13): each kind of problem, built from a real export's layout
+/// The exports people have: each kind of problem, built from a real export's layout
 /// (Tests/Fixtures/README.md names the sources), fed through the whole ingester in every chunk size.
 @Suite struct CSVExportTests {
     /// The fixtures this suite reads (each from a real export's layout).

@@ -76,7 +76,7 @@ import Testing
         ])
     }
 
-    /// One error for the problem, the other lines counted under it (issue 29).
+    /// One error for the problem, the other lines counted under it.
     @Test func headerWithoutPressureColumnsIsOneRejectAndTheRowsAreCounted() {
         #expect(Self.read("when,what\n2026-11-20 07:00,120/80\n") == [
             .reject(1, "header: no systolic or diastolic column (columns: when, what); no row names systolic and diastolic columns; see corsano-formats(5) for the column names read, or give --header-line N"),

@@ -49,7 +49,7 @@ import Testing
     static let csvFixtures: [String] = (try? FileManager.default.contentsOfDirectory(
         atPath: Fixtures.root.appendingPathComponent("csv").path).map { "csv/" + $0 }.sorted()) ?? []
 
-    /// Must show (issue 29): in every CSV fixture, the stamp columns renamed to words the table
+    /// Must show: in every CSV fixture, the stamp columns renamed to words the table
     /// does not know are refused by their cells, naming each; never an unstamped reading. Named
     /// back with the `--column` the refusal gives, today's readings come out.
     @Test(arguments: csvFixtures)

@@ -12,7 +12,7 @@ import Testing
         return d
     }
 
-    /// Every problem at once, missing and bad alike, in field order (issue 15, point 3).
+    /// Every problem at once, missing and bad alike, in field order (point 3).
     @Test func problemsListsEveryFieldAtOnce() {
         var d = ProfileDraft()
         d.set("weight", "1000")

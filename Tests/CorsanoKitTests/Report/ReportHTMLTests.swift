@@ -1,7 +1,7 @@
 @testable import CorsanoKit
 import Testing
 
-/// The report builder escapes every value from outside (issue 36): markup, quotes, ampersands and
+/// The report builder escapes every value from outside: markup, quotes, ampersands and
 /// controls in a serial, firmware, gateway, operator, cuff or signer's name are shown as written,
 /// in element content, attributes and the page header's CSS string alike.
 @Suite struct ReportHTMLTests {

@@ -1,7 +1,7 @@
 @testable import CorsanoKit
 import Testing
 
-/// `validate --state`: differences by days since the bracelet's last successful calibration (issue 34).
+/// `validate --state`: differences by days since the bracelet's last successful calibration.
 @Suite struct CalibrationDriftTests {
     static let calibrated = RFC3339.parseInstant("2026-11-01T08:00:00Z")!
 

@@ -1,7 +1,7 @@
 @testable import CorsanoKit
 import Testing
 
-/// The live same-arm sequence (issue 34, `validate --live`): parsing `--sequence` and driving it.
+/// The live same-arm sequence (`validate --live`): parsing `--sequence` and driving it.
 @Suite struct LiveValidationTests {
     @Test func sequencesAlternateFromRToR() throws {
         #expect(try ValidationSequence.parse(ValidationSequence.standard).get().steps.count == 7)

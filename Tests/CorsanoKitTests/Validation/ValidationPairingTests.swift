@@ -1,7 +1,7 @@
 @testable import CorsanoKit
 import Testing
 
-/// Pairing device values with reference readings (issue 34): ISO 81060-2 same-arm sequential and
+/// Pairing device values with reference readings: ISO 81060-2 same-arm sequential and
 /// nearest-in-time, and the summary's verdict and JSON.
 @Suite struct ValidationPairingTests {
     static let t0 = RFC3339.parseInstant("2026-12-01T09:00:00Z")!

@@ -1,7 +1,7 @@
 @testable import CorsanoKit
 import Testing
 
-/// The statistics of `corsano validate` (issue 34) against independently computed values.
+/// The statistics of `corsano validate` against independently computed values.
 ///
 /// Expected numbers come from Tests/CorsanoKitTests/Validation/worked_examples.py (run once:
 /// mpmath at 40 digits for Φ and the criterion-2 root, exact fractions for Bland & Altman 2007's

@@ -18,7 +18,7 @@ import Testing
         #expect(r.lines.last?.hasSuffix(#""at":"2026-11-29T10:02:55Z","bracelet":"SIM-287-0001","result":{"kind":"success","measurementCount":2}}"#) == true)
         // Every event names the bracelet, so the logs of parallel runs can be split.
         #expect(r.lines.allSatisfy { $0.contains(#","bracelet":"SIM-287-0001","#) })
-        // The closing counts (issue 29): what was read, fed and dropped by reason.
+        // The closing counts: what was read, fed and dropped by reason.
         #expect(r.stderr == "corsano: bp-init: read 5, fed 2, dropped 3 (replayed: 2, duplicate: 1)\n")
     }
 
@@ -53,7 +53,7 @@ import Testing
         #expect(runs.count == 2)
         for run in runs {
             #expect((run["bracelet"] as? [String: Any])?["serial"] as? String == "SIM-287-0001")
-            // The audit log dates a run by the wall clock, not by --now's virtual clock (issue 26).
+            // The audit log dates a run by the wall clock, not by --now's virtual clock.
             #expect((run["startedAt"] as? String ?? "") >= wallBefore, "\(run)")
             let readings = run["readings"] as? [[String: Any]] ?? []
             #expect(readings.map { ($0["reading"] as? [String: Any])?["systolic"] as? Int } == [128, 124])

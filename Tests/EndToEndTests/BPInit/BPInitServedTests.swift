@@ -97,7 +97,7 @@ import TestSupport
         #expect(try await BPInitServedTests.plan(of: server) == BraceletPlan("monitoring"))
         #expect(try PlanJournal(store: SQLiteStore(path: state)).openEntries().isEmpty)
         let history = try Corsano.run(["history", "--text", "--state", state])
-        // The repair appended the record that the killed run's plan was restored (issue 26).
+        // The repair appended the record that the killed run's plan was restored.
         #expect(history.stdout.contains("Result: killed; plan monitoring restored at "), "\(history.stdout)")
         #expect(history.stdout.contains("128/82 mmHg, pulse 66 bpm  accepted"))
     }

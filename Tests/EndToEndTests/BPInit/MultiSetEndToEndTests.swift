@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// `bp-init --protocol corsano` (issue 32) against a served simulator, one process per set, with
+/// `bp-init --protocol corsano` against a served simulator, one process per set, with
 /// a SQLite state store and `--now` stepping the virtual clock across the hour between sets.
 @Suite struct MultiSetEndToEndTests {
     typealias E = BPInitE2E
@@ -34,7 +34,7 @@ import TestSupport
                          "--now", now] + extra, stdin: setReadings(now, base: base, cuff: cuff))
     }
 
-    /// The certificate of a set (issue 36) says which set of how many, and shows every set
+    /// The certificate of a set says which set of how many, and shows every set
     /// recorded so far with its means (all readings; readings 2 and 3), instead of "single session".
     @Test func aSetsCertificateShowsTheSetsAndTheirMeans() async throws {
         let server = try ServedSimulator(.unix)
@@ -327,7 +327,7 @@ import TestSupport
     }
 }
 
-/// `cuff ingest --cuff-id ID` names the cuff on every reading (issue 32), and refuses a record naming another.
+/// `cuff ingest --cuff-id ID` names the cuff on every reading, and refuses a record naming another.
 @Suite struct CuffIdIngestTests {
     @Test func cuffIdIsWrittenOnEveryReadingAndAnotherCuffIsRejected() throws {
         let input = #"{"systolic":121,"diastolic":79,"pulse":64,"measuredAt":"2026-11-29T10:15:00Z"}"# + "\n"

@@ -2,7 +2,7 @@ import CorsanoKit
 import Foundation
 import Testing
 
-/// `corsano cuff listen` against a cuff behind a mocked BlueZ on a private bus (issue 14).
+/// `corsano cuff listen` against a cuff behind a mocked BlueZ on a private bus.
 @Suite struct CuffListenTests {
     static let device = ["--device", BlueZMock.cuff.lowercased()]
 

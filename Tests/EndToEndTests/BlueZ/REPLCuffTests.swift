@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The REPL's `cuff scan` and `cuff connect MAC` over a mocked BlueZ, and a bp-init that then
-/// reads the connected cuff (issue 14).
+/// reads the connected cuff.
 @Suite struct REPLCuffTests {
     /// With stdout not a terminal the replies are JSON lines, each shaped as corsano-repl(1)
     /// REPLIES shows; the connection lines go to stderr.

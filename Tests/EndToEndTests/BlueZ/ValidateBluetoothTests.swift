@@ -2,7 +2,7 @@ import CorsanoKit
 import Foundation
 import Testing
 
-/// `validate --live --cuff ble:MAC` (issue 34, second round): the reference cuff read through a
+/// `validate --live --cuff ble:MAC` (second round): the reference cuff read through a
 /// mocked BlueZ, the bracelet a served simulator; each R waits for the cuff's next measurement.
 @Suite struct ValidateBluetoothTests {
     @Test func aBluetoothCuffIsTheReferenceCuff() throws {

@@ -2,7 +2,7 @@
 import Foundation
 import Testing
 
-/// `--help` at the terminal's width (issue 15, point 2 covers help too): at 40 columns every
+/// `--help` at the terminal's width (point 2 covers help too): at 40 columns every
 /// line fits, no word is broken, and the words are those of the wide text. Taken from `COLUMNS`
 /// and, in tmux, from the terminal itself.
 @Suite struct HelpWidthTests {

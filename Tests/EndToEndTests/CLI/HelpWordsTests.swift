@@ -70,7 +70,7 @@ import Testing
         let r = try Corsano.run(["bp-init", "--help"])
         #expect(r.status == 0)
         let text = r.stdout.replacingOccurrences(of: "\n", with: " ")
-        // The statuses are the table's exit list (issue 24), shown one row each.
+        // The statuses are the table's exit list, shown one row each.
         for phrase in ["--cuff FILE or stdin (-)", "--cuff-cmd", "typed at the terminal", "SIGINT, SIGTERM and SIGHUP cancel the run",
                        " Exit status: ", "  3     cuffError", "  4     braceletDisconnected", "  65    the --bracelet scenario is invalid",
                        "  66    the --cuff file is missing", "  77    a tcp: bridge refuses the token", "  130   SIGINT",
@@ -102,7 +102,7 @@ import Testing
     }
 }
 
-/// Mistakes a new user makes (issue 15, point 3): "did you mean" from the command table,
+/// Mistakes a new user makes (point 3): "did you mean" from the command table,
 /// `-h` after a command, `-V`.
 @Suite struct MistakeTests {
     @Test(arguments: [

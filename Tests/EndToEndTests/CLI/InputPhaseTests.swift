@@ -4,7 +4,7 @@ import Testing
 import Glibc
 #endif
 
-/// The runner's inputs phase (issue 23; docs/design.md "Exit status": 64, 66, 74, 69): every input
+/// The runner's inputs phase (docs/design.md "Exit status": 64, 66, 74, 69): every input
 /// the line names is checked after the rules (64) and before a store is opened (74) or a bracelet
 /// reached (69), with `stat` and `access` only, so a FIFO nobody writes never holds the check.
 @Suite struct InputPhaseTests {

@@ -15,7 +15,7 @@ import Testing
     /// The runner's own environment, whatever it holds, reaches a run scrubbed: a run sees
     /// the language and store a test gives it and nothing else.
     @Test func aRunSeesOnlyWhatTheTestSets() throws {
-        // But for the run's own audit-key home, which every process of the run shares (issue 35).
+        // But for the run's own audit-key home, which every process of the run shares.
         #expect(Corsano.inherited.allSatisfy { !Corsano.isScrubbed($0.key) || ($0.key == "XDG_CONFIG_HOME" && $0.value == Corsano.sharedConfigHome) })
         let r = try Corsano.run(["history", "--text"], env: ["LANG": "C.UTF-8"])
         #expect(r.status == 0)

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `corsano cuff ingest` on BLE captures as people post them (issue 31): an nRF Connect log,
+/// `corsano cuff ingest` on BLE captures as people post them: an nRF Connect log,
 /// detected without `--from`, and a Blood Pressure Service 1.1 capture with segmented records.
 @Suite struct BLECaptureFormsEndToEndTests {
     static func fixture(_ name: String) -> String { Corsano.fixtures.appendingPathComponent(name).path }

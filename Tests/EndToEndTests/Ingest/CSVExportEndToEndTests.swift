@@ -2,7 +2,7 @@ import CorsanoKit
 import Foundation
 import Testing
 
-/// `corsano cuff ingest` on the exports people have (issue 13), as a built binary: layouts in
+/// `corsano cuff ingest` on the exports people have, as a built binary: layouts in
 /// the summary, encodings, the new flags, and corsano-formats(5) listing every layout and name.
 @Suite struct CSVExportEndToEndTests {
     static func fixture(_ name: String) -> String { Corsano.fixtures.appendingPathComponent(name).path }

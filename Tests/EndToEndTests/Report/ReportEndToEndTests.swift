@@ -2,7 +2,7 @@ import CorsanoKit
 import Foundation
 import Testing
 
-/// `corsano report` as people see it (issue 36): a certificate (en and ar) and a history made by
+/// `corsano report` as people see it: a certificate (en and ar) and a history made by
 /// the built binary from a real SQLite store (a bp-init run with cuff and anchor fields, a
 /// signature whose name holds markup), rendered in real headless Chromium to PNG at a desktop's
 /// and a phone's width and to PDF: `tidy` finds no error or warning, `pdftotext` has the fields,
@@ -130,7 +130,7 @@ import Testing
         try Self.screenshot(html, width: 390)
     }
 
-    /// `validate … --report FILE` (issue 36): the summary's numbers, the criteria verdicts, n
+    /// `validate … --report FILE`: the summary's numbers, the criteria verdicts, n
     /// against the minimum and every subject are in the PDF's text; the Bland–Altman plot (the
     /// first plot) has its points drawn inside its frame, at a desktop's and a phone's width.
     @Test func aValidationReportRendersInChromiumWithTheSummaryPlotsAndSubjects() throws {

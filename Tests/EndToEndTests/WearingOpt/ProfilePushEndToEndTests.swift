@@ -41,7 +41,7 @@ import Testing
         #expect(out.stdout.isEmpty)
     }
 
-    /// Every missing field at once (issue 15, point 3), and --help marks them required.
+    /// Every missing field at once (point 3), and --help marks them required.
     @Test func missingFlagsAreNamedAllAtOnceAndHelpMarksThemRequired() throws {
         let out = try WearingE2E().run(["profile", "push", "--height", "172", "--unit", "metric"], scenario: "{}")
         #expect(out.status == 64)

@@ -30,7 +30,7 @@ import Testing
         #expect(out.stdout.isEmpty)
     }
 
-    /// No profile anywhere: 64 before `started`, naming every field nothing gave (issue 15, point 4).
+    /// No profile anywhere: 64 before `started`, naming every field nothing gave (point 4).
     @Test(arguments: [["--no-preparation"], ["--skin-tone", "2", "--wrist", "right"]])
     func withoutAnyProfileEveryMissingFieldIsNamedBeforeStarting(_ extra: [String]) throws {
         let out = try WearingE2E().run(["wearing-opt"] + extra, scenario: "{}")

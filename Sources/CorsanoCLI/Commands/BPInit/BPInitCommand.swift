@@ -1,7 +1,7 @@
 import CorsanoKit
 import Synchronization
 
-/// `corsano bp-init`: NIBP calibration of a bracelet against a reference cuff (issue 5; seed
+/// `corsano bp-init`: NIBP calibration of a bracelet against a reference cuff (seed
 /// bp-initialization; docs/design.md "Events", "Exit status", "Time", "Host-side cuff rules").
 ///
 /// Order of checks follows the precedence of docs/design.md "Exit status": flags (64), the cuff file and the scenario (66),
@@ -10,7 +10,7 @@ enum BPInitCommand {
     static let flow = FlowName.bpInit
 
     static func run(_ args: ParsedCommand, _ ctx: CommandContext) async throws -> ExitStatus {
-        // First: no stop signal is lost (issue 18). Until the bracelet is reached one ends the
+        // First: no stop signal is lost. Until the bracelet is reached one ends the
         // process at once (nothing is switched; a connect may hang on an unreachable bridge);
         // from then on it cancels the flow, which restores the plan and writes `finished`.
         let signals = SignalHandling.install()
@@ -57,9 +57,9 @@ enum BPInitCommand {
         // The result is written; a store lost meanwhile still makes the run 74 (docs/design.md "Exit status").
         if let failure = audit?.failure ?? journalFailure.map({ $0 as any Error }) { throw failure }
         let result = try outcome.get()
-        // Each bracelet failure names its cause (issue 25), never a bare exit 4.
+        // Each bracelet failure names its cause, never a bare exit 4.
         if case .braceletDisconnected = result, let cause { ctx.diagnose(cause) }
-        // A failed compensation is a failure (issue 25): the bracelet did not do what it must.
+        // A failed compensation is a failure: the bracelet did not do what it must.
         if let left = leftSwitched {
             ctx.diagnose(left)
             return .braceletDisconnected
@@ -94,7 +94,7 @@ enum BPInitCommand {
         let serial = session.identity.serial
         if multiSet.abandon {
             if let closed = try MultiSetStart.abandon(store: store, serial: serial, run: runID, now: session.clock.now()) {
-                // Recorded in the audit log as a run of its own (issue 32), on the wall clock as every run.
+                // Recorded in the audit log as a run of its own, on the wall clock as every run.
                 let log = AuditLog(store: store, gateway: ownership.owner.gateway, key: auditKey)
                 let at = CommandContext.wallClock()
                 try log.begin(run: runID, flow: flow, bracelet: session.identity, at: at, config: config.json)
@@ -119,7 +119,7 @@ enum BPInitCommand {
             ctx.note("set \(open.nextSet) of \(open.parameters.sets): cuff unknown until a reading names it (cuff field); a set on no named cuff is recorded as unknown")
         }
         let planGuard = session.planGuard(store: store, ownership: ownership, flow: flow)
-        // Claimed before anything else touches the bracelet (issue 25): a live run's hold or
+        // Claimed before anything else touches the bracelet: a live run's hold or
         // journal entry, or a calibration plan nothing records, is 69 here, with no flow events.
         try await planGuard.claim()
         if let open {
@@ -187,7 +187,7 @@ extension BPInitOptions.CuffChoice {
     }
 }
 
-/// bp-init's closing counts on stderr (issue 29), in the shape of `cuff ingest`'s and
+/// bp-init's closing counts on stderr, in the shape of `cuff ingest`'s and
 /// `replay-filter`'s: `bp-init: read 4, fed 2, dropped 2 (replayed: 1, duplicate: 1), unstamped 1`
 /// (not with `--quiet`). The first fed reading without a time (neither `measuredAt` nor
 /// `deviceTime`) that is not a typed entry is said once to be exempt from the age rule (seed: the age rule reads the
@@ -221,7 +221,7 @@ final class CuffCountsLine: EventSink, @unchecked Sendable {
         case .cuffReadingDropped(let drop):
             lock.locked { dropped[drop.reason, default: 0] += 1 }
         case .finished:
-            guard !OutputWriter.readerGone else { return }  // 141 is quiet (issue 18)
+            guard !OutputWriter.readerGone else { return }  // 141 is quiet
             let line = lock.locked { () -> String? in
                 let total = dropped.values.reduce(0, +)
                 guard fed + total > 0 else { return nil }  // no cuff reading came: nothing to count
@@ -237,7 +237,7 @@ final class CuffCountsLine: EventSink, @unchecked Sendable {
 /// input: clear error naming file, line and field"); the `cuffReadingDropped` event carries it too.
 ///
 /// A line that is a CSV header or a BLE capture (a cuff dump fed as is) says once, first, that
-/// the input needs `corsano cuff ingest` in front (issue 15, point 3).
+/// the input needs `corsano cuff ingest` in front (point 3).
 final class DroppedLineDiagnostics: EventSink, @unchecked Sendable {
     let ctx: CommandContext
     /// The `--cuff` input's name (`<stdin>` for `-`), when readings come as lines.

@@ -35,10 +35,10 @@ enum BPInitOptions {
         return config
     }
 
-    /// `--protocol`'s values (issue 32): the seed's single session, Corsano's 3 × 3, the general form.
+    /// `--protocol`'s values: the seed's single session, Corsano's 3 × 3, the general form.
     static let protocols = ["sdk"] + MultiSetProtocol.Kind.allCases.map(\.rawValue)
 
-    /// What `--protocol` and its options ask for (issue 32).
+    /// What `--protocol` and its options ask for.
     struct MultiSetChoice {
         /// The protocol; nil for `sdk`.
         var parameters: MultiSetProtocol?
@@ -46,7 +46,7 @@ enum BPInitOptions {
         var force: Bool
     }
 
-    /// The multi-set protocol's rules between options (issue 32), as table data: checked before
+    /// The multi-set protocol's rules between options, as table data: checked before
     /// anything opens (64). `--protocol sdk` is the default, so every multi-set option needs another.
     static let multiSetRules: [OptionRule] = {
         let multi = ["corsano", "sets"]

@@ -1,7 +1,7 @@
 import CorsanoKit
 
 /// `corsano bracelet repair`: restores the plan a run left switched when that run's owner cannot
-/// be confirmed gone (issue 18, docs/design.md "Plan safety"). Every command that reaches a bracelet
+/// be confirmed gone (docs/design.md "Plan safety"). Every command that reaches a bracelet
 /// repairs an entry whose owner (pid + start time + boot id) is gone; this one also repairs an
 /// entry whose owner cannot be confirmed either way, and with `--force` one whose owner still runs.
 ///
@@ -39,7 +39,7 @@ enum BraceletRepairCommand {
         do {
             repair = try await PlanJournal(store: store).repairOpenEntries(
                 bracelet: session.bracelet, identity: session.identity,
-                // The audit log gets the record that the killed run's plan was restored (issue 26).
+                // The audit log gets the record that the killed run's plan was restored.
                 sink: BraceletStampedSink(serial: session.identity.serial, next: EventFanOut([
                     try EventSinks.stdout(args, ctx), audit,
                 ])), flow: flow,
@@ -52,7 +52,7 @@ enum BraceletRepairCommand {
         let serial = session.identity.serial
         if case .nothingOpen = repair {
             // No journal knows this bracelet: in the calibration plan it is not monitoring, and
-            // there is no default plan to guess (issue 25).
+            // there is no default plan to guess.
             let status = try await withClosing(session) { try await session.bracelet.planStatus() }
             if status.plan == .nibpCalibration {
                 if let holder = status.holder {
@@ -127,7 +127,7 @@ enum BraceletRepairCommand {
         try await session.bracelet.setPlan(plan)
         try journal.close(serial: serial)
         ctx.note("bracelet \(serial) was in plan \(status.plan); set plan \(plan) (--plan)")
-        // Audited as every repair is (issue 26): an appended record, `why: "operator"`.
+        // Audited as every repair is: an appended record, `why: "operator"`.
         let audit = setUp.auditSink(bracelet: session.identity)
         let sink = BraceletStampedSink(serial: serial, next: EventFanOut([try EventSinks.stdout(args, ctx), audit]))
         sink.emit(FlowEvent(flow: flow, run: run, at: session.clock.now(), .planRestored(previousPlan: plan, why: .operator)))

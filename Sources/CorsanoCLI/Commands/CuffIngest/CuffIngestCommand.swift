@@ -8,7 +8,7 @@ import Foundation
 /// writing every good one; `--strict` stops at the first), 0 otherwise.
 enum CuffIngestCommand {
     static func run(_ args: ParsedCommand, _ ctx: CommandContext) async throws -> ExitStatus {
-        // SIGINT/SIGTERM/SIGHUP: stop reading, write what was read and the counts (issue 18).
+        // SIGINT/SIGTERM/SIGHUP: stop reading, write what was read and the counts.
         let (signals, interrupt) = SignalHandling.installInterruptingReads()
         defer { signals.uninstall() }
         let (format, layout) = try inputFormat(args)

@@ -3,7 +3,7 @@ import Synchronization
 
 /// `corsano cuff listen --device MAC`: a Bluetooth cuff read live through BlueZ, one reading
 /// line per 0x2A35 indication as `cuff ingest` writes them (plus `source`), connection events
-/// on stderr (issue 14; docs/design.md "Live cuffs"). `--stored` (issue 31) first fetches a Blood
+/// on stderr (docs/design.md "Live cuffs"). `--stored` first fetches a Blood
 /// Pressure Service 1.1 cuff's stored records through its Record Access Control Point.
 ///
 /// Exit status: 0 after `--count` readings (or at `--timeout` without `--count`), 3 when the

@@ -27,7 +27,7 @@ enum HistoryCommand {
                              + " in \(path ?? "the in-memory store")")
             }
         } else if due != nil {
-            // A check fails closed (issue 26): a mistyped --state, an unset CORSANO_STATE on a cron
+            // A check fails closed: a mistyped --state, an unset CORSANO_STATE on a cron
             // host or a database without corsano's tables must not pass as "nothing is due".
             let what = PostgresURI.isPostgres(path ?? "") ? "the database has no corsano tables" : "no state store there"
             throw InputError.cannotOpen(path: path ?? "?", reason: what + "; --due cannot tell whether a bracelet is due "
@@ -46,9 +46,9 @@ enum HistoryCommand {
         // run and signature says whether it verifies; without the key, by hashes only.
         let verification = try opened.map { try $0.auditVerify(key: try AuditKeyFile.forReading(args, ctx, store: $0, command: "history")) }
         let check = RunCheck(verification: verification)
-        // A killed run whose plan was repaired is shown with the record that says so (issue 26).
+        // A killed run whose plan was repaired is shown with the record that says so.
         let restores = runs.planRestores
-        // A signature is shown with the run it signs (issue 35), not as a run of its own.
+        // A signature is shown with the run it signs, not as a run of its own.
         let signatures = runs.signatures
         runs.removeAll { $0.signature != nil }
         if let limit, runs.count > limit { runs.removeFirst(runs.count - limit) }
@@ -94,7 +94,7 @@ enum HistoryCommand {
     }
 
     /// `--due DAYS`: the bracelets due for recalibration, one line each; exit 1 when any is.
-    /// Each open multi-set calibration's next set follows (issue 32): exit 1 when it is due now too.
+    /// Each open multi-set calibration's next set follows: exit 1 when it is due now too.
     static func dueReport(_ runs: [AuditRun], open: [MultiSetCalibration], days: Int, now: Instant, format: String,
                           _ args: ParsedCommand, _ ctx: CommandContext) -> ExitStatus {
         // A bracelet mid-calibration is told where its calibration stands (its next-set line), not

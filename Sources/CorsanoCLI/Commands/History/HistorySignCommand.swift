@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// `corsano history sign --run ID --name NAME --meaning review|approval|responsibility`: appends
-/// a signature record to the audit log (issue 35; 21 CFR 11.50): the typed name, the OS user, the
+/// a signature record to the audit log (21 CFR 11.50): the typed name, the OS user, the
 /// gateway, the time, the meaning and the hash of the run's records; prints it with the chain
 /// head to keep elsewhere. 66 unknown run, 75 a run not finished, 65 a run that does not verify or
 /// an approval of a run that did not succeed, 74 store or audit key. The same signature again

@@ -1,7 +1,7 @@
 import CorsanoKit
 import Foundation
 
-/// `corsano nibp read`: the bracelet's own NIBP values as reading lines (issue 33; docs/design.md
+/// `corsano nibp read`: the bracelet's own NIBP values as reading lines (docs/design.md
 /// "Subcommands"); the work is `NIBPRead` in the core. JSON lines when stdout is not a terminal
 /// (or `--json`), a table on one (or `--text`).
 ///

@@ -1,7 +1,7 @@
 import CorsanoKit
 
 /// `corsano profile push`: validate a user profile and push it to the bracelet, skipping the
-/// push when the bracelet already holds the same one unless `--force` (issue 6; docs/design.md
+/// push when the bracelet already holds the same one unless `--force` (docs/design.md
 /// "Subcommands", "Events": `profile`).
 ///
 /// Order follows the precedence of docs/design.md "Exit status": flags (64), the `--from` file (66, then its content 65),
@@ -20,7 +20,7 @@ enum ProfilePushCommand {
         try await setUp.sayingRetryLater(args, ctx, flow: flow) {
             try await BraceletSession.run(bracelet.target, flow: flow, store: setUp.store, ownership: setUp.ownership, run: setUp.run,
                                           events: { session in
-                                              // The audit log records a journal repair this command makes (issue 26).
+                                              // The audit log records a journal repair this command makes.
                                               EventFanOut([try EventSinks.stdout(args, ctx),
                                                            setUp.auditSink(bracelet: session.identity, operatorName: GatewayOptions.operatorName(args))])
                                           }, diagnostics: ctx.diagnostics) { session, sink in

@@ -72,7 +72,7 @@ struct InteractiveREPL {
         }
         guard !words.isEmpty else { return }
         editor.openFlowPrompts()
-        // Control-D at the flow's cuff> prompt cancels it as Control-C does (issue 26).
+        // Control-D at the flow's cuff> prompt cancels it as Control-C does.
         let typed = TypedReadings(editor: editor, ctx: ctx, cancelFlow: {
             running.cancel()
             SignalHandling.forwardInterrupt()

@@ -18,7 +18,7 @@ struct REPLHistory: Sendable {
 
     /// Creates the file's directory and loads earlier sessions' lines.
     func load() {
-        // 0700 / 0600 whatever the umask, as bash keeps its history (issue 27): lines name patients' data.
+        // 0700 / 0600 whatever the umask, as bash keeps its history: lines name patients' data.
         let directory = (path as NSString).deletingLastPathComponent
         try? PrivateFiles.makeDirectory(directory)
         try? PrivateFiles.createIfMissing(path)

@@ -4,7 +4,7 @@ import Synchronization
 /// While a flow runs in the interactive REPL: a `cuff>` prompt whose lines (`120/80 72`, the
 /// same words as `cuff add`) go to the flow as manual entries, each with `enteredAt` (the wall
 /// clock when typed). Control-D, like Control-C, cancels the flow (130): at a terminal the end of
-/// input is the person leaving, at every prompt of a flow (issue 26).
+/// input is the person leaving, at every prompt of a flow.
 final class TypedReadings: @unchecked Sendable {
     private let editor: LineEditor
     private let ctx: CommandContext

@@ -7,7 +7,7 @@ import Glibc
 /// "Host-side cuff rules"; issue 3). Kept lines go to stdout byte for byte; drops are reported on stderr.
 enum ReplayFilterCommand {
     static func run(_ args: ParsedCommand, _ ctx: CommandContext) async throws -> ExitStatus {
-        // SIGINT/SIGTERM/SIGHUP: stop reading, commit, write what is decided and the counts (issue 18).
+        // SIGINT/SIGTERM/SIGHUP: stop reading, commit, write what is decided and the counts.
         let (signals, interrupt) = SignalHandling.installInterruptingReads()
         defer { signals.uninstall() }
         let options = try ReplayFilterOptions(args)
@@ -34,7 +34,7 @@ enum ReplayFilterCommand {
                                     options: options, ctx: ctx, rejects: rejects, interrupt: interrupt)
         InputFile.announceTerminalInput(inputs, command: "replay-filter", ctx)
         // A reader closing stdout (`| head -1`) stops the run as a signal does instead of ending
-        // it at once, so the claims of the lines it never got are given back (issue 18); 141 after.
+        // it at once, so the claims of the lines it never got are given back; 141 after.
         let outcome = await OutputWriter.whileFlowRuns(cancel: { interrupt.fire(); stopWaiting?() }) {
             Result {
                 for input in inputs where try pass.process(input) == .stop { break }

@@ -130,7 +130,7 @@ struct ReplayFilterPass {
         switch try session.judge(line: bytes, number: line, now: now) {
         case .keep(let key):
             // An unstamped reading (no claim, exempt from the age rule) or a manual entry (a
-            // stamped one is claimed: issue 30) is counted for the closing line (issue 29); rare,
+            // stamped one is claimed: issue 30) is counted for the closing line; rare,
             // so parsed again here, off the common path (the scan said whether it is manual).
             if key == nil || session.lastWasManualEntry, case .success(.reading(let reading)) = ReadingLineParser.parse(bytes) {
                 output.counts.origins.count(reading)
@@ -163,7 +163,7 @@ struct ReplayFilterPass {
         output.flushReports()
         guard let error = outcome.releaseError else { return }
         // Lines never written stay claimed: every later run drops those readings as duplicates
-        // (issue 18). Said, and counted; the status is 74 either way.
+        //. Said, and counted; the status is 74 either way.
         output.counts.unreleased += outcome.unwritten
         let why = ErrorTranslator.translate(error).message ?? "\(error)"
         ctx.diagnose("replay-filter: the claims of \(outcome.unwritten) unwritten lines could not be released: \(why)")

@@ -1,7 +1,7 @@
 import CorsanoKit
 
 /// `corsano report --kind certificate|history`: one self-contained HTML document from the audit
-/// log (issue 36; docs/design.md "Export"), to `--output FILE` (written whole, then renamed into
+/// log (docs/design.md "Export"), to `--output FILE` (written whole, then renamed into
 /// place) or to stdout when it is a file or a pipe (at a terminal: 64). The document is in the
 /// `--lang` / LC_* locale. 66 for a run or bracelet the store does not hold, or no store. Each run
 /// and signature shown is checked against the audit chain (docs/design.md "Audit chain"): one

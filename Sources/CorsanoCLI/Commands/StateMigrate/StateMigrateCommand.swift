@@ -3,7 +3,7 @@ import Foundation
 
 /// `corsano state migrate --from PATH.sqlite3 --to URI`: copies a state store (seen-set, plan
 /// journal, audit log, profiles) into another, typically a SQLite file onto the lab's PostgreSQL
-/// server (issue 16). Rows the target holds are kept, so a second run changes nothing.
+/// server. Rows the target holds are kept, so a second run changes nothing.
 enum StateMigrateCommand {
     static func run(_ args: ParsedCommand, _ ctx: CommandContext) async throws -> ExitStatus {
         // --from and --to are required: the parser refuses a line without them.
@@ -20,7 +20,7 @@ enum StateMigrateCommand {
         }
         let source = try StateLocation.open(path: from, ctx)
         let target = try StateLocation.open(path: to, ctx)
-        // The source's chain is checked before anything is copied and the target's after (issue 35):
+        // The source's chain is checked before anything is copied and the target's after:
         // a store edited on the way is not carried on as if it were sound. A keyed source needs its
         // key (a forgery that stripped the MACs only shows under it), and a chain none of whose
         // records carries an HMAC is not carried on without one (corsano keys every record it writes).

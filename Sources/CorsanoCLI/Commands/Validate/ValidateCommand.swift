@@ -3,7 +3,7 @@ import CorsanoKit
 import Glibc
 #endif
 
-/// `corsano validate REFERENCE DEVICE` (issue 34): pairs device values with reference readings per
+/// `corsano validate REFERENCE DEVICE`: pairs device values with reference readings per
 /// subject and reports ISO 81060-2 criteria 1 and 2, Bland–Altman (repeated measures) and the
 /// IEEE 1708 grade (the statistics: CorsanoKit/Validation). Status in this order: 64 usage,
 /// 66 an input missing, 65 bad or implausible lines or unpaired device values or subjects (the
@@ -85,7 +85,7 @@ enum ValidateCommand {
         return drift
     }
 
-    /// `--report FILE`: the validation report (issue 36), in the `--lang` locale, replaced whole.
+    /// `--report FILE`: the validation report, in the `--lang` locale, replaced whole.
     /// - Throws: `OutputFileError` (74) when FILE cannot be written.
     static func writeReport(_ summary: ValidationSummary, _ o: Options, _ args: ParsedCommand, _ ctx: CommandContext) throws {
         guard let path = args.string(.report) else { return }

@@ -1,6 +1,6 @@
 import CorsanoKit
 
-/// `corsano validate --live` (issue 34): drives the same-arm sequence on one subject — a reference
+/// `corsano validate --live`: drives the same-arm sequence on one subject — a reference
 /// cuff reading, then a bracelet spot check (`measureNIBP`), and so on (`LiveValidation` in the
 /// core) — writing each step as an event line, the readings to `--reference-out`/`--device-out`,
 /// and the summary at the end, as the offline command would for those two files.

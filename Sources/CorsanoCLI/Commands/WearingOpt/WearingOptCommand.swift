@@ -1,6 +1,6 @@
 import CorsanoKit
 
-/// `corsano wearing-opt`: PPG wearing optimization on the bracelet (issue 6; seed
+/// `corsano wearing-opt`: PPG wearing optimization on the bracelet (seed
 /// wearing-optimization; docs/design.md "Events", "Exit status", "Time").
 ///
 /// Order of checks follows the precedence of docs/design.md "Exit status": flags (64), the scenario and `--profile` file
@@ -13,7 +13,7 @@ enum WearingOptCommand {
     static let flow = FlowName.wearingOpt
 
     static func run(_ args: ParsedCommand, _ ctx: CommandContext) async throws -> ExitStatus {
-        // First: no stop signal is lost (issue 18). Until the bracelet is reached one ends the
+        // First: no stop signal is lost. Until the bracelet is reached one ends the
         // process at once (nothing is switched; a connect may hang on an unreachable bridge);
         // from then on it cancels the flow, which writes `started` and `finished`.
         let signals = SignalHandling.install()
@@ -56,7 +56,7 @@ enum WearingOptCommand {
     ) async -> Result<WearingOptimizationResult, any Error> {
         let (args, ctx, mode, store, ownership, run, signals) = (flowRun.args, flowRun.ctx, flowRun.mode, flowRun.store, flowRun.ownership,
                                                                  flowRun.id, flowRun.signals)
-        // Journaled like bp-init's plan (issue 25): the entry claims the bracelet for this run
+        // Journaled like bp-init's plan: the entry claims the bracelet for this run
         // and records that special mode 4 may run, so a run killed mid-optimization has it
         // stopped by the next command that reaches the bracelet. A bracelet found in the
         // calibration plan nothing records is refused (69).
@@ -86,7 +86,7 @@ enum WearingOptCommand {
             let outcome = await signals.run { () -> Result<WearingOptimizationResult, any Error> in
                 do { return .success(try await flow.run()) } catch { return .failure(error) }
             }
-            // Each bracelet failure names its cause (issue 25), never a bare exit 4.
+            // Each bracelet failure names its cause, never a bare exit 4.
             if case .success(.braceletDisconnected) = outcome, let error = flow.braceletFailureCause {
                 ctx.diagnose("bracelet \(session.identity.serial): "
                              + ((session.bracelet as? BridgeClient)?.malformedReplyCause ?? error.message))

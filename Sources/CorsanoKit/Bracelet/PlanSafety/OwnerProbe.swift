@@ -4,7 +4,7 @@ import Glibc
 
 /// Whether a journal entry's owner on this machine still runs, judged by all of its tuple: a pid
 /// alone is not an owner (the kernel reuses pids), so the start time (/proc/PID/stat field 22)
-/// and the boot id are compared too (issue 18). The reads are injected so tests can play pid
+/// and the boot id are compared too. The reads are injected so tests can play pid
 /// reuse and reboots without either happening.
 /// Sources: proc(5); `ProcessIdentity` for the reads.
 public struct OwnerProbe: Sendable {

@@ -58,7 +58,7 @@ public final class PlanGuard: Sendable {
     /// The first store error met after `enter()` (lease renewal, closing the entry), if any.
     public var storeFailure: StoreError? { firstStoreError.withLock { $0 } }
 
-    /// Claims the bracelet for this run, before anything else touches it (issue 25): reads the
+    /// Claims the bracelet for this run, before anything else touches it: reads the
     /// plan and its holder and writes the journal entry in one statement (a second run finds it
     /// and is refused). Idempotent. A bracelet already in `nibpCalibration` is refused unless an
     /// entry of a run that is gone records what it ran before: never is the calibration plan
@@ -93,7 +93,7 @@ public final class PlanGuard: Sendable {
         return previous
     }
 
-    /// Why a bracelet found in the calibration plan is refused, and how to fix it (issue 25).
+    /// Why a bracelet found in the calibration plan is refused, and how to fix it.
     public static func unrecordedMessage(serial: String) -> String {
         "bracelet \(serial) is in \(BraceletPlan.nibpCalibration) and nothing records what it ran before "
             + "(a run killed without a state store, or a failed restore); restore it with 'corsano bracelet repair --plan PLAN'"

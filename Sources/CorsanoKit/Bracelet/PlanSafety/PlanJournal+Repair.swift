@@ -15,7 +15,7 @@ extension PlanJournal {
         /// start time and boot — or a lease another gateway renews); left alone.
         case heldByLiveProcess(Entry)
         /// The entry's owner on this gateway can be confirmed neither running nor gone (`why`):
-        /// left alone; `corsano bracelet repair` restores it (issue 18).
+        /// left alone; `corsano bracelet repair` restores it.
         case ownerUnconfirmed(Entry, why: String)
     }
 
@@ -57,7 +57,7 @@ extension PlanJournal {
         }
         if entry.flow == Self.specialModeFlow {
             // A wearing optimization journals special mode 4 as bp-init journals the plan: a
-            // killed one left it running (issue 25).
+            // killed one left it running.
             try await bracelet.stopSpecialMode()
             diagnostics.notice(.plan, "bracelet \(entry.serial) was left in special mode 4 by \(entry.flow) "
                    + "(\(Self.describe(entry.owner, me: me)), \(RFC3339.format(entry.openedAt))); stopped it")

@@ -136,7 +136,7 @@ public struct PlanJournal: Sendable {
     /// - Returns: the entry in effect.
     /// - Throws: `BraceletError.busy` (exit 75, retry after its lease) when a run that still lives
     ///   holds it, `.unavailable` (69) when its owner cannot be confirmed over — never adopted
-    ///   (issue 25); `StoreError`.
+    ///  ; `StoreError`.
     public func claim(_ entry: Entry, probe: OwnerProbe = .system) throws -> Entry {
         let inEffect = try open(entry)
         guard inEffect.owner != entry.owner else { return inEffect }

@@ -2,7 +2,7 @@ import Foundation
 
 extension Scenario {
     /// The largest scenario file read, bytes: a scenario is a page of JSON; a 120 MB one cost
-    /// 2.4 GB of memory to refuse (issue 27).
+    /// 2.4 GB of memory to refuse.
     public static let maxFileBytes = 4 << 20
 
     /// The SDK's step names a step fault may name (docs/scenario.md "faults"): a mistyped step
@@ -74,7 +74,7 @@ extension Scenario {
         return problems.lazy.compactMap { $0 }.first
     }
 
-    /// The subjects and the NIBP estimate model (issue 33, docs/scenario.md "subjects"): ids
+    /// The subjects and the NIBP estimate model (docs/scenario.md "subjects"): ids
     /// unique and usable as `--subject-id`, a wearer that is one of them, plausible baselines,
     /// change times RFC 3339, bounds not negative.
     private func subjectProblems(within: (Int?, ClosedRange<Int>, String) -> String?) -> [String?] {

@@ -22,7 +22,7 @@ public struct Scenario: Codable, Equatable, Sendable {
     public var wearing: WearingScenario
     /// Faults: disconnects, holds, poll timeouts, failing plan switches.
     public var faults: FaultScenario
-    /// The simulated people (issue 33): the bracelet's wearer and whoever a `sim:` cuff measures.
+    /// The simulated people: the bracelet's wearer and whoever a `sim:` cuff measures.
     /// A scenario that declares none has `ScenarioSubject.defaultSubject` (`S1`).
     public var subjects: [ScenarioSubject]
 

@@ -3,7 +3,7 @@ import Foundation
 /// A simulated person: a study participant whose true blood pressure follows a documented course
 /// (docs/scenario.md "subjects", corsano-scenario(5)): a baseline, a daily rhythm, and scripted
 /// changes (a treatment step, a bout of exercise). The simulated bracelet estimates its wearer's
-/// course; a `sim:` cuff measures a subject's course with a cuff-like error (issue 33).
+/// course; a `sim:` cuff measures a subject's course with a cuff-like error.
 public struct ScenarioSubject: Codable, Equatable, Sendable {
     /// The participant's id (a reading line's `subject`, `--subject-id`).
     public var id: String

@@ -1,4 +1,4 @@
-/// The simulated bracelet's own NIBP values (issue 33): stored ones and a spot measurement, from
+/// The simulated bracelet's own NIBP values: stored ones and a spot measurement, from
 /// `SimulatedNIBPModel` on the run clock.
 extension SimulatedBracelet {
     /// The estimate model of this bracelet's scenario and seed.

@@ -19,7 +19,7 @@ public final class SimulatedBraceletState: Sendable {
         /// The special mode running (4 = wearing optimization), kept with the bracelet: a client
         /// killed mid-optimization leaves it running until a command stops it.
         var specialMode: Int?
-        /// Every NIBP calibration attempt's effect on the model, oldest first (issue 33).
+        /// Every NIBP calibration attempt's effect on the model, oldest first.
         var nibpHistory: [SimulatedNIBPCalibration] = []
         /// A multi-set calibration's per-reading verdicts by set and index, and its set count.
         var setVerdicts: [Int: [Int: Bool]] = [:]

@@ -18,7 +18,7 @@ extension BPInitializationFlow {
         do {
             try await planGuard.restore()
         } catch let error as BraceletError {
-            // A failed compensation is a failure (issue 25): said as an event; the command says
+            // A failed compensation is a failure: said as an event; the command says
             // it on stderr and exits 4. The journal entry (with a store) stays for the repair.
             emit(.planRestoreFailed(plan: .nibpCalibration, previousPlan: previous, reason: error.message))
         } catch {

@@ -20,7 +20,7 @@ public struct BPInitializationFlow: Sendable {
     public var runID: String
     /// Switches to the NIBP-calibration plan and back; journaled when built with a journal.
     public var planGuard: PlanGuard
-    /// The set of a multi-set calibration this run takes (issue 32); nil: the seed's single session.
+    /// The set of a multi-set calibration this run takes; nil: the seed's single session.
     public var multiSet: MultiSetRun?
     /// `--force`: a set may name another cuff than the calibration's earlier sets.
     /// Where the flow says what it decided and why at `-v` (a reading dropped: docs/design.md "Diagnostics").

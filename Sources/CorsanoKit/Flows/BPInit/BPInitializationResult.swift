@@ -12,7 +12,7 @@ public enum BPInitializationResult: Equatable, Sendable {
     case cuffError(CuffError)
     /// Every attempt of the budget ran and the firmware accepted none.
     case failedAfterRetries(attemptCount: Int)
-    /// A set of a multi-set calibration that is not its last was recorded (issue 32; beyond the
+    /// A set of a multi-set calibration that is not its last was recorded (beyond the
     /// SDK's cases): `set` of `of`, the next one due at `nextDueAt` (run clock).
     case setRecorded(CalibrationSetRecord, of: Int, nextDueAt: Instant)
 

@@ -43,7 +43,7 @@ public struct WearingOptimizationFlow: Sendable {
     }
 
     /// The bracelet error that ended the run as `braceletDisconnected`, shared by copies of the
-    /// flow value, for the command to name on stderr (issue 25).
+    /// flow value, for the command to name on stderr.
     let braceletFailure = FailureBox()
     /// The error behind a `braceletDisconnected` result, if any.
     public var braceletFailureCause: BraceletError? { braceletFailure.value.withLock { $0 } }

@@ -38,7 +38,7 @@ extension BloodPressureMeasurement {
 }
 
 /// Which layout an unnamed payload has: 0x2A35 unless only the 0x2B34 layout fits its length
-/// and flags (issue 31). Flags bits 5 and 6 are reserved in 0x2A35 and name User Facing Time
+/// and flags. Flags bits 5 and 6 are reserved in 0x2A35 and name User Facing Time
 /// and the epoch in 0x2B34; a 0x2B34 Time Stamp is 3 bytes shorter than a 0x2A35 Date Time.
 public enum BLEPayloadLayout: Equatable, Sendable {
     case measurement, enhancedMeasurement

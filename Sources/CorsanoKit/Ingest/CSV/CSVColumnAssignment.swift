@@ -1,5 +1,5 @@
 /// `--column ROLE=N|NAME`: the role of one CSV column, given by the user where the header's
-/// names do not say it (issue 29). N counts from 1; NAME is the header cell as written (blanks
+/// names do not say it. N counts from 1; NAME is the header cell as written (blanks
 /// around it ignored). It overrides the alias table and a `--from csv:LAYOUT` mapping.
 public struct CSVColumnAssignment: Equatable, Sendable {
     /// Which column: its 1-based position or its exact name.

@@ -95,7 +95,7 @@ public struct CSVReadingReader {
     private var sawBlank = false
     private var trailer: (first: Int, last: Int, count: Int, title: String)?
     private var zones: [String: ZoneReader] = [:]
-    /// Reads the first rows' unmapped cells for stamps while the answer is open (issue 29).
+    /// Reads the first rows' unmapped cells for stamps while the answer is open.
     private var stampSampler: CSVStampSampler?
     /// The header row, its table not yet announced: rows wait in `sampled` until the cells
     /// decide whether an unmapped column holds the rows' time (the header maps no stamp).
@@ -205,7 +205,7 @@ public struct CSVReadingReader {
             try emit(.row(line: record.line, raw: record.bytes, result: .failure(problem), note: nil))
             return
         }
-        // Cells decide (issue 29): the columns no name maps are read for stamps. With no stamp
+        // Cells decide: the columns no name maps are read for stamps. With no stamp
         // column mapped, rows wait until they tell (a reading is never written unstamped from a
         // file whose rows carry a time); with one, they only feed a note.
         var watched = mapped.names.indices.filter { i in !mapped.assigned.contains(i) && !mapped.columns.values.contains(i) }
@@ -307,7 +307,7 @@ public struct CSVReadingReader {
             ?? (searchExhausted ? "header: no row in the first \(options.headerSearchLimit >> 10) KiB names systolic and diastolic columns"
                                 : "header: no row names systolic and diastolic columns")
         headerProblem = IngestIssue(why + "; see corsano-formats(5) for the column names read, or give --header-line N")
-        // One error for the problem (issue 29): on the row that comes nearest to a header (the
+        // One error for the problem: on the row that comes nearest to a header (the
         // most columns the alias table knows; the first row when none does), naming what it lacks.
         var best: (index: Int, known: Int)?
         for (n, record) in records.enumerated() where !record.overflowed {

@@ -6,7 +6,7 @@ import Foundation
 /// A wall time can name no instant (a DST gap: the spring-forward hour never happened) or two
 /// (a fold: the fall-back hour happened twice). `resolve` says which; callers reject a gap
 /// naming the zone's transition and take the earlier instant of a fold, saying so — never a
-/// silent shift (issue 18, "Time"; the one place this rule is implemented).
+/// silent shift ("Time"; the one place this rule is implemented).
 public struct ZoneReader: Sendable {
     /// The zone's rules.
     public let zone: TimeZone

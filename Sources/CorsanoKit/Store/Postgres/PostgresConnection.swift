@@ -264,7 +264,7 @@ final class PostgresConnection {
     }
 
     /// A failure as the store reports it: a lost connection says so, and a wait that ran into
-    /// one of the session's time bounds names `what` waited and the bound (issue 28).
+    /// one of the session's time bounds names `what` waited and the bound.
     func storeError(_ failure: PostgresFailure, what: String = "a statement") -> StoreError {
         if failure.connectionLost { return .failed(path: location, message: "connection lost: " + failure.message) }
         if failure.sqlState == "55P03" {

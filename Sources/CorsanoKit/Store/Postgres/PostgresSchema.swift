@@ -46,20 +46,20 @@ enum PostgresSchema {
             skin_tone integer NOT NULL, hair_density text NOT NULL, pushed_at text NOT NULL
         );
         """,
-        // 2: the audit log's hash chain (issue 35), as `SQLiteSchema` migration 7.
+        // 2: the audit log's hash chain, as `SQLiteSchema` migration 7.
         """
         CREATE TABLE audit_chain (
             seq bigint PRIMARY KEY, kind text NOT NULL, run text NOT NULL, body text NOT NULL,
             prev text NOT NULL, hash text NOT NULL, mac text, key_id text
         );
         """,
-        // 3: multi-set calibrations (issue 32), as `SQLiteSchema` migration 8.
+        // 3: multi-set calibrations, as `SQLiteSchema` migration 8.
         """
         CREATE TABLE calibration (seq bigint GENERATED ALWAYS AS IDENTITY, id text PRIMARY KEY, serial text NOT NULL,
                                   status text NOT NULL, body text NOT NULL);
         CREATE UNIQUE INDEX calibration_open ON calibration (serial) WHERE status = 'open';
         """,
-        // 4: each fed reading's record as encoded (issue 24), as `SQLiteSchema` migration 9.
+        // 4: each fed reading's record as encoded, as `SQLiteSchema` migration 9.
         """
         ALTER TABLE audit_reading ADD COLUMN record text;
         """,

@@ -8,7 +8,7 @@
 /// deadlock or serialization failure the server reports anyway is redone. The insert runs in a
 /// `PostgresStore.transaction` (three round trips: BEGIN with `txid_current()`, the insert,
 /// COMMIT), so a COMMIT whose answer the connection lost is settled by the transaction's status
-/// on the server instead of leaving a committed claim whose lines are never written (issue 28).
+/// on the server instead of leaving a committed claim whose lines are never written.
 ///
 /// A large batch (`splitThreshold` keys or more: `state migrate`'s; replay-filter's are at most
 /// 64 KiB of lines, about 600 keys) is split in two by a fixed function of the key and the halves

@@ -245,7 +245,7 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
     /// the server (`settleLostCommit`): committed → `body`'s result stands (for a seen-set claim,
     /// its lines are this process's to write); aborted → `StoreError` saying nothing of it was
     /// kept; never a blind redo. Without this a claim committed just before the connection
-    /// dropped held its records for good while their lines were never written (issue 28).
+    /// dropped held its records for good while their lines were never written.
     /// Source: PostgreSQL "Transaction ID and Snapshot Information Functions" (`txid_current`,
     /// `txid_status`).
     /// - Throws: `StoreError`; `body`'s errors.
@@ -436,7 +436,7 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
             FROM plan_journal WHERE $1::text IS NULL OR serial = $1 ORDER BY serial
             """, [serial])
         return try (0..<rows.rowCount).map { r in
-            // A row that cannot be read is corruption, never skipped (issue 25).
+            // A row that cannot be read is corruption, never skipped.
             guard let serial = rows.text(r, 0), let plan = rows.text(r, 1), let flow = rows.text(r, 2),
                   let gateway = rows.text(r, 3), let pid = rows.int(r, 4),
                   let at = rows.text(r, 7).flatMap(RFC3339.parseInstant) else {
@@ -530,7 +530,7 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
         try transaction { try insertRunWithReadings(run) }
     }
 
-    // MARK: Audit chain (issue 35)
+    // MARK: Audit chain
 
     public func auditChainTransaction<T>(_ body: () throws -> T) throws -> T {
         try transaction {
@@ -597,7 +597,7 @@ public final class PostgresStore: StateStore, @unchecked Sendable {
     }
 }
 
-// MARK: Multi-set calibrations (issue 32)
+// MARK: Multi-set calibrations
 
 extension PostgresStore {
     /// The server's `now()` (docs/design.md "Multi-set calibration": time decisions are the server's).

@@ -48,7 +48,7 @@ public enum PostgresURI {
         if beforeQuery.contains("@") && !authority.contains("@") || authority.filter({ $0 == "@" }).count > 1 {
             return "an unencoded '/' or '@' in the user name or password; percent-encode them (%2F, %40; ':' is %3A, '%' is %25)"
         }
-        // Without libpq (issue 22) its parse cannot be asked: the store's open then refuses the
+        // Without libpq its parse cannot be asked: the store's open then refuses the
         // command with 69 naming libpq5, before any connection.
         guard OptionalLibrary.libpq.load() == nil else { return nil }
         var error: UnsafeMutablePointer<CChar>?

@@ -1,4 +1,4 @@
-/// Every wait on the PostgreSQL server ends (issue 28): a connection attempt, a lock held by
+/// Every wait on the PostgreSQL server ends: a connection attempt, a lock held by
 /// another session, a statement, and a peer that vanished without closing the connection each
 /// have a bound, and running into one is exit 74 naming what waited (`PostgresConnection.storeError`).
 /// SQLite's equivalent is its 10 s busy timeout. A server that is busy or restarting (too many
@@ -22,7 +22,7 @@ public struct PostgresWaitBounds: Sendable, Equatable {
     /// same as SQLite's busy timeout.
     public var lockMilliseconds = 10_000
     /// Milliseconds one statement may run (`statement_timeout`): a large claim takes well under
-    /// a second (issue 16), a `state migrate` copy of a big store a few seconds.
+    /// a second, a `state migrate` copy of a big store a few seconds.
     public var statementMilliseconds = 60_000
     /// Seconds of silence before TCP keepalive probes start, between probes, and probes lost
     /// before the connection counts as dead (libpq `keepalives_*`): a server host that vanished

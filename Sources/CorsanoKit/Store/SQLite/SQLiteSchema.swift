@@ -69,7 +69,7 @@ enum SQLiteSchema {
         ALTER TABLE audit_run ADD COLUMN gateway TEXT NOT NULL DEFAULT '';
         CREATE INDEX audit_run_gateway ON audit_run (gateway, started_seconds);
         """,
-        // 7: the audit log's hash chain (issue 35): one record per change, only ever appended.
+        // 7: the audit log's hash chain: one record per change, only ever appended.
         // An existing store's chain starts at its first append after this (a `chainStart` record).
         """
         CREATE TABLE audit_chain (
@@ -77,7 +77,7 @@ enum SQLiteSchema {
             prev TEXT NOT NULL, hash TEXT NOT NULL, mac TEXT, key_id TEXT
         );
         """,
-        // 8: multi-set calibrations (issue 32): one record per calibration, at most one open per
+        // 8: multi-set calibrations: one record per calibration, at most one open per
         // bracelet (the partial unique index: two gateways never open two).
         """
         CREATE TABLE calibration (id TEXT PRIMARY KEY, serial TEXT NOT NULL, status TEXT NOT NULL, body TEXT NOT NULL);

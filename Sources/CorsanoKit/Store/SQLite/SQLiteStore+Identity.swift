@@ -1,7 +1,7 @@
 import CSQLite
 import Foundation
 
-/// The store file's identity (issue 28): a store swapped under a running process must not take
+/// The store file's identity: a store swapped under a running process must not take
 /// its claims, and a file that is no store must not be read as an empty one. A seen-set that
 /// silently starts over hands on every reading it held a second time (the seed's rule: no reading
 /// is handed on twice), so each case fails closed with 74 and says how to fix it:

@@ -77,7 +77,7 @@ extension SQLiteStore {
                 FROM plan_journal WHERE ?1 IS NULL OR serial = ?1 ORDER BY serial
                 """).rows([serial.map { .text($0) } ?? .null]).map { row in
                     // A row that cannot be read is corruption, never skipped: skipping it let the
-                    // next run delete the row holding the true previous plan (issue 25).
+                    // next run delete the row holding the true previous plan.
                     guard row.count == 10, let serial = row[0].text, let plan = row[1].text, let flow = row[2].text,
                           let pid = row[3].int, let at = row[4].text.flatMap(RFC3339.parseInstant),
                           let gateway = row[5].text else {
@@ -182,7 +182,7 @@ extension SQLiteStore {
         try transaction { try insertRunWithReadings(run) }
     }
 
-    // MARK: Audit chain (issue 35)
+    // MARK: Audit chain
 
     public func auditChainTransaction<T>(_ body: () throws -> T) throws -> T {
         try transaction(body)  // BEGIN IMMEDIATE: the write lock is taken before the head is read
@@ -254,7 +254,7 @@ extension SQLiteStore {
     }
 }
 
-// MARK: Multi-set calibrations (issue 32)
+// MARK: Multi-set calibrations
 
 extension SQLiteStore {
     public func calibrationOpen(serial: String) throws -> MultiSetCalibration? {

@@ -51,7 +51,7 @@ public final class SQLiteStore: StateStore, @unchecked Sendable {
         self.created = created
         var handle: OpaquePointer?
         // A new store is made 0600 before SQLite opens it; SQLite gives its -wal and -shm the
-        // main file's mode, so the readings stay private whatever the umask (issue 27). A new
+        // main file's mode, so the readings stay private whatever the umask. A new
         // store is built under a temporary name (`prepareFile`), so that is where this happens.
         // If it cannot be made, SQLite's own open fails the same way and says why.
         if create, let path, path != ":memory:", !path.isEmpty { try? PrivateFiles.createIfMissing(path) }

@@ -1,6 +1,6 @@
 import Synchronization
 
-/// The `--cuff sim:` / `sim:SCENARIO.json` cuff source (issue 33; docs/scenario.md "The simulated
+/// The `--cuff sim:` / `sim:SCENARIO.json` cuff source (docs/scenario.md "The simulated
 /// cuff"): one reading of a scenario subject per request, measured on the run clock — computed in
 /// process from a scenario, or asked of a served simulator (`simCuffReading`).
 public final class SimulatedCuffSource: CuffSource {

@@ -1,4 +1,4 @@
-/// The set of a multi-set calibration one run takes (issue 32): the calibration as the store
+/// The set of a multi-set calibration one run takes: the calibration as the store
 /// held it before this set, this set's cuff, and the store that records the set.
 public struct MultiSetRun: Sendable {
     /// The calibration before this set (its `nextSet` is this set).

@@ -1,4 +1,4 @@
-/// A multi-set NIBP calibration of one bracelet as the state store keeps it (issue 32): its
+/// A multi-set NIBP calibration of one bracelet as the state store keeps it: its
 /// protocol, the sets recorded so far, and whether it is still open. One bracelet has at most one
 /// open calibration; each `bp-init` invocation runs its next due set, on any gateway of the store.
 /// Source: docs/design.md "Multi-set calibration".

@@ -1,5 +1,5 @@
 /// What one `bp-init --protocol corsano|sets` invocation does with a bracelet, decided from the
-/// state store and the run's clock before the plan-safety claim (issue 32, "Order and time"):
+/// state store and the run's clock before the plan-safety claim ("Order and time"):
 /// the order is identify → this decision → claim, so an invocation before the next set is due
 /// sends nothing but `identify`/`getPlan` and writes nothing.
 /// Source: docs/design.md "Multi-set calibration".
@@ -35,7 +35,7 @@ public enum MultiSetPlanner {
         }
     }
 
-    /// The cuff rule (issue 32, "One cuff per calibration"): nil when `cuff` may take the set of
+    /// The cuff rule ("One cuff per calibration"): nil when `cuff` may take the set of
     /// `calibration`, else why not. An unknown cuff (nil) is always allowed (noted); a known one
     /// must be the calibration's.
     public static func cuffConflict(_ calibration: MultiSetCalibration, cuff: String?) -> String? {

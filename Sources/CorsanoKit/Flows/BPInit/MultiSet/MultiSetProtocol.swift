@@ -1,4 +1,4 @@
-/// The parameters of a multi-set NIBP calibration (issue 32): Corsano's own procedure for the
+/// The parameters of a multi-set NIBP calibration: Corsano's own procedure for the
 /// 287-2 bracelet, "three sets of measurements, with at least one hour between each set. Each set
 /// consists of three cuff measurements" (Corsano's Android developer guide, NIBP), or its general
 /// form (`bp-init --protocol sets --sets N`).

@@ -1,4 +1,4 @@
-/// The store side of starting a multi-set invocation (issue 32, "Order and time",
+/// The store side of starting a multi-set invocation ("Order and time",
 /// "Interactions"): after identify, before the plan-safety claim. Everything here is decided from
 /// the store and the run's clock: refusals are 69 (`BraceletError.unavailable`) or 75
 /// (`MultiSetNotDue`), never 64. Source: docs/design.md "Multi-set calibration".
